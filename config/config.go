@@ -1,0 +1,305 @@
+// Package config reads syncgate's configuration from the environment and
+// command-line flags, validates it and reports every problem at once.
+// It never exits the process and never prints a secret.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Network is a Cardano network syncgate can serve. ID is the credential
+// network_id of the spec (0 = mainnet, 1 = preview, 2 = preprod).
+type Network struct {
+	Name string
+	ID   int
+	// Magic is the node-to-client network magic used for transaction submission.
+	Magic uint32
+	// Mainnet is true when addresses carry network tag 1 (addr1…, stake1…).
+	Mainnet bool
+}
+
+// Networks lists the networks in network_id order.
+var Networks = []Network{
+	{Name: "mainnet", ID: 0, Magic: 764824073, Mainnet: true},
+	{Name: "preview", ID: 1, Magic: 2},
+	{Name: "preprod", ID: 2, Magic: 1},
+}
+
+// NetworkByID returns the network with the given credential network_id.
+func NetworkByID(id int) (Network, bool) {
+	for _, n := range Networks {
+		if n.ID == id {
+			return n, true
+		}
+	}
+	return Network{}, false
+}
+
+// NetworkByName returns the network with the given lower-case name.
+func NetworkByName(name string) (Network, bool) {
+	for _, n := range Networks {
+		if n.Name == name {
+			return n, true
+		}
+	}
+	return Network{}, false
+}
+
+// NetworkConfig is what one served network needs.
+type NetworkConfig struct {
+	Network
+	DBSyncURL   string
+	ReplicaURLs []string
+	NodeSocket  string
+}
+
+// Config is the whole service configuration.
+type Config struct {
+	ListenAddr        string
+	Networks          map[string]NetworkConfig // keyed by network name
+	AdminDatabaseURL  string
+	RedisURL          string
+	BootstrapAdminKey string
+	TokenRegistryURL  string
+	TokenRegistryDir  string
+	// StatementTimeout bounds every db-sync statement; a query that runs
+	// longer is answered 504 instead of holding a connection.
+	StatementTimeout time.Duration
+	// ShutdownTimeout is how long in-flight requests get to finish on SIGTERM.
+	ShutdownTimeout time.Duration
+	// MaxTipLag is the db-sync lag above which /v1/health says degraded.
+	MaxTipLag time.Duration
+	LogLevel  string
+}
+
+// Load reads the configuration from environ (os.Environ's form, "K=V") and
+// then the flags in args (flags win). It returns every problem found, one
+// line each.
+func Load(environ []string, args []string) (Config, error) {
+	vars := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	getenv := func(k string) string { return vars[k] }
+	var cfg Config
+	var problems []string
+	add := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
+
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(new(strings.Builder))
+	env := func(k, def string) string {
+		if v := strings.TrimSpace(getenv(k)); v != "" {
+			return v
+		}
+		return def
+	}
+	listen := fs.String("listen-addr", env("LISTEN_ADDR", ":8080"), "HTTP listen address (LISTEN_ADDR)")
+	adminURL := fs.String("admin-database-url", env("ADMIN_DATABASE_URL", ""), "admin database (ADMIN_DATABASE_URL)")
+	redisURL := fs.String("redis-url", env("REDIS_URL", ""), "Redis URL (REDIS_URL)")
+	bootstrap := fs.String("bootstrap-admin-key", env("BOOTSTRAP_ADMIN_KEY", ""), "bootstrap admin key (BOOTSTRAP_ADMIN_KEY)")
+	regURL := fs.String("token-registry-url", env("TOKEN_REGISTRY_URL", ""), "token registry server (TOKEN_REGISTRY_URL)")
+	regDir := fs.String("token-registry-dir", env("TOKEN_REGISTRY_DIR", ""), "local clone of registry mappings/ (TOKEN_REGISTRY_DIR)")
+	stmt := fs.String("statement-timeout", env("STATEMENT_TIMEOUT", "10s"), "db-sync statement timeout (STATEMENT_TIMEOUT)")
+	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
+	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
+	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	dbURL := map[string]*string{}
+	replicas := map[string]*string{}
+	sockets := map[string]*string{}
+	for _, n := range Networks {
+		up := strings.ToUpper(n.Name)
+		dbURL[n.Name] = fs.String("dbsync-"+n.Name+"-url", env("DBSYNC_"+up+"_URL", ""), "db-sync database (DBSYNC_"+up+"_URL)")
+		replicas[n.Name] = fs.String("dbsync-"+n.Name+"-replica-urls", env("DBSYNC_"+up+"_REPLICA_URLS", ""), "comma-separated read replicas")
+		sockets[n.Name] = fs.String("node-socket-"+n.Name, env("NODE_SOCKET_"+up, ""), "cardano-node socket (NODE_SOCKET_"+up+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		add("unexpected argument %q", fs.Arg(0))
+	}
+	// DBSYNC_<NET>_URL for an unknown network is almost always a typo.
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.HasPrefix(k, "DBSYNC_") && strings.HasSuffix(k, "_URL") && !strings.HasSuffix(k, "_REPLICA_URLS") {
+			name := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(k, "DBSYNC_"), "_URL"))
+			if _, ok := NetworkByName(name); !ok {
+				add("%s: unknown network %q (known: mainnet, preview, preprod)", k, name)
+			}
+		}
+	}
+
+	cfg.ListenAddr = *listen
+	cfg.AdminDatabaseURL = *adminURL
+	cfg.RedisURL = *redisURL
+	cfg.BootstrapAdminKey = *bootstrap
+	cfg.TokenRegistryURL = *regURL
+	cfg.TokenRegistryDir = *regDir
+	cfg.LogLevel = *logLevel
+	cfg.Networks = map[string]NetworkConfig{}
+	for _, n := range Networks {
+		u := strings.TrimSpace(*dbURL[n.Name])
+		if u == "" {
+			if *replicas[n.Name] != "" {
+				add("DBSYNC_%s_REPLICA_URLS is set but DBSYNC_%s_URL is not", strings.ToUpper(n.Name), strings.ToUpper(n.Name))
+			}
+			continue
+		}
+		if err := checkPostgresURL(u); err != nil {
+			add("DBSYNC_%s_URL: %v", strings.ToUpper(n.Name), err)
+		}
+		nc := NetworkConfig{Network: n, DBSyncURL: u, NodeSocket: strings.TrimSpace(*sockets[n.Name])}
+		for _, r := range strings.Split(*replicas[n.Name], ",") {
+			if r = strings.TrimSpace(r); r == "" {
+				continue
+			}
+			if err := checkPostgresURL(r); err != nil {
+				add("DBSYNC_%s_REPLICA_URLS: %v", strings.ToUpper(n.Name), err)
+			}
+			nc.ReplicaURLs = append(nc.ReplicaURLs, r)
+		}
+		cfg.Networks[n.Name] = nc
+	}
+	if len(cfg.Networks) == 0 {
+		add("no db-sync configured: set at least one of DBSYNC_MAINNET_URL, DBSYNC_PREVIEW_URL, DBSYNC_PREPROD_URL")
+	}
+	if cfg.AdminDatabaseURL == "" {
+		if first, ok := cfg.FirstNetwork(); ok {
+			cfg.AdminDatabaseURL = first.DBSyncURL
+		}
+	} else if err := checkPostgresURL(cfg.AdminDatabaseURL); err != nil {
+		add("ADMIN_DATABASE_URL: %v", err)
+	}
+	if cfg.RedisURL != "" {
+		for _, r := range strings.Split(cfg.RedisURL, ",") {
+			if err := checkRedisURL(strings.TrimSpace(r)); err != nil {
+				add("REDIS_URL: %v", err)
+			}
+		}
+	}
+	if cfg.TokenRegistryURL != "" {
+		if u, err := url.Parse(cfg.TokenRegistryURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("TOKEN_REGISTRY_URL: not an http(s) URL")
+		}
+	}
+	if k := cfg.BootstrapAdminKey; k != "" && len(k) < 32 {
+		add("BOOTSTRAP_ADMIN_KEY: must be at least 32 characters")
+	}
+	parseDur := func(name, v string, dst *time.Duration) {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			add("%s: %q is not a positive duration (e.g. 10s)", name, v)
+			return
+		}
+		*dst = d
+	}
+	parseDur("STATEMENT_TIMEOUT", *stmt, &cfg.StatementTimeout)
+	parseDur("SHUTDOWN_TIMEOUT", *shutdown, &cfg.ShutdownTimeout)
+	parseDur("MAX_TIP_LAG", *maxLag, &cfg.MaxTipLag)
+	switch cfg.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		add("LOG_LEVEL: %q is not one of debug, info, warn, error", cfg.LogLevel)
+	}
+	if len(problems) > 0 {
+		return cfg, errors.New(strings.Join(problems, "\n"))
+	}
+	return cfg, nil
+}
+
+// FirstNetwork returns the served network with the lowest network_id.
+func (c Config) FirstNetwork() (NetworkConfig, bool) {
+	for _, n := range Networks {
+		if nc, ok := c.Networks[n.Name]; ok {
+			return nc, true
+		}
+	}
+	return NetworkConfig{}, false
+}
+
+// Summary describes the configuration for the start-up log with every
+// password and key removed.
+func (c Config) Summary() map[string]any {
+	nets := map[string]any{}
+	for name, n := range c.Networks {
+		reps := make([]string, len(n.ReplicaURLs))
+		for i, r := range n.ReplicaURLs {
+			reps[i] = Redact(r)
+		}
+		nets[name] = map[string]any{"dbsync": Redact(n.DBSyncURL), "replicas": reps, "node_socket": n.NodeSocket}
+	}
+	return map[string]any{
+		"listen_addr":         c.ListenAddr,
+		"networks":            nets,
+		"admin_database":      Redact(c.AdminDatabaseURL),
+		"redis":               Redact(c.RedisURL),
+		"bootstrap_admin_key": c.BootstrapAdminKey != "",
+		"token_registry_url":  c.TokenRegistryURL,
+		"token_registry_dir":  c.TokenRegistryDir,
+		"statement_timeout":   c.StatementTimeout.String(),
+	}
+}
+
+// Redact removes the password from a URL (or a comma-separated list of them).
+func Redact(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	parts := strings.Split(raw, ",")
+	for i, p := range parts {
+		u, err := url.Parse(strings.TrimSpace(p))
+		if err != nil {
+			parts[i] = "(unparseable)"
+			continue
+		}
+		if u.User != nil {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			}
+		}
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+		parts[i] = u.String()
+	}
+	return strings.Join(parts, ",")
+}
+
+func checkPostgresURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("unparseable URL")
+	}
+	if u.Scheme != "postgres" && u.Scheme != "postgresql" {
+		return fmt.Errorf("scheme must be postgres:// or postgresql://")
+	}
+	return nil
+}
+
+func checkRedisURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("unparseable URL")
+	}
+	if u.Scheme != "redis" && u.Scheme != "rediss" {
+		return fmt.Errorf("scheme must be redis:// or rediss://")
+	}
+	if u.Host == "" {
+		return fmt.Errorf("missing host")
+	}
+	return nil
+}

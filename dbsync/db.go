@@ -1,0 +1,169 @@
+// Package dbsync is syncgate's read-only access to cardano-db-sync
+// databases: one DB per served network, with its replicas, capability
+// detection, identifier parsing and one file per resource (utxo, balance,
+// tx, asset, pool, tip). It never writes to db-sync and never imports gin
+// or net/http. Its SQL lives in sql/dbsync/, one statement per file.
+package dbsync
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq" // PostgreSQL driver
+
+	"github.com/syncgate/syncgate/config"
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlTip               = sqlfiles.Must("dbsync/tip.sql")
+	sqlCapabilities      = sqlfiles.Must("dbsync/capabilities.sql")
+	sqlConsumedPopulated = sqlfiles.Must("dbsync/consumed_populated.sql")
+	sqlEpochViewEnabled  = sqlfiles.Must("dbsync/epoch_view_enabled.sql")
+)
+
+// Pool sizes: db-sync queries are short and index-backed, so a small pool per
+// instance keeps PostgreSQL's backend count bounded when many instances run.
+const (
+	maxOpenConns = 32
+	maxIdleConns = 32
+	connMaxIdle  = 5 * time.Minute
+)
+
+// DB is one network's db-sync database: the primary plus optional replicas.
+// Reads are spread round-robin over the replicas when there are any.
+type DB struct {
+	Network config.Network
+	Caps    Capabilities
+
+	primary  *sqlx.DB
+	replicas []*sqlx.DB
+	next     atomic.Uint64
+}
+
+// Open connects to a network's db-sync (and its replicas) with the given
+// statement timeout, detects its capabilities, and returns the DB. The
+// connection is checked; an unreachable database is an error here so the
+// operator sees it at start.
+func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Duration) (*DB, error) {
+	primary, err := connect(nc.DBSyncURL, statementTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
+	}
+	db := &DB{Network: nc.Network, primary: primary}
+	for _, r := range nc.ReplicaURLs {
+		rdb, err := connect(r, statementTimeout)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("%s db-sync replica %s: %w", nc.Name, config.Redact(r), err)
+		}
+		db.replicas = append(db.replicas, rdb)
+	}
+	if err := primary.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, classify(err))
+	}
+	caps, err := DetectCapabilities(ctx, primary)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
+	}
+	db.Caps = caps
+	return db, nil
+}
+
+// connect opens a pool whose every session carries statement_timeout, so a
+// runaway query is cancelled by PostgreSQL itself (answered 504).
+func connect(dsn string, statementTimeout time.Duration) (*sqlx.DB, error) {
+	withTimeout, err := WithStatementTimeout(dsn, statementTimeout)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlx.Open("postgres", withTimeout)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(maxOpenConns)
+	db.SetMaxIdleConns(maxIdleConns)
+	db.SetConnMaxIdleTime(connMaxIdle)
+	return db, nil
+}
+
+// WithStatementTimeout adds "-c statement_timeout=<ms>" to a postgres URL's
+// options parameter. A zero timeout leaves the URL unchanged.
+func WithStatementTimeout(dsn string, d time.Duration) (string, error) {
+	if d <= 0 {
+		return dsn, nil
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", fmt.Errorf("unparseable database URL")
+	}
+	q := u.Query()
+	opt := q.Get("options")
+	if opt != "" {
+		opt += " "
+	}
+	q.Set("options", opt+"-c statement_timeout="+strconv.FormatInt(d.Milliseconds(), 10))
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// Reader returns the pool to read from: a replica when configured.
+func (db *DB) Reader() *sqlx.DB {
+	if len(db.replicas) == 0 {
+		return db.primary
+	}
+	i := db.next.Add(1)
+	return db.replicas[int(i%uint64(len(db.replicas)))]
+}
+
+// Primary returns the primary pool (capability detection, health).
+func (db *DB) Primary() *sqlx.DB { return db.primary }
+
+// Close closes every pool.
+func (db *DB) Close() {
+	if db.primary != nil {
+		db.primary.Close()
+	}
+	for _, r := range db.replicas {
+		r.Close()
+	}
+}
+
+// LogValue renders the DB for slog: network and capabilities in one line.
+func (db *DB) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("network", db.Network.Name),
+		slog.Int("replicas", len(db.replicas)),
+		slog.String("variant", db.Caps.Variant),
+		slog.Bool("consumed_by_tx_id_populated", db.Caps.ConsumedPopulated),
+		slog.Bool("tx_in_populated", db.Caps.TxInPopulated),
+		slog.Bool("epoch_view_enabled", db.Caps.EpochViewEnabled),
+		slog.String("utxo_mode", string(db.Caps.UTxOMode)),
+	)
+}
+
+// ReadTx runs fn inside one REPEATABLE READ READ ONLY transaction on a
+// reader, so that several queries of one request see one snapshot even if
+// db-sync writes or rolls back in between.
+func (db *DB) ReadTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := db.Reader().BeginTxx(ctx, &sqlTxOptions)
+	if err != nil {
+		return classify(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
+	if err := fn(tx); err != nil {
+		return classify(err)
+	}
+	return classify(tx.Commit())
+}
+
+var sqlTxOptions = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}

@@ -1,0 +1,57 @@
+package dbsync
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"net"
+
+	"github.com/lib/pq"
+)
+
+// Sentinel errors. Handlers map them to HTTP statuses; everything else is a 500.
+var (
+	// ErrNotFound: the requested entity does not exist in db-sync.
+	ErrNotFound = errors.New("dbsync: not found")
+	// ErrUnavailable: the database could not be reached or refused the connection.
+	ErrUnavailable = errors.New("dbsync: chain database unavailable")
+	// ErrTimeout: the statement ran past statement_timeout or the request deadline.
+	ErrTimeout = errors.New("dbsync: query timed out")
+)
+
+// classify turns driver errors into the sentinels above, keeping the cause.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnavailable) || errors.Is(err, ErrTimeout) {
+		return err
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %v", ErrTimeout, err)
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		switch {
+		case pqErr.Code == "57014": // query_canceled: statement_timeout fired
+			return fmt.Errorf("%w: %v", ErrTimeout, err)
+		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
+			pqErr.Code == "53300", pqErr.Code == "3D000", pqErr.Code == "28P01", pqErr.Code == "28000":
+			// connection exceptions, admin shutdown, too many connections,
+			// missing database, bad credentials: the chain database is not usable.
+			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		return err
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) || errors.Is(err, pq.ErrSSLNotSupported) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, driver.ErrBadConn) {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return err
+}

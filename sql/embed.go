@@ -1,0 +1,62 @@
+// Package sql holds every SQL statement syncgate runs, one statement per
+// file, embedded into the binary:
+//
+//	dbsync/           read-only queries against a cardano-db-sync database
+//	dbsync/indexes/   recommended extra db-sync indexes (IF NOT EXISTS)
+//	dbsync/schema/    db-sync 13.7 DDL used only by the chain generator
+//	admin/            queries against syncgate's own admin schema
+//	admin/migrations/ numbered admin schema migrations, never edited once landed
+//
+// Packages load their statements into package-level values at start-up with
+// Must, so a missing file stops the process at boot, not on a request.
+package sql
+
+import (
+	"embed"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed dbsync admin
+var files embed.FS
+
+// Must returns the text of the named file (for example "dbsync/tip.sql").
+// It panics when the file does not exist: that is a build defect.
+func Must(name string) string {
+	b, err := files.ReadFile(name)
+	if err != nil {
+		panic("sql: missing embedded file " + name)
+	}
+	return string(b)
+}
+
+// Dir returns the names of the .sql files directly in dir, sorted, with
+// their full embedded path.
+func Dir(dir string) []string {
+	entries, err := fs.ReadDir(files, dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, dir+"/"+e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All lists every embedded .sql file, for the test that checks each one is used.
+func All() []string {
+	var names []string
+	_ = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".sql") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names
+}

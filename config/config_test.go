@@ -1,0 +1,70 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadDefaultsAndFlags(t *testing.T) {
+	env := []string{"DBSYNC_MAINNET_URL=postgres://u:secret@db/mainnet", "REDIS_URL=redis://127.0.0.1:6379/0"}
+	cfg, err := Load(env, []string{"--listen-addr", "127.0.0.1:9999", "--dbsync-preprod-url", "postgres://db/preprod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ListenAddr != "127.0.0.1:9999" {
+		t.Errorf("flag did not win: %q", cfg.ListenAddr)
+	}
+	if len(cfg.Networks) != 2 || cfg.Networks["preprod"].ID != 2 || cfg.Networks["mainnet"].Magic != 764824073 {
+		t.Errorf("networks = %+v", cfg.Networks)
+	}
+	if cfg.AdminDatabaseURL != "postgres://u:secret@db/mainnet" {
+		t.Errorf("admin database should default to the first db-sync URL, got %q", cfg.AdminDatabaseURL)
+	}
+	if cfg.StatementTimeout != 10*time.Second {
+		t.Errorf("statement timeout = %s", cfg.StatementTimeout)
+	}
+	if s := strings.Join([]string{cfg.Summary()["admin_database"].(string)}, ""); strings.Contains(s, "secret") {
+		t.Errorf("summary leaks the password: %s", s)
+	}
+}
+
+func TestLoadReportsEveryProblem(t *testing.T) {
+	env := []string{
+		"DBSYNC_TESTNET_URL=postgres://db/x",
+		"REDIS_URL=http://nope",
+		"ADMIN_DATABASE_URL=mysql://x",
+		"STATEMENT_TIMEOUT=soon",
+		"BOOTSTRAP_ADMIN_KEY=short",
+	}
+	_, err := Load(env, nil)
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	want := []string{
+		`DBSYNC_TESTNET_URL: unknown network "testnet"`,
+		"no db-sync configured",
+		"REDIS_URL: scheme must be redis:// or rediss://",
+		"ADMIN_DATABASE_URL: scheme must be postgres://",
+		`STATEMENT_TIMEOUT: "soon" is not a positive duration`,
+		"BOOTSTRAP_ADMIN_KEY: must be at least 32 characters",
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("missing problem %q in:\n%v", w, err)
+		}
+	}
+	if strings.Contains(err.Error(), "short") {
+		t.Error("error output echoes the bootstrap key")
+	}
+	if got := len(strings.Split(err.Error(), "\n")); got != len(want) {
+		t.Errorf("want one line per problem (%d), got %d:\n%v", len(want), got, err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	got := Redact("postgres://user:pw@host/db?password=x,redis://:pw2@r:6379")
+	if strings.Contains(got, ":pw@") || strings.Contains(got, "pw2") || !strings.Contains(got, "password=xxxxx,") {
+		t.Errorf("Redact left a secret: %s", got)
+	}
+}

@@ -1,0 +1,88 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+)
+
+// contentType is written exactly as the spec spells it (gin's default has a
+// space after the semicolon, which strict clients reject).
+const contentType = "application/json;charset=utf-8"
+
+// Pagination is the spec's pagination object (§2.2). HasMore is a pointer
+// because the audit-log and per-credential usage lists omit it.
+type Pagination struct {
+	Limit      int    `json:"limit"`
+	Offset     int    `json:"offset"`
+	Total      int64  `json:"total"`
+	HasMore    *bool  `json:"hasMore,omitempty"`
+	NextCursor *int64 `json:"next_cursor,omitempty"`
+}
+
+// NewPagination fills HasMore as DECISIONS.md defines it: offset + len(page) < total.
+func NewPagination(limit, offset, pageLen int, total int64) Pagination {
+	more := int64(offset+pageLen) < total
+	return Pagination{Limit: limit, Offset: offset, Total: total, HasMore: &more}
+}
+
+// LastUpdated is the spec's last_updated object (§2.6).
+type LastUpdated struct {
+	SlotNo    int64  `json:"slot_no"`
+	BlockHash string `json:"block_hash"`
+	BlockTime string `json:"block_time"`
+}
+
+// envelope is the one response shape (§2.1).
+type envelope struct {
+	Success     bool         `json:"success"`
+	Data        any          `json:"data,omitempty"`
+	Pagination  *Pagination  `json:"pagination,omitempty"`
+	Message     string       `json:"message,omitempty"`
+	LastUpdated *LastUpdated `json:"last_updated,omitempty"`
+	Error       string       `json:"error,omitempty"`
+	// Details carries extra machine-readable error context (tx submission).
+	Details any `json:"details,omitempty"`
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeJSON encodes v with the exact content type. Encoding happens into a
+// pooled buffer first so an encoding error can still become a clean 500.
+func writeJSON(c *gin.Context, status int, v any) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		_ = c.Error(err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"success":false,"error":"Internal server error"}` + "\n")
+	}
+	c.Data(status, contentType, buf.Bytes())
+}
+
+// ok answers 200 {success:true, data}.
+func ok(c *gin.Context, data any) {
+	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data})
+}
+
+// okPage answers 200 {success:true, data, pagination}.
+func okPage(c *gin.Context, data any, p Pagination) {
+	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data, Pagination: &p})
+}
+
+// okHistory answers 200 with data, pagination and last_updated.
+func okHistory(c *gin.Context, data any, p Pagination, lu LastUpdated) {
+	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data, Pagination: &p, LastUpdated: &lu})
+}
+
+// okMessage answers status with data and a message (create, update, revoke…).
+func okMessage(c *gin.Context, status int, data any, message string) {
+	writeJSON(c, status, envelope{Success: true, Data: data, Message: message})
+}

@@ -1,0 +1,86 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// apiError is an error a client may see: a status and the exact message.
+// Every message a client can read is constructed in this file, so a test
+// table can check each one verbatim.
+type apiError struct {
+	status  int
+	msg     string
+	details any
+	header  map[string]string
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.status, e.msg) }
+
+func newAPIError(status int, msg string) *apiError { return &apiError{status: status, msg: msg} }
+
+// Generic and routing errors (DECISIONS.md "Envelope, numbers, routing").
+var (
+	errNotFoundRoute    = newAPIError(http.StatusNotFound, "Not found")
+	errMethodNotAllowed = newAPIError(http.StatusMethodNotAllowed, "Method not allowed")
+	errInvalidJSON      = newAPIError(http.StatusBadRequest, "Invalid JSON body")
+	errBodyTooLarge     = newAPIError(http.StatusRequestEntityTooLarge, "Request body too large")
+	errInternal         = newAPIError(http.StatusInternalServerError, "Internal server error")
+	errChainUnavailable = newAPIError(http.StatusServiceUnavailable, "Chain database unavailable")
+	errQueryTimeout     = newAPIError(http.StatusGatewayTimeout, "Query timed out")
+	errNotImplemented   = newAPIError(http.StatusNotImplemented, "Not implemented")
+)
+
+// Data-endpoint identifier errors (spec §7).
+var (
+	errInvalidAddress   = newAPIError(http.StatusBadRequest, "Invalid address format")
+	errInvalidStakeKey  = newAPIError(http.StatusBadRequest, "Invalid stake key format")
+	errInvalidTxHash    = newAPIError(http.StatusBadRequest, "Invalid transaction hash format (expected 64 hex characters)")
+	errInvalidPoolID    = newAPIError(http.StatusBadRequest, "Invalid pool ID format (expected pool1... or 56 hex chars)")
+	errInvalidAssetID   = newAPIError(http.StatusBadRequest, "Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")
+	errTxNotFound       = newAPIError(http.StatusNotFound, "Transaction not found")
+	errAssetNotFound    = newAPIError(http.StatusNotFound, "Asset not found")
+	errPoolNotFound     = newAPIError(http.StatusNotFound, "Pool not found")
+	errInvalidMetaSrc   = newAPIError(http.StatusBadRequest, "Invalid metadata_source: must be one of auto, cip68, cip25, registry")
+	errNetworkNotServed = func(name string) *apiError {
+		return newAPIError(http.StatusServiceUnavailable, "Network "+name+" is not served by this deployment")
+	}
+)
+
+// errInvalidParam names the query parameter and its allowed range, e.g.
+// "Invalid limit: must be an integer from 1 to 100".
+func errInvalidParam(name, rule string) *apiError {
+	return newAPIError(http.StatusBadRequest, "Invalid "+name+": "+rule)
+}
+
+// fail writes err as the envelope {success:false, error}. apiErrors go out
+// as they are; db-sync sentinels get their fixed messages; anything else
+// is a 500 whose cause goes only to the log, with the request id.
+func fail(c *gin.Context, err error) {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae):
+	case errors.Is(err, dbsync.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		ae = errQueryTimeout
+	case errors.Is(err, dbsync.ErrUnavailable):
+		ae = errChainUnavailable
+	default:
+		ae = errInternal
+	}
+	if ae.status >= 500 {
+		logger(c).Error("request failed", slog.String("request_id", requestID(c)),
+			slog.Int("status", ae.status), slog.String("error", err.Error()))
+	}
+	for k, v := range ae.header {
+		c.Header(k, v)
+	}
+	writeJSON(c, ae.status, envelope{Success: false, Error: ae.msg, Details: ae.details})
+	c.Abort()
+}

@@ -1,0 +1,121 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+)
+
+// Context keys set by middleware.
+const (
+	ctxRequestID = "sg.request_id"
+	ctxLogger    = "sg.logger"
+	ctxKeyPrefix = "sg.key_prefix" // first 12 characters of the presented key, for logs
+)
+
+// maxBodyBytes is DECISIONS.md's request body limit.
+const maxBodyBytes = 64 << 10
+
+// withRequestID takes a sane X-Request-Id from the client (so a caller can
+// correlate) or makes one, and echoes it on every response.
+func withRequestID(log *slog.Logger) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id := c.GetHeader("X-Request-Id")
+		if !validRequestID(id) {
+			id = uuid.NewString()
+		}
+		c.Set(ctxRequestID, id)
+		c.Set(ctxLogger, log)
+		c.Header("X-Request-Id", id)
+		c.Next()
+	}
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func requestID(c *gin.Context) string { return c.GetString(ctxRequestID) }
+
+func logger(c *gin.Context) *slog.Logger {
+	if l, ok := c.Get(ctxLogger); ok {
+		return l.(*slog.Logger)
+	}
+	return slog.Default()
+}
+
+// recoverPanics turns a panic into a JSON 500 without internals; the stack
+// goes to the log with the request id.
+func recoverPanics() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				logger(c).Error("panic", slog.String("request_id", requestID(c)),
+					slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
+				if !c.Writer.Written() {
+					writeJSON(c, http.StatusInternalServerError, envelope{Success: false, Error: errInternal.msg})
+				}
+				c.Abort()
+			}
+		}()
+		c.Next()
+	}
+}
+
+// accessLog writes one line per request. It never logs a key, only the
+// 12-character prefix that auth stores in the context.
+func accessLog() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		start := time.Now()
+		c.Next()
+		route := c.FullPath()
+		if route == "" {
+			route = "(unmatched)"
+		}
+		logger(c).Info("request",
+			slog.String("request_id", requestID(c)),
+			slog.String("method", c.Request.Method),
+			slog.String("route", route),
+			slog.Int("status", c.Writer.Status()),
+			slog.Duration("duration", time.Since(start)),
+			slog.String("key_prefix", c.GetString(ctxKeyPrefix)),
+		)
+	}
+}
+
+// withDeadline bounds the whole request so that nothing holds a connection
+// past the point where the client has given up.
+func withDeadline(d time.Duration) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		ctx, cancel := context.WithTimeout(c.Request.Context(), d)
+		defer cancel()
+		c.Request = c.Request.WithContext(ctx)
+		c.Next()
+	}
+}
+
+// limitBody caps request bodies; decodeJSON turns the overflow into 413.
+func limitBody() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if c.Request.Body != nil {
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes)
+		}
+		c.Next()
+	}
+}

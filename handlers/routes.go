@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/admin"
+)
+
+// routes is the one table of every path the service answers.
+//
+// Middleware order matters:
+//   - request id first, so every later log line and response carries it;
+//   - recover next, so a panic anywhere below still gets an id and a JSON 500;
+//   - access log after recover, so it sees the final status of a recovered panic;
+//   - deadline and body limit before any handler reads the body or the database;
+//   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
+//     see 429s, and rate limiting needs the credential.
+func (s *Server) routes() {
+	r := s.engine
+	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), withDeadline(s.requestDeadline()), limitBody())
+	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
+	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
+
+	v1 := r.Group("/v1")
+	v1.GET("/health", h(s.health))
+
+	data := v1.Group("", s.dataMiddleware()...)
+	data.GET("/utxos/address/:address", h(s.utxosByAddress))
+	data.GET("/utxos/stake/:stakeKey", h(s.utxosByStake))
+	data.GET("/assets/balance/address/:address", h(s.balanceByAddress))
+	data.GET("/assets/balance/stake/:stakeKey", h(s.balanceByStake))
+	data.GET("/tx/address/:address", h(s.txsByAddress))
+	data.GET("/tx/history/:address", h(s.txHistory))
+	data.GET("/tx/hash/:hash", h(s.txByHash))
+
+	data.POST("/tx/submit", h(s.submitTx))
+
+	data.GET("/assets/:asset", h(s.assetInfo))
+	data.GET("/pools/:poolId", h(s.poolInfo))
+	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
+
+	adm := v1.Group("/admin")
+	adm.POST("/keys", s.requireAdmin(""), h(s.createAdminKey))
+	adm.GET("/keys", s.requireAdmin(""), h(s.listAdminKeys))
+	adm.DELETE("/keys/:id", s.requireAdmin(""), h(s.revokeAdminKey))
+
+	adm.POST("/users", s.requireAdmin(admin.PermManageUsers), h(s.createUser))
+	adm.GET("/users", s.requireAdmin(admin.PermManageUsers), h(s.listUsers))
+	adm.GET("/users/:id", s.requireAdmin(admin.PermManageUsers), h(s.getUser))
+	adm.PATCH("/users/:id", s.requireAdmin(admin.PermManageUsers), h(s.updateUser))
+	adm.POST("/users/:id/suspend", s.requireAdmin(admin.PermManageUsers), h(s.suspendUser))
+	adm.POST("/users/:id/reactivate", s.requireAdmin(admin.PermManageUsers), h(s.reactivateUser))
+
+	adm.POST("/credentials", s.requireAdmin(admin.PermManageCredentials), h(s.createCredential))
+	adm.GET("/credentials", s.requireAdmin(admin.PermManageCredentials), h(s.listCredentials))
+	adm.GET("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.getCredential))
+	adm.PATCH("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.updateCredential))
+	adm.DELETE("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.revokeCredential))
+
+	adm.GET("/usage", s.requireAdmin(admin.PermViewUsage), h(s.listUsage))
+	adm.GET("/usage/:id", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsage))
+	adm.GET("/users/:id/usage", s.requireAdmin(admin.PermViewUsage), h(s.userUsage))
+	adm.GET("/users/usage/summary", s.requireAdmin(admin.PermViewUsage), h(s.usersUsageSummary))
+
+	adm.GET("/audit-logs", s.requireAdmin(admin.PermViewAuditLogs), h(s.listAuditLogs))
+}

@@ -1,0 +1,84 @@
+// Package handlers is syncgate's HTTP layer: the gin router, middleware,
+// the response envelope and one file per endpoint group. Handlers are
+// func(*gin.Context) error; wrap is the only code that writes errors.
+// Every path is spelled out in routes.go and nowhere else.
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// CredentialAuthenticator resolves a data API key to its caller, or to one
+// of admin.ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired, ErrUserInactive.
+// admin.Store implements it.
+type CredentialAuthenticator interface {
+	AuthenticateCredential(ctx context.Context, apiKey string) (admin.Caller, error)
+}
+
+// Deps is everything the handlers need. Nil optional parts degrade
+// gracefully (no Redis: no shared cache, local rate limiter).
+type Deps struct {
+	Config      config.Config
+	Networks    map[string]*dbsync.DB // served networks by name
+	Redis       *cache.Client         // optional
+	Credentials CredentialAuthenticator
+	Log         *slog.Logger
+	// Now is the clock (tests pin it); nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the HTTP application.
+type Server struct {
+	deps   Deps
+	log    *slog.Logger
+	engine *gin.Engine
+}
+
+// New builds the server and its routes.
+func New(deps Deps) *Server {
+	if deps.Log == nil {
+		deps.Log = slog.Default()
+	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{deps: deps, log: deps.Log, engine: gin.New()}
+	s.engine.HandleMethodNotAllowed = true
+	s.engine.RedirectTrailingSlash = false
+	s.engine.RedirectFixedPath = false
+	s.routes()
+	return s
+}
+
+// Handler returns the http.Handler to serve.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// h adapts an error-returning handler: the error becomes the envelope.
+func h(fn func(*gin.Context) error) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := fn(c); err != nil {
+			fail(c, err)
+		}
+	}
+}
+
+// requestDeadline is a little above the statement timeout, so a slow query
+// is reported by PostgreSQL (504 Query timed out) before the request dies.
+func (s *Server) requestDeadline() time.Duration {
+	d := s.deps.Config.StatementTimeout
+	if d <= 0 {
+		d = 10 * time.Second
+	}
+	return d + 2*time.Second
+}

@@ -110,6 +110,24 @@ func (f *FastClient) Do(ctx context.Context, fn func(ctx context.Context, rdb re
 	return err
 }
 
+// DoNow runs fn even while the circuit is open, under a longer deadline
+// (ten times the hot-path one): for rare writes whose effect matters more
+// than their latency, such as announcing a credential invalidation after an
+// admin change. A success closes the circuit.
+func (f *FastClient) DoNow(ctx context.Context, fn func(ctx context.Context, rdb redis.UniversalClient) error) error {
+	if f == nil {
+		return ErrRedisSkipped
+	}
+	f.calls.Add(1)
+	callCtx, cancel := context.WithTimeout(ctx, 10*f.timeout)
+	defer cancel()
+	err := fn(callCtx, f.rdb)
+	if err == nil {
+		f.openUntil.Store(0)
+	}
+	return err
+}
+
 // Available reports whether a call now would go to Redis.
 func (f *FastClient) Available() bool {
 	return f != nil && f.now().UnixNano() >= f.openUntil.Load()

@@ -26,7 +26,7 @@ func (c *clock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func fast(t *testing.T, c *cache.Client, now func() time.Time) *cache.FastClient {
+func fast(t testing.TB, c *cache.Client, now func() time.Time) *cache.FastClient {
 	t.Helper()
 	f := cache.NewFastClient(c, cache.FastOptions{Now: now})
 	t.Cleanup(func() { f.Close() })
@@ -211,4 +211,28 @@ func TestLocalGCRAMatchesRedisRate(t *testing.T) {
 	if d := l.Allow(ctx, "k", 5, ""); !d.Allowed || d.Remaining != 4 || d.ResetAfter != 12*time.Second {
 		t.Fatalf("after a full reset: %+v", d)
 	}
+}
+
+// BenchmarkLimiterAllow is the Redis share of the hot path: one pipelined
+// round trip (GCRA script + version GET), next to a bare PING for scale.
+func BenchmarkLimiterAllow(b *testing.B) {
+	rc := testdb.Redis(b)
+	f := fast(b, rc, nil)
+	l := cache.NewLimiter(f, nil)
+	ctx := context.Background()
+	key := rc.Key("authv", "bench")
+	b.Run("allow+peek", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			if d := l.Allow(ctx, "bench-"+string(rune('a'+i%20)), 10000, key); !d.Shared {
+				b.Fatal("Redis not used")
+			}
+		}
+	})
+	b.Run("ping", func(b *testing.B) {
+		for b.Loop() {
+			if err := rc.Ping(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

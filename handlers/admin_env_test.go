@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -39,7 +41,7 @@ func (c *testClock) Add(d time.Duration) {
 }
 
 type adminEnv struct {
-	t     *testing.T
+	t     testing.TB
 	db    *sqlx.DB
 	redis *cache.Client
 	clock *testClock
@@ -51,7 +53,7 @@ type instance struct {
 	fast  *cache.FastClient
 }
 
-func newAdminEnv(t *testing.T) *adminEnv {
+func newAdminEnv(t testing.TB) *adminEnv {
 	t.Helper()
 	db := testdb.Open(t, testdb.New(t, "sg_test_handlers_admin"))
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
@@ -74,7 +76,7 @@ func (e *adminEnv) instance(rc ...*cache.Client) *instance {
 		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
-	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Now: e.clock.Now})
+	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Now: e.clock.Now, Log: quiet})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {
@@ -102,7 +104,7 @@ type reply struct {
 }
 
 // call sends a request with an optional bearer key and JSON body.
-func (in *instance) call(t *testing.T, method, path, key, body string) reply {
+func (in *instance) call(t testing.TB, method, path, key, body string) reply {
 	t.Helper()
 	auth := ""
 	if key != "" {
@@ -112,7 +114,7 @@ func (in *instance) call(t *testing.T, method, path, key, body string) reply {
 }
 
 // callHeader sends a request with a raw Authorization header.
-func (in *instance) callHeader(t *testing.T, method, path, authorization, body string) reply {
+func (in *instance) callHeader(t testing.TB, method, path, authorization, body string) reply {
 	t.Helper()
 	var req *http.Request
 	if body != "" {
@@ -138,7 +140,7 @@ func (in *instance) callHeader(t *testing.T, method, path, authorization, body s
 }
 
 // want fails unless the reply has the status and, for errors, the exact message.
-func (r reply) want(t *testing.T, status int, errMsg string) reply {
+func (r reply) want(t testing.TB, status int, errMsg string) reply {
 	t.Helper()
 	if r.Code != status || r.Error != errMsg || r.Success != (errMsg == "") {
 		t.Fatalf("got %d %s\nwant %d error %q", r.Code, r.Raw, status, errMsg)
@@ -147,7 +149,7 @@ func (r reply) want(t *testing.T, status int, errMsg string) reply {
 }
 
 // into decodes data into v.
-func (r reply) into(t *testing.T, v any) {
+func (r reply) into(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.Data, v); err != nil {
 		t.Fatalf("data %s: %v", r.Data, err)
@@ -249,5 +251,8 @@ func (e *adminEnv) credential(in *instance, key, userID, extra string) (id, apiK
 	r.into(e.t, &d)
 	return d.Credential.ID, d.APIKey
 }
+
+// quiet drops the access log (it would dominate the benchmark).
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 var allPerms = []string{admin.PermManageUsers, admin.PermManageCredentials, admin.PermViewUsage, admin.PermViewAuditLogs}

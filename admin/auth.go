@@ -48,6 +48,9 @@ const unverified = "\x00unverified"
 // flood of random keys must not grow it without limit).
 const maxCachedCredentials = 100_000
 
+// loadTimeout bounds one credential load from PostgreSQL.
+const loadTimeout = 5 * time.Second
+
 // lastUsedEvery is how often at most one instance writes last_used_at for a key.
 const lastUsedEvery = time.Minute
 
@@ -214,7 +217,11 @@ func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEn
 	c.flights[fkey] = f
 	c.flightMu.Unlock()
 
-	f.entry, f.err = s.load(context.WithoutCancel(ctx), h, version)
+	// The load serves every joiner, so it must not die with the request
+	// that happened to start it; it gets a deadline of its own instead.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
+	f.entry, f.err = s.load(lctx, h, version)
+	cancel()
 	if f.err == nil {
 		c.put(h, f.entry)
 	}

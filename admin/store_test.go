@@ -219,6 +219,18 @@ func TestCredentialCacheTTL(t *testing.T) {
 		t.Fatalf("after the fallback TTL: %v", err)
 	}
 
+	// A change made through the same store is seen at once, Redis or not.
+	_, c3, key3 := fixture(t, solo)
+	if _, err := solo.AuthenticateCredential(ctx, key3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := solo.RevokeCredential(ctx, Admin{ID: c3.AdminKeyID}, c3.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := solo.AuthenticateCredential(ctx, key3); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("own revocation: %v", err)
+	}
+
 	shared := newTestStore(t, db, testdb.Redis(t), clk)
 	_, c2, key2 := fixture(t, shared)
 	if _, err := shared.AuthenticateCredential(ctx, key2); err != nil {

@@ -72,7 +72,7 @@ func (e *adminEnv) instance(rc ...*cache.Client) *instance {
 	}
 	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now})
 	store := admin.NewStore(e.db, admin.Options{
-		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now,
+		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: quiet,
 		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })

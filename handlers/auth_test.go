@@ -83,6 +83,28 @@ func TestChangesSeenByOtherInstance(t *testing.T) {
 	a.call(t, "GET", "/v1/test/whoami", expiring, "").want(t, 401, "API key has expired")
 }
 
+// TestOneRoundTrip: a request with a key seen before costs exactly one
+// Redis call (rate limit and cache version together) and no PostgreSQL query.
+func TestOneRoundTrip(t *testing.T) {
+	e := newAdminEnv(t)
+	a, b := e.instance(), e.instance()
+	_, key := e.adminKey(a, "p", allPerms...)
+	userID := e.user(a, key, "u")
+	_, apiKey := e.credential(a, key, userID, "")
+	b.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+	before := b.fast.Calls()
+	// With the admin database gone, only the cache can answer.
+	if err := e.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		b.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+	}
+	if got := b.fast.Calls() - before; got != 5 {
+		t.Fatalf("5 requests made %d Redis calls, want 5", got)
+	}
+}
+
 // TestChangesWithoutRedis: an instance that cannot reach Redis trusts its
 // cache for the fallback TTL (5 s) only.
 func TestChangesWithoutRedis(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 func TestOwnership(t *testing.T) {
 	e := newAdminEnv(t)
 	in := e.instance()
-	_, a := e.adminKey(in, "A", allPerms...)
+	aKeyID, a := e.adminKey(in, "A", allPerms...)
 	_, b := e.adminKey(in, "B", allPerms...)
 	aUser := e.user(in, a, "a's user")
 	aCred, aAPIKey := e.credential(in, a, aUser, "")
@@ -84,6 +84,14 @@ func TestOwnership(t *testing.T) {
 		r = in.call(t, "GET", "/v1/admin/audit-logs?target_id="+aUser, b, "").want(t, 200, "")
 		if _, _, total, _ := r.page(t); total != 0 {
 			t.Fatalf("B reads entries about A's user: %s", r.Raw)
+		}
+		r = in.call(t, "GET", "/v1/admin/audit-logs?admin_key_id="+aKeyID, b, "").want(t, 200, "")
+		if _, _, total, _ := r.page(t); total != 0 {
+			t.Fatalf("B reads A's entries by filter: %s", r.Raw)
+		}
+		r = in.call(t, "GET", "/v1/admin/audit-logs?admin_key_id="+aKeyID, a, "").want(t, 200, "")
+		if _, _, total, _ := r.page(t); total == 0 {
+			t.Fatalf("A cannot read its own entries: %s", r.Raw)
 		}
 	})
 	// A's key still works and A's resources are intact.

@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -145,13 +146,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			log.Warn("redis unavailable at start; continuing with local fallbacks", slog.String("error", err.Error()))
 		}
 	}
-	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log})
+	// The hot path (auth + rate limit) gets its own Redis pool with tight
+	// deadlines and a circuit breaker; nil without Redis.
+	fast := cache.NewFastClient(rc, cache.FastOptions{})
+	defer fast.Close()
+	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast})
+	defer store.Close() // runs first: flushes last_used_at while the pools are open
 
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
 		Redis:       rc,
 		Credentials: store,
+		Admin:       store,
+		Limiter:     cache.NewLimiter(fast, nil),
 		Log:         log,
 	})
 	httpSrv := &http.Server{
@@ -261,11 +269,51 @@ func runIndexes(ctx context.Context, args []string) error {
 	return dbsync.CreateRecommendedIndexes(ctx, db, func(f string, a ...any) { fmt.Printf(f+"\n", a...) })
 }
 
+// runAdminKey creates an admin key from the command line (no bootstrap key
+// needed: shell access to the admin database is the credential). The key
+// is printed once; the audit log records it as a bootstrap action.
 func runAdminKey(ctx context.Context, args []string) error {
+	const usage = "usage: syncgate admin-key create --name N --permissions p1,p2 [--db URL]"
 	if len(args) == 0 || args[0] != "create" {
-		return errors.New("usage: syncgate admin-key create --name N --permissions p1,p2 [--db URL]")
+		return errors.New(usage)
 	}
-	return errors.New("admin-key: not implemented yet")
+	fs := flag.NewFlagSet("admin-key create", flag.ContinueOnError)
+	name := fs.String("name", "", "admin_entity_name (required)")
+	permList := fs.String("permissions", "", "comma-separated: "+strings.Join(admin.Permissions, ","))
+	dbURL := fs.String("db", os.Getenv("ADMIN_DATABASE_URL"), "admin database URL (ADMIN_DATABASE_URL)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*name) == "" || len(*name) > 255 || *dbURL == "" {
+		return errors.New(usage + "\n(--name 1 to 255 characters; --db or ADMIN_DATABASE_URL required)")
+	}
+	perms := []string{}
+	for _, p := range strings.Split(*permList, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !admin.ValidPermission(p) {
+			return fmt.Errorf("admin-key: unknown permission %q (known: %s)", p, strings.Join(admin.Permissions, ", "))
+		}
+		perms = append(perms, p)
+	}
+	db, err := sqlx.Open("postgres", *dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := admin.Migrate(ctx, db); err != nil {
+		return err
+	}
+	store := admin.NewStore(db, admin.Options{})
+	defer store.Close()
+	k, key, err := store.CreateAdminKey(ctx, admin.Bootstrap(""), *name, perms)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("admin key %s (%s) created with permissions [%s]\n", k.ID, k.EntityName, strings.Join(perms, ","))
+	fmt.Printf("key (shown once, store it now): %s\n", key)
+	return nil
 }
 
 // demoDatabaseURL is where `syncgate demo` keeps its data unless
@@ -301,9 +349,94 @@ func runDemo(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
+	access, err := demoAccess(ctx, cfg.AdminDatabaseURL)
+	if err != nil {
+		return fmt.Errorf("demo: keys: %w", err)
+	}
+	address := demoAddress("demo-manifest.json")
 	return serve(ctx, cfg, newLogger(cfg.LogLevel), func(addr string) {
-		fmt.Printf("\nsyncgate demo is serving on http://%s\n  curl http://%s/v1/health\n", addr, addr)
+		base := "http://" + addr
+		fmt.Printf(`
+syncgate demo is serving on %[1]s
+
+  admin key (all permissions): %[2]s
+  user account:                %[3]s
+  API key (mainnet):           %[4]s
+  (keys are stored only as hashes: each demo run revokes the previous demo keys and prints new ones)
+
+  curl %[1]s/v1/health
+  curl -H 'Authorization: Bearer %[4]s' %[1]s/v1/utxos/address/%[5]s
+  curl -H 'Authorization: Bearer %[2]s' %[1]s/v1/admin/users
+`, base, access.AdminKey, access.UserID, access.APIKey, address)
 	})
+}
+
+// demoAccess migrates the admin schema and issues the demo's admin key,
+// user and API key (admin.EnsureDemoAccess).
+func demoAccess(ctx context.Context, dbURL string) (admin.DemoAccess, error) {
+	db, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		return admin.DemoAccess{}, err
+	}
+	defer db.Close()
+	if _, err := admin.Migrate(ctx, db); err != nil {
+		return admin.DemoAccess{}, err
+	}
+	store := admin.NewStore(db, admin.Options{})
+	defer store.Close()
+	mainnet, _ := config.NetworkByName("mainnet")
+	return store.EnsureDemoAccess(ctx, mainnet.ID)
+}
+
+// fallbackDemoAddress is a real mainnet base address (CIP-19 test vector),
+// used when no manifest names a busier one.
+const fallbackDemoAddress = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"
+
+// demoAddress picks the address for the demo's UTxO query from the
+// generator's manifest: a field naming a whale, else any address field,
+// else the fallback.
+func demoAddress(manifestPath string) string {
+	b, err := os.ReadFile(manifestPath)
+	if err != nil {
+		return fallbackDemoAddress
+	}
+	var doc any
+	if json.Unmarshal(b, &doc) != nil {
+		return fallbackDemoAddress
+	}
+	var whale, other string
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				walk(k, e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e)
+			}
+		case string:
+			if !strings.HasPrefix(x, "addr1") {
+				return
+			}
+			lk := strings.ToLower(key)
+			if whale == "" && strings.Contains(lk, "whale") {
+				whale = x
+			}
+			if other == "" || x < other { // deterministic among several
+				other = x
+			}
+		}
+	}
+	walk("", doc)
+	switch {
+	case whale != "":
+		return whale
+	case other != "":
+		return other
+	}
+	return fallbackDemoAddress
 }
 
 // ensureDatabase creates the database named in dsn if it does not exist,

@@ -1,10 +1,17 @@
 // Package admin is syncgate's own store: admin keys, user accounts, API
 // credentials, usage and the audit log, kept in PostgreSQL schema syncgate.
 // It never imports gin or net/http; its SQL lives in sql/admin/.
+//
+// Files by resource: key.go (admin keys and their authentication),
+// user.go, credential.go, audit.go; auth.go authenticates data API keys
+// through a per-instance cache that Redis invalidates; demo.go makes the
+// demo's keys. Every change and every read of an admin endpoint writes its
+// audit entry in the same transaction.
 package admin
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/google/uuid"
 )
@@ -17,6 +24,65 @@ const (
 	PermViewAuditLogs     = "view_audit_logs"
 )
 
+// Permissions lists every permission, in the order messages name them.
+var Permissions = []string{PermManageUsers, PermManageCredentials, PermViewUsage, PermViewAuditLogs}
+
+// ValidPermission reports whether p is a known permission name.
+func ValidPermission(p string) bool { return slices.Contains(Permissions, p) }
+
+// BootstrapKeyID is the fixed row (migration 0002, admin_entity_name
+// "bootstrap") that audit entries of the bootstrap key reference. The
+// bootstrap key itself is never stored.
+var BootstrapKeyID = uuid.MustParse("00000000-0000-0000-0000-000000000001")
+
+// Admin is an authenticated admin key, or the bootstrap key. It is the
+// actor of every admin store method: ownership is checked against ID and
+// audit entries are written in its name, with IP.
+type Admin struct {
+	ID          uuid.UUID
+	EntityName  string
+	Permissions []string
+	Bootstrap   bool
+	IP          string // request IP for the audit log; "" when unknown (CLI)
+}
+
+// Bootstrap returns the bootstrap key's actor.
+func Bootstrap(ip string) Admin {
+	return Admin{ID: BootstrapKeyID, EntityName: "bootstrap", Bootstrap: true, IP: ip}
+}
+
+// Can reports whether the key may use endpoints needing perm. The bootstrap
+// key passes every check but owns no users or credentials, so what it can
+// reach there is empty (lists) or 404 (ids); creating users is refused by
+// CreateUser itself.
+func (a Admin) Can(perm string) bool {
+	return a.Bootstrap || slices.Contains(a.Permissions, perm)
+}
+
+// Audit actions (spec §6 plus DECISIONS.md).
+const (
+	ActionCredentialCreated = "credential.created"
+	ActionCredentialRevoked = "credential.revoked"
+	ActionCredentialViewed  = "credential.viewed"
+	ActionCredentialListed  = "credential.listed"
+	ActionCredentialUpdated = "credential.updated"
+	ActionUserCreated       = "user_account.created"
+	ActionUserUpdated       = "user_account.updated"
+	ActionUserSuspended     = "user_account.suspended"
+	ActionUserReactivated   = "user_account.reactivated"
+	ActionUserViewed        = "user_account.viewed"
+	ActionUserListed        = "user_account.listed"
+	ActionAdminKeyCreated   = "admin_key.created"
+	ActionAdminKeyRevoked   = "admin_key.revoked"
+	ActionAdminKeyListed    = "admin_key.listed"
+	ActionUsageViewed       = "usage.viewed"
+	ActionAuditLogViewed    = "audit_log.viewed"
+	TargetCredential        = "credential"
+	TargetUserAccount       = "user_account"
+	TargetAdminKey          = "admin_key"
+	TargetAuditLog          = "audit_log"
+)
+
 // Caller is the authenticated owner of a data API key (a credential).
 type Caller struct {
 	CredentialID       uuid.UUID
@@ -24,6 +90,11 @@ type Caller struct {
 	KeyPrefix          string
 	NetworkID          int
 	RateLimitPerMinute int
+	// VersionKey is the Redis key whose value changes whenever this
+	// credential's state changes (revoke, suspend, reactivate). The rate
+	// limiter reads it in its own round trip and hands the value to
+	// Store.ConfirmCredential; "" when there is no Redis.
+	VersionKey string
 }
 
 // Authentication failures of a data API key (DECISIONS.md messages are
@@ -33,4 +104,13 @@ var (
 	ErrKeyRevoked   = errors.New("admin: api key revoked")
 	ErrKeyExpired   = errors.New("admin: api key expired")
 	ErrUserInactive = errors.New("admin: user account not active")
+)
+
+// Store errors the handlers turn into the spec's messages.
+var (
+	// ErrNotFound: the resource does not exist or the caller does not own
+	// it (the two are deliberately indistinguishable).
+	ErrNotFound = errors.New("admin: not found")
+	// ErrBootstrapUsers: the bootstrap key cannot manage users.
+	ErrBootstrapUsers = errors.New("admin: bootstrap key cannot manage users")
 )

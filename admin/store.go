@@ -2,30 +2,134 @@ package admin
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"log/slog"
+	"sync"
+	"time"
 
+	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/cache"
+)
+
+// Credential-cache freshness (DESIGN.md: a key seen before costs no
+// PostgreSQL query, yet revocation takes effect on the next request).
+const (
+	// defaultCacheTTL bounds how long an entry lives even while Redis
+	// confirms it on every request: a safety net for a lost invalidation.
+	defaultCacheTTL = 60 * time.Second
+	// defaultFallbackTTL is how long an entry is trusted when Redis cannot
+	// confirm it (absent, down, or circuit open): the worst-case delay
+	// before a revocation made on another instance is seen.
+	defaultFallbackTTL = 5 * time.Second
+	// defaultTouchInterval is how often last_used_at updates are written.
+	defaultTouchInterval = 10 * time.Second
 )
 
 // Options configures the Store.
 type Options struct {
 	BootstrapAdminKey string
 	Log               *slog.Logger
+	// Redis carries credential-cache invalidation between instances; nil
+	// means a single instance (entries then live FallbackTTL).
+	Redis *cache.FastClient
+	// Now is the clock (tests move it); nil means time.Now.
+	Now           func() time.Time
+	CacheTTL      time.Duration
+	FallbackTTL   time.Duration
+	TouchInterval time.Duration
 }
 
 // Store is the admin schema's data access.
 type Store struct {
 	db   *sqlx.DB
 	opts Options
+	log  *slog.Logger
+	now  func() time.Time
+	fast *cache.FastClient
+
+	bootstrapHash [32]byte
+	hasBootstrap  bool
+
+	creds   credCache
+	touches touchQueue
+
+	closeOnce sync.Once
+	stop      chan struct{}
+	done      chan struct{}
 }
 
-// NewStore returns a Store over db (already migrated).
+// NewStore returns a Store over db (already migrated) and starts the
+// background writer of last_used_at; Close stops it.
 func NewStore(db *sqlx.DB, opts Options) *Store {
-	return &Store{db: db, opts: opts}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.CacheTTL <= 0 {
+		opts.CacheTTL = defaultCacheTTL
+	}
+	if opts.FallbackTTL <= 0 {
+		opts.FallbackTTL = defaultFallbackTTL
+	}
+	if opts.TouchInterval <= 0 {
+		opts.TouchInterval = defaultTouchInterval
+	}
+	s := &Store{
+		db: db, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
+		creds:   newCredCache(),
+		touches: touchQueue{pending: map[uuid.UUID]time.Time{}, last: map[uuid.UUID]time.Time{}},
+		stop:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	if opts.BootstrapAdminKey != "" {
+		s.bootstrapHash = sha256.Sum256([]byte(opts.BootstrapAdminKey))
+		s.hasBootstrap = true
+	}
+	go s.touchLoop()
+	return s
 }
 
-// AuthenticateCredential resolves a data API key. Placeholder until the
-// administration issue lands: every key is unknown.
-func (s *Store) AuthenticateCredential(ctx context.Context, apiKey string) (Caller, error) {
-	return Caller{}, ErrInvalidKey
+// Close stops the background writer after a last flush of last_used_at.
+func (s *Store) Close() {
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		<-s.done
+	})
+}
+
+// Page is a limit/offset window of a list.
+type Page struct {
+	Limit  int
+	Offset int
+}
+
+// inTx runs fn in one transaction: each admin action and its audit entry
+// commit together or not at all.
+func (s *Store) inTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("admin.%s: %w", name, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return wrap(name, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("admin.%s: commit: %w", name, err)
+	}
+	return nil
+}
+
+// wrap names the operation on unexpected errors and leaves the sentinels
+// the handlers match on untouched (they stay matchable either way).
+func wrap(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("admin.%s: %w", name, err)
 }

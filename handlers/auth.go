@@ -1,18 +1,27 @@
 package handlers
 
 import (
+	"context"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-const ctxCaller = "sg.caller"
+const (
+	ctxCaller    = "sg.caller"
+	ctxRateLimit = "sg.rate_limit"
+	ctxAdmin     = "sg.admin"
+)
 
 // Authentication errors (DECISIONS.md "Authentication").
 var (
@@ -22,6 +31,18 @@ var (
 	errKeyExpired   = newAPIError(http.StatusUnauthorized, "API key has expired")
 	errUserInactive = newAPIError(http.StatusUnauthorized, "User account is not active")
 )
+
+// errRateLimited is DECISIONS.md's 429 for a credential over its limit.
+func errRateLimited(perMinute int) *apiError {
+	return newAPIError(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(perMinute)+" requests per minute")
+}
+
+// credentialConfirmer is the second half of authentication that admin.Store
+// offers: after the rate limiter has read the credential's version key in
+// its own Redis round trip, the cached entry is confirmed (or reloaded).
+type credentialConfirmer interface {
+	ConfirmCredential(ctx context.Context, apiKey, version string, ok bool) (admin.Caller, error)
+}
 
 // bearerKey extracts the key from "Authorization: Bearer <key>".
 func bearerKey(c *gin.Context) (string, bool) {
@@ -42,12 +63,17 @@ func keyPrefix(key string) string {
 	return key
 }
 
-// dataMiddleware is the chain in front of every data endpoint.
+// dataMiddleware is the chain in front of every data endpoint:
+// requireCredential (authentication, and the rate-limit decision taken in
+// the same Redis round trip), then rateLimit (headers, 429). The usage
+// recorder belongs between the two, so that it sees 429s.
 func (s *Server) dataMiddleware() []gin.HandlerFunc {
-	return []gin.HandlerFunc{s.requireCredential}
+	return []gin.HandlerFunc{s.requireCredential, s.rateLimit}
 }
 
-// requireCredential authenticates a data API key and stores its caller.
+// requireCredential authenticates a data API key and stores its caller and
+// rate-limit decision. Cost for a key seen before: one Redis round trip
+// (rate limit + cache version), no PostgreSQL query.
 func (s *Server) requireCredential(c *gin.Context) {
 	key, ok := bearerKey(c)
 	if !ok {
@@ -59,27 +85,65 @@ func (s *Server) requireCredential(c *gin.Context) {
 		fail(c, errInvalidKey)
 		return
 	}
-	caller, err := s.deps.Credentials.AuthenticateCredential(c.Request.Context(), key)
-	switch {
-	case err == nil:
-	case errors.Is(err, admin.ErrInvalidKey):
-		fail(c, errInvalidKey)
-		return
-	case errors.Is(err, admin.ErrKeyRevoked):
-		fail(c, errKeyRevoked)
-		return
-	case errors.Is(err, admin.ErrKeyExpired):
-		fail(c, errKeyExpired)
-		return
-	case errors.Is(err, admin.ErrUserInactive):
-		fail(c, errUserInactive)
-		return
-	default:
-		fail(c, err)
+	ctx := c.Request.Context()
+	caller, err := s.deps.Credentials.AuthenticateCredential(ctx, key)
+	if err != nil {
+		fail(c, authError(err))
 		return
 	}
+	d := s.deps.Limiter.Allow(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, caller.VersionKey)
+	if cf, ok := s.deps.Credentials.(credentialConfirmer); ok {
+		if caller, err = cf.ConfirmCredential(ctx, key, d.Peeked, d.PeekOK); err != nil {
+			fail(c, authError(err))
+			return
+		}
+	}
 	c.Set(ctxCaller, caller)
+	c.Set(ctxRateLimit, d)
 	c.Next()
+}
+
+// authError maps admin's authentication failures to DECISIONS.md messages.
+func authError(err error) error {
+	switch {
+	case errors.Is(err, admin.ErrInvalidKey):
+		return errInvalidKey
+	case errors.Is(err, admin.ErrKeyRevoked):
+		return errKeyRevoked
+	case errors.Is(err, admin.ErrKeyExpired):
+		return errKeyExpired
+	case errors.Is(err, admin.ErrUserInactive):
+		return errUserInactive
+	}
+	return err
+}
+
+// rateLimit applies the decision requireCredential took: the X-RateLimit-*
+// headers on every authenticated data response, and 429 with Retry-After
+// once the credential's per-minute budget is spent.
+func (s *Server) rateLimit(c *gin.Context) {
+	v, ok := c.Get(ctxRateLimit)
+	if !ok {
+		c.Next()
+		return
+	}
+	d := v.(cache.Decision)
+	c.Header("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+	c.Header("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	c.Header("X-RateLimit-Reset", strconv.Itoa(ceilSeconds(d.ResetAfter)))
+	if !d.Allowed {
+		c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(d.RetryAfter))))
+		fail(c, errRateLimited(d.Limit))
+		return
+	}
+	c.Next()
+}
+
+func ceilSeconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int(math.Ceil(d.Seconds()))
 }
 
 // callerOf returns the authenticated data caller.
@@ -110,14 +174,43 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 	return db, nil
 }
 
-// requireAdmin authenticates an admin key holding perm ("" = any admin key).
-// Placeholder until the administration issue lands: every admin key is refused.
+// requireAdmin authenticates an admin key (or the bootstrap key) and
+// checks perm ("" = any admin key; the handler then decides, e.g. admin-key
+// management is the bootstrap key's alone). A credential, an unknown or a
+// revoked admin key: 401 Invalid API key. Missing permission: 403.
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if _, ok := bearerKey(c); !ok {
+		key, ok := bearerKey(c)
+		if !ok {
 			fail(c, errMissingAuth)
 			return
 		}
-		fail(c, errInvalidKey)
+		c.Set(ctxKeyPrefix, keyPrefix(key))
+		if s.deps.Admin == nil {
+			fail(c, errInvalidKey)
+			return
+		}
+		a, err := s.deps.Admin.AuthenticateAdmin(c.Request.Context(), key)
+		if err != nil {
+			fail(c, authError(err))
+			return
+		}
+		if a.Bootstrap {
+			c.Set(ctxKeyPrefix, "bootstrap") // not even part of that secret goes to the log
+		}
+		if perm != "" && !a.Can(perm) {
+			fail(c, errPermissionDenied(perm))
+			return
+		}
+		a.IP = c.ClientIP()
+		c.Set(ctxAdmin, a)
+		c.Next()
 	}
+}
+
+// adminOf returns the authenticated admin key (requireAdmin ran before).
+func adminOf(c *gin.Context) admin.Admin {
+	a, _ := c.Get(ctxAdmin)
+	v, _ := a.(admin.Admin)
+	return v
 }

@@ -32,7 +32,13 @@ type Deps struct {
 	Networks    map[string]*dbsync.DB // served networks by name
 	Redis       *cache.Client         // optional
 	Credentials CredentialAuthenticator
-	Log         *slog.Logger
+	// Admin serves the administration endpoints (admin.Store, usually the
+	// same value as Credentials).
+	Admin *admin.Store
+	// Limiter rate-limits data requests per credential (cache.NewLimiter
+	// over the Redis hot-path client); nil means a per-instance limiter.
+	Limiter *cache.Limiter
+	Log     *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
 }
@@ -51,6 +57,9 @@ func New(deps Deps) *Server {
 	}
 	if deps.Now == nil {
 		deps.Now = time.Now
+	}
+	if deps.Limiter == nil {
+		deps.Limiter = cache.NewLimiter(nil, deps.Now)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New()}

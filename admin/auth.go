@@ -1,0 +1,419 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+	"github.com/redis/go-redis/v9"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+// Authentication of data API keys.
+//
+// Each instance caches, per key hash, what authentication needs (ids,
+// network, rate limit, expiry, revoked, user status), so a key seen before
+// costs no PostgreSQL query. Every change that can make a key fail
+// (revoke, suspend) or work again (reactivate) writes a fresh random token
+// under the key's version key in Redis after it commits. Each entry records
+// the token it was loaded under; the handlers read the current token in
+// the rate limiter's round trip and call ConfirmCredential, which reloads
+// the entry when the token moved. So a change is seen on the very next
+// request on every instance, for no extra round trip.
+//
+// Without Redis (none configured, down, or circuit open) an entry is
+// trusted for FallbackTTL (5 s) only; with Redis, for CacheTTL (60 s) as a
+// safety net against a lost invalidation.
+
+var (
+	sqlCredentialByHash = sqlfiles.Must("admin/credential_by_hash.sql")
+	sqlTouchCredentials = sqlfiles.Must("admin/touch_credentials.sql")
+)
+
+// unverified is the version recorded when Redis could not be read before a
+// load. Stored tokens are hex, so it never matches one: the first
+// confirmation through Redis reloads the entry.
+const unverified = "\x00unverified"
+
+// maxCachedCredentials bounds the cache (unknown keys are cached too, so a
+// flood of random keys must not grow it without limit).
+const maxCachedCredentials = 100_000
+
+// loadTimeout bounds one credential load from PostgreSQL.
+const loadTimeout = 5 * time.Second
+
+// lastUsedEvery is how often at most one instance writes last_used_at for a key.
+const lastUsedEvery = time.Minute
+
+type credEntry struct {
+	found      bool
+	caller     Caller
+	revoked    bool
+	expiresAt  *time.Time
+	userStatus string
+	version    string
+	loadedAt   time.Time
+}
+
+type credCache struct {
+	mu      sync.RWMutex
+	entries map[[32]byte]*credEntry
+
+	flightMu sync.Mutex
+	flights  map[string]*credFlight
+}
+
+type credFlight struct {
+	done  chan struct{}
+	entry *credEntry
+	err   error
+}
+
+func newCredCache() credCache {
+	return credCache{entries: map[[32]byte]*credEntry{}, flights: map[string]*credFlight{}}
+}
+
+func (c *credCache) get(h [32]byte) *credEntry {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.entries[h]
+}
+
+func (c *credCache) put(h [32]byte, e *credEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) >= maxCachedCredentials {
+		// Drop an arbitrary eighth (map order is random): cheap, and a
+		// dropped live key only costs one reload.
+		n := len(c.entries) / 8
+		for k := range c.entries {
+			if n == 0 {
+				break
+			}
+			delete(c.entries, k)
+			n--
+		}
+	}
+	c.entries[h] = e
+}
+
+func (c *credCache) drop(h [32]byte) {
+	c.mu.Lock()
+	delete(c.entries, h)
+	c.mu.Unlock()
+}
+
+// AuthenticateCredential resolves a data API key to its caller, or to
+// ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired or ErrUserInactive. A key
+// seen before is answered from memory; the handlers then confirm the entry
+// with ConfirmCredential once the rate limiter has read its version.
+func (s *Store) AuthenticateCredential(ctx context.Context, apiKey string) (Caller, error) {
+	if !wellFormed(apiKey, CredentialKeyPrefix) {
+		return Caller{}, ErrInvalidKey
+	}
+	h := sha256.Sum256([]byte(apiKey))
+	now := s.now()
+	e := s.creds.get(h)
+	switch {
+	case e == nil || now.Sub(e.loadedAt) >= s.opts.CacheTTL:
+		// Read the version before loading: a change that lands between the
+		// two then shows as a version mismatch on the next request.
+		v, ok := s.readVersion(ctx, h)
+		var err error
+		if e, err = s.reload(ctx, h, versionOr(v, ok)); err != nil {
+			return Caller{}, err
+		}
+	case e.found && !e.revoked && e.userStatus != StatusActive:
+		// A suspended user's key is refused before the rate limiter runs,
+		// so a reactivation is checked here (one GET) rather than there.
+		v, ok := s.readVersion(ctx, h)
+		if s.stale(e, v, ok, now) {
+			var err error
+			if e, err = s.reload(ctx, h, versionOr(v, ok)); err != nil {
+				return Caller{}, err
+			}
+		}
+	}
+	return s.verdict(e, now)
+}
+
+// ConfirmCredential re-checks the entry of apiKey against the version the
+// rate limiter read from Redis (ok false: Redis could not tell). It
+// reloads from PostgreSQL when the version moved, or when Redis could not
+// tell and the entry is older than FallbackTTL.
+func (s *Store) ConfirmCredential(ctx context.Context, apiKey string, version string, ok bool) (Caller, error) {
+	if !wellFormed(apiKey, CredentialKeyPrefix) {
+		return Caller{}, ErrInvalidKey
+	}
+	h := sha256.Sum256([]byte(apiKey))
+	now := s.now()
+	e := s.creds.get(h)
+	if e == nil || s.stale(e, version, ok, now) {
+		var err error
+		if e, err = s.reload(ctx, h, versionOr(version, ok)); err != nil {
+			return Caller{}, err
+		}
+	}
+	return s.verdict(e, now)
+}
+
+func (s *Store) stale(e *credEntry, version string, ok bool, now time.Time) bool {
+	if ok {
+		return version != e.version
+	}
+	return now.Sub(e.loadedAt) >= s.opts.FallbackTTL
+}
+
+func versionOr(v string, ok bool) string {
+	if !ok {
+		return unverified
+	}
+	return v
+}
+
+// verdict applies the entry's state at now.
+func (s *Store) verdict(e *credEntry, now time.Time) (Caller, error) {
+	switch {
+	case !e.found:
+		return Caller{}, ErrInvalidKey
+	case e.revoked:
+		return Caller{}, ErrKeyRevoked
+	case e.expiresAt != nil && !now.Before(*e.expiresAt):
+		return Caller{}, ErrKeyExpired
+	case e.userStatus != StatusActive:
+		return Caller{}, ErrUserInactive
+	}
+	s.touches.add(e.caller.CredentialID, now)
+	return e.caller, nil
+}
+
+// reload loads the entry of h from PostgreSQL and caches it under version.
+// Concurrent reloads of one key under one version share a query; a reload
+// under another version never joins an older one (it might predate the
+// change that version announces).
+func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
+	fkey := string(h[:]) + version
+	c := &s.creds
+	c.flightMu.Lock()
+	if f, ok := c.flights[fkey]; ok {
+		c.flightMu.Unlock()
+		select {
+		case <-f.done:
+			return f.entry, f.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	f := &credFlight{done: make(chan struct{})}
+	c.flights[fkey] = f
+	c.flightMu.Unlock()
+
+	// The load serves every joiner, so it must not die with the request
+	// that happened to start it; it gets a deadline of its own instead.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
+	f.entry, f.err = s.load(lctx, h, version)
+	cancel()
+	if f.err == nil {
+		c.put(h, f.entry)
+	}
+	close(f.done)
+	c.flightMu.Lock()
+	delete(c.flights, fkey)
+	c.flightMu.Unlock()
+	return f.entry, f.err
+}
+
+func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
+	var row struct {
+		ID         uuid.UUID  `db:"id"`
+		UserID     uuid.UUID  `db:"user_account_id"`
+		Prefix     string     `db:"api_key_prefix"`
+		NetworkID  int        `db:"network_id"`
+		RateLimit  int        `db:"rate_limit_per_minute"`
+		ExpiresAt  *time.Time `db:"expires_at"`
+		Revoked    bool       `db:"revoked"`
+		UserStatus string     `db:"user_status"`
+	}
+	e := &credEntry{version: version, loadedAt: s.now()}
+	err := s.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, nil // unknown keys are cached too
+	}
+	if err != nil {
+		return nil, wrap("AuthenticateCredential", err)
+	}
+	e.found, e.revoked, e.expiresAt, e.userStatus = true, row.Revoked, row.ExpiresAt, row.UserStatus
+	e.caller = Caller{
+		CredentialID: row.ID, UserAccountID: row.UserID, KeyPrefix: row.Prefix,
+		NetworkID: row.NetworkID, RateLimitPerMinute: row.RateLimit, VersionKey: s.versionKey(h),
+	}
+	return e, nil
+}
+
+// versionKey is the Redis key announcing changes to the credential with
+// key hash h ("" without Redis).
+func (s *Store) versionKey(h [32]byte) string {
+	if s.fast == nil {
+		return ""
+	}
+	return s.fast.Key("authv", hex.EncodeToString(h[:16]))
+}
+
+// readVersion reads h's version token ("" when none); ok is false when
+// Redis could not be read.
+func (s *Store) readVersion(ctx context.Context, h [32]byte) (string, bool) {
+	key := s.versionKey(h)
+	if key == "" {
+		return "", false
+	}
+	var v string
+	err := s.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
+		var err error
+		v, err = rdb.Get(ctx, key).Result()
+		return err
+	})
+	switch {
+	case err == nil:
+		return v, true
+	case errors.Is(err, redis.Nil):
+		return "", true
+	}
+	return "", false
+}
+
+// invalidate makes every instance reload the given credentials on their
+// next request: locally at once, elsewhere through a new version token.
+// Called after the change commits, so a reload cannot read the old state
+// under the new token. A failed announcement is retried in the background;
+// until it lands, other instances see the change within CacheTTL at worst
+// (FallbackTTL if Redis is down for them too).
+func (s *Store) invalidate(ctx context.Context, hashes ...[]byte) {
+	var hs [][32]byte
+	for _, b := range hashes {
+		var h [32]byte
+		if copy(h[:], b) != len(h) {
+			continue
+		}
+		s.creds.drop(h)
+		hs = append(hs, h)
+	}
+	if len(hs) == 0 || s.fast == nil {
+		return
+	}
+	if err := s.announce(context.WithoutCancel(ctx), hs); err != nil {
+		s.log.Warn("credential invalidation not announced; will retry", slog.String("error", err.Error()))
+		s.touches.retryLater(hs)
+	}
+}
+
+// announce writes a fresh token under each hash's version key. The keys
+// outlive CacheTTL, after which every entry reloads anyway.
+func (s *Store) announce(ctx context.Context, hs [][32]byte) error {
+	return s.fast.DoNow(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
+		pl := rdb.Pipeline()
+		for _, h := range hs {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			pl.Set(ctx, s.versionKey(h), hex.EncodeToString(b), 2*s.opts.CacheTTL)
+		}
+		_, err := pl.Exec(ctx)
+		return err
+	})
+}
+
+// touchQueue collects last-use times so that last_used_at is written in
+// batches, at most once a minute per key and instance, never per request.
+type touchQueue struct {
+	mu      sync.Mutex
+	pending map[uuid.UUID]time.Time
+	last    map[uuid.UUID]time.Time
+	bumps   [][32]byte // invalidations still to announce
+}
+
+func (q *touchQueue) add(id uuid.UUID, now time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if t, ok := q.last[id]; ok && now.Sub(t) < lastUsedEvery {
+		return
+	}
+	q.last[id] = now
+	q.pending[id] = now
+}
+
+func (q *touchQueue) retryLater(hs [][32]byte) {
+	q.mu.Lock()
+	q.bumps = append(q.bumps, hs...)
+	q.mu.Unlock()
+}
+
+func (q *touchQueue) take(now time.Time) (ids []uuid.UUID, times []time.Time, bumps [][32]byte) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for id, t := range q.pending {
+		ids = append(ids, id)
+		times = append(times, t)
+	}
+	clear(q.pending)
+	for id, t := range q.last {
+		if now.Sub(t) >= lastUsedEvery {
+			delete(q.last, id)
+		}
+	}
+	bumps, q.bumps = q.bumps, nil
+	return ids, times, bumps
+}
+
+func (s *Store) touchLoop() {
+	defer close(s.done)
+	t := time.NewTicker(s.opts.TouchInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			s.flushBackground()
+		case <-s.stop:
+			s.flushBackground()
+			return
+		}
+	}
+}
+
+func (s *Store) flushBackground() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.flush(ctx); err != nil {
+		s.log.Warn("background admin writes failed", slog.String("error", err.Error()))
+	}
+}
+
+// flush writes pending last_used_at values in one statement and retries
+// unannounced invalidations.
+func (s *Store) flush(ctx context.Context) error {
+	ids, times, bumps := s.touches.take(s.now())
+	var errs []error
+	if len(bumps) > 0 {
+		if err := s.announce(ctx, bumps); err != nil {
+			s.touches.retryLater(bumps)
+			errs = append(errs, err)
+		}
+	}
+	if len(ids) > 0 {
+		idStrs, timeStrs := make([]string, len(ids)), make([]string, len(ids))
+		for i, id := range ids {
+			idStrs[i], timeStrs[i] = id.String(), times[i].UTC().Format(time.RFC3339Nano)
+		}
+		if _, err := s.db.ExecContext(ctx, sqlTouchCredentials, pq.StringArray(idStrs), pq.StringArray(timeStrs)); err != nil {
+			errs = append(errs, wrap("touch", err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,379 @@
+package admin
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/internal/testdb"
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// migrated returns a fresh, migrated admin database.
+func migrated(t *testing.T) *sqlx.DB {
+	t.Helper()
+	db := testdb.Open(t, testdb.New(t, "sg_test_admin"))
+	if _, err := Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func newTestStore(t *testing.T, db *sqlx.DB, rc *cache.Client, clk *clock) *Store {
+	t.Helper()
+	fast := cache.NewFastClient(rc, cache.FastOptions{Now: clk.now})
+	s := NewStore(db, Options{Redis: fast, Now: clk.now, TouchInterval: time.Hour})
+	t.Cleanup(func() { s.Close(); fast.Close() })
+	return s
+}
+
+// fixture makes an admin key, a user and a credential; it returns the
+// actor and the credential's key.
+func fixture(t *testing.T, s *Store) (Admin, Credential, string) {
+	t.Helper()
+	ctx := context.Background()
+	k, _, err := s.CreateAdminKey(ctx, Bootstrap(""), "partner", Permissions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Admin{ID: k.ID, EntityName: k.EntityName, Permissions: k.Permissions, IP: "192.0.2.1"}
+	u, err := s.CreateUser(ctx, a, NewUser{Name: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, key, err := s.CreateCredential(ctx, a, NewCredential{Name: "c", UserAccountID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, c, key
+}
+
+func TestMigrations(t *testing.T) {
+	db := migrated(t)
+	var tables []string
+	if err := db.Select(&tables, `SELECT table_schema || '.' || table_name FROM information_schema.tables
+		WHERE table_schema IN ('syncgate', 'public') ORDER BY 1`); err != nil {
+		t.Fatal(err)
+	}
+	want := "syncgate.admin_keys syncgate.audit_logs syncgate.credentials syncgate.schema_migrations syncgate.user_accounts"
+	if got := strings.Join(tables, " "); got != want {
+		t.Fatalf("tables %q, want %q (nothing in public)", got, want)
+	}
+	again, err := Migrate(context.Background(), db)
+	if err != nil || len(again) != 0 {
+		t.Fatalf("second run applied %v, %v", again, err)
+	}
+	var name string
+	if err := db.Get(&name, `SELECT admin_entity_name FROM syncgate.admin_keys WHERE id = $1 AND is_bootstrap AND key_hash IS NULL`, BootstrapKeyID); err != nil || name != "bootstrap" {
+		t.Fatalf("bootstrap row: %q %v", name, err)
+	}
+}
+
+// TestEverySQLFileLoaded: an admin .sql file nothing loads is dead or misnamed.
+func TestEverySQLFileLoaded(t *testing.T) {
+	var src strings.Builder
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			b, _ := os.ReadFile(e.Name())
+			src.Write(b)
+		}
+	}
+	files := sqlfiles.Dir("admin")
+	if len(files) == 0 {
+		t.Fatal("no admin SQL embedded")
+	}
+	for _, f := range files {
+		if !strings.Contains(src.String(), `sqlfiles.Must("`+f+`")`) {
+			t.Errorf("%s is not loaded by package admin", f)
+		}
+	}
+}
+
+func TestAuthenticateAdmin(t *testing.T) {
+	db := migrated(t)
+	ctx := context.Background()
+	s := NewStore(db, Options{BootstrapAdminKey: "the-bootstrap-key-0123456789abcdef"})
+	t.Cleanup(s.Close)
+	if a, err := s.AuthenticateAdmin(ctx, "the-bootstrap-key-0123456789abcdef"); err != nil || !a.Bootstrap || a.ID != BootstrapKeyID {
+		t.Fatalf("bootstrap: %+v %v", a, err)
+	}
+	k, key, err := s.CreateAdminKey(ctx, Bootstrap(""), "p", []string{PermViewUsage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.AuthenticateAdmin(ctx, key)
+	if err != nil || a.ID != k.ID || a.Bootstrap || !a.Can(PermViewUsage) || a.Can(PermManageUsers) {
+		t.Fatalf("admin key: %+v %v", a, err)
+	}
+	for _, bad := range []string{"", "the-bootstrap-key", key[:52], key + "0", strings.Replace(key, "sga1_", "sgk1_", 1)} {
+		if _, err := s.AuthenticateAdmin(ctx, bad); !errors.Is(err, ErrInvalidKey) {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+	if _, err := s.RevokeAdminKey(ctx, Bootstrap(""), k.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AuthenticateAdmin(ctx, key); !errors.Is(err, ErrInvalidKey) {
+		t.Fatalf("revoked: %v", err)
+	}
+	// Without BOOTSTRAP_ADMIN_KEY there is no bootstrap key at all.
+	none := NewStore(db, Options{})
+	t.Cleanup(none.Close)
+	if _, err := none.AuthenticateAdmin(ctx, ""); !errors.Is(err, ErrInvalidKey) {
+		t.Fatalf("empty bootstrap: %v", err)
+	}
+}
+
+// TestCredentialCache: a key seen before is answered from memory (a change
+// made behind the store's back is not seen), until the Redis version moves.
+func TestCredentialCache(t *testing.T) {
+	db := migrated(t)
+	rc := testdb.Redis(t)
+	clk := &clock{t: time.Now()}
+	s := newTestStore(t, db, rc, clk)
+	other := newTestStore(t, db, rc, clk)
+	ctx := context.Background()
+	_, c, key := fixture(t, s)
+
+	caller, err := s.AuthenticateCredential(ctx, key)
+	if err != nil || caller.CredentialID != c.ID || caller.RateLimitPerMinute != 60 || caller.KeyPrefix != key[:12] || caller.VersionKey == "" {
+		t.Fatalf("first: %+v %v", caller, err)
+	}
+	v, ok := s.readVersion(ctx, sha256.Sum256([]byte(key)))
+	if !ok {
+		t.Fatal("version unreadable")
+	}
+	if _, err := db.Exec(`UPDATE syncgate.credentials SET revoked = true, revoked_at = now() WHERE id = $1`, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AuthenticateCredential(ctx, key); err != nil {
+		t.Fatalf("cached entry not used: %v", err)
+	}
+	if _, err := s.ConfirmCredential(ctx, key, v, true); err != nil {
+		t.Fatalf("unchanged version reloaded: %v", err)
+	}
+	// Another instance announces a change: the next confirmation reloads.
+	other.invalidate(ctx, hashOf(key))
+	v2, _ := s.readVersion(ctx, sha256.Sum256([]byte(key)))
+	if v2 == v {
+		t.Fatal("version did not move")
+	}
+	if _, err := s.ConfirmCredential(ctx, key, v2, true); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("after announcement: %v", err)
+	}
+	// Revoked is final: answered from memory from now on.
+	if _, err := s.AuthenticateCredential(ctx, key); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("revoked: %v", err)
+	}
+}
+
+func hashOf(key string) []byte {
+	h := sha256.Sum256([]byte(key))
+	return h[:]
+}
+
+// TestCredentialCacheTTL: without Redis an entry lives FallbackTTL; with
+// Redis, CacheTTL at most.
+func TestCredentialCacheTTL(t *testing.T) {
+	db := migrated(t)
+	clk := &clock{t: time.Now()}
+	ctx := context.Background()
+	solo := newTestStore(t, db, nil, clk)
+	_, c, key := fixture(t, solo)
+	if _, err := solo.AuthenticateCredential(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE syncgate.user_accounts SET status = 'suspended' WHERE id = $1`, c.UserAccountID); err != nil {
+		t.Fatal(err)
+	}
+	clk.add(4 * time.Second)
+	if _, err := solo.ConfirmCredential(ctx, key, "", false); err != nil {
+		t.Fatalf("inside the fallback TTL: %v", err)
+	}
+	clk.add(time.Second)
+	if _, err := solo.ConfirmCredential(ctx, key, "", false); !errors.Is(err, ErrUserInactive) {
+		t.Fatalf("after the fallback TTL: %v", err)
+	}
+
+	// A change made through the same store is seen at once, Redis or not.
+	_, c3, key3 := fixture(t, solo)
+	if _, err := solo.AuthenticateCredential(ctx, key3); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := solo.RevokeCredential(ctx, Admin{ID: c3.AdminKeyID}, c3.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := solo.AuthenticateCredential(ctx, key3); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("own revocation: %v", err)
+	}
+
+	shared := newTestStore(t, db, testdb.Redis(t), clk)
+	_, c2, key2 := fixture(t, shared)
+	if _, err := shared.AuthenticateCredential(ctx, key2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE syncgate.credentials SET revoked = true, revoked_at = now() WHERE id = $1`, c2.ID); err != nil {
+		t.Fatal(err)
+	}
+	clk.add(59 * time.Second)
+	if _, err := shared.AuthenticateCredential(ctx, key2); err != nil {
+		t.Fatalf("inside the cache TTL: %v", err)
+	}
+	clk.add(time.Second)
+	if _, err := shared.AuthenticateCredential(ctx, key2); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("after the cache TTL: %v", err)
+	}
+}
+
+func TestLastUsedAt(t *testing.T) {
+	db := migrated(t)
+	clk := &clock{t: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	s := newTestStore(t, db, nil, clk)
+	ctx := context.Background()
+	a, c, key := fixture(t, s)
+	lastUsed := func() *time.Time {
+		t.Helper()
+		got, err := s.Credential(ctx, a, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.LastUsedAt
+	}
+	if lastUsed() != nil {
+		t.Fatal("last_used_at set before any use")
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := s.AuthenticateCredential(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if lastUsed() != nil {
+		t.Fatal("written synchronously")
+	}
+	if err := s.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastUsed(); got == nil || !got.Equal(clk.now()) {
+		t.Fatalf("last_used_at = %v, want %v", got, clk.now())
+	}
+	first := clk.now()
+	clk.add(30 * time.Second)
+	_, _ = s.ConfirmCredential(ctx, key, "", false)
+	if err := s.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastUsed(); !got.Equal(first) {
+		t.Fatalf("written again within a minute: %v", got)
+	}
+	clk.add(31 * time.Second)
+	_, _ = s.ConfirmCredential(ctx, key, "", false)
+	s.Close() // the final flush happens on Close
+	var got time.Time
+	if err := db.Get(&got, `SELECT last_used_at FROM syncgate.credentials WHERE id = $1`, c.ID); err != nil || !got.Equal(clk.now()) {
+		t.Fatalf("after a minute: %v %v, want %v", got, err, clk.now())
+	}
+}
+
+func TestEnsureDemoAccess(t *testing.T) {
+	db := migrated(t)
+	clk := &clock{t: time.Now()}
+	s := newTestStore(t, db, testdb.Redis(t), clk)
+	ctx := context.Background()
+	first, err := s.EnsureDemoAccess(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(d DemoAccess) {
+		t.Helper()
+		a, err := s.AuthenticateAdmin(ctx, d.AdminKey)
+		if err != nil || a.ID != d.AdminKeyID || len(a.Permissions) != len(Permissions) {
+			t.Fatalf("demo admin key: %+v %v", a, err)
+		}
+		caller, err := s.AuthenticateCredential(ctx, d.APIKey)
+		if err != nil || caller.CredentialID != d.CredentialID || caller.UserAccountID != d.UserID || caller.NetworkID != 0 {
+			t.Fatalf("demo API key: %+v %v", caller, err)
+		}
+		if u, err := s.User(ctx, a, d.UserID); err != nil || u.Status != StatusActive {
+			t.Fatalf("demo user: %+v %v", u, err)
+		}
+	}
+	check(first)
+	second, err := s.EnsureDemoAccess(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(second)
+	if _, err := s.AuthenticateAdmin(ctx, first.AdminKey); !errors.Is(err, ErrInvalidKey) {
+		t.Fatalf("previous demo admin key still works: %v", err)
+	}
+	if _, err := s.AuthenticateCredential(ctx, first.APIKey); !errors.Is(err, ErrKeyRevoked) {
+		t.Fatalf("previous demo API key: %v", err)
+	}
+	var live int
+	if err := db.Get(&live, `SELECT count(*) FROM syncgate.admin_keys WHERE admin_entity_name = $1 AND NOT revoked`, DemoEntityName); err != nil || live != 1 {
+		t.Fatalf("live demo keys: %d %v", live, err)
+	}
+}
+
+// TestAuditInSameTransaction: an action that fails leaves neither its
+// change nor an audit entry; one that succeeds leaves exactly one entry.
+func TestAuditInSameTransaction(t *testing.T) {
+	db := migrated(t)
+	clk := &clock{t: time.Now()}
+	s := newTestStore(t, db, nil, clk)
+	ctx := context.Background()
+	a, c, _ := fixture(t, s)
+	count := func() int {
+		var n int
+		if err := db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := count()
+	// A name over 255 characters passes no handler, but if it reached the
+	// store the CHECK would fail the insert and the audit entry with it.
+	if _, err := s.CreateUser(ctx, a, NewUser{Name: strings.Repeat("x", 300)}); err == nil {
+		t.Fatal("over-long name stored")
+	}
+	if _, err := s.RevokeCredential(ctx, Admin{ID: BootstrapKeyID}, c.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("revoke by a non-owner: %v", err)
+	}
+	if got := count(); got != before {
+		t.Fatalf("failed actions wrote %d audit entries", got-before)
+	}
+	if _, err := s.RevokeCredential(ctx, a, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	var ip string
+	if err := db.Get(&ip, `SELECT host(ip_address) FROM syncgate.audit_logs WHERE action = $1 AND target_id = $2`, ActionCredentialRevoked, c.ID); err != nil || ip != "192.0.2.1" {
+		t.Fatalf("revoke entry: %q %v", ip, err)
+	}
+	if got := count(); got != before+1 {
+		t.Fatalf("revoke wrote %d entries", got-before)
+	}
+}

@@ -1,0 +1,204 @@
+package admin
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlCreateUser           = sqlfiles.Must("admin/create_user.sql")
+	sqlUser                 = sqlfiles.Must("admin/user.sql")
+	sqlUsers                = sqlfiles.Must("admin/users.sql")
+	sqlCountUsers           = sqlfiles.Must("admin/count_users.sql")
+	sqlUpdateUser           = sqlfiles.Must("admin/update_user.sql")
+	sqlUpdateUserStatus     = sqlfiles.Must("admin/update_user_status.sql")
+	sqlUserCredentialHashes = sqlfiles.Must("admin/user_credential_hashes.sql")
+)
+
+// User account statuses (spec §3.1).
+const (
+	StatusActive    = "active"
+	StatusSuspended = "suspended"
+	StatusPending   = "pending"
+)
+
+// ValidStatus reports whether s is a user account status.
+func ValidStatus(s string) bool {
+	return s == StatusActive || s == StatusSuspended || s == StatusPending
+}
+
+// User is a user account (spec §2.12).
+type User struct {
+	ID          uuid.UUID  `db:"id"`
+	AdminKeyID  uuid.UUID  `db:"admin_key_id"`
+	EntityName  string     `db:"admin_entity_name"`
+	ExternalID  string     `db:"external_id"`
+	Name        string     `db:"name"`
+	Email       string     `db:"email"`
+	Metadata    []byte     `db:"metadata"` // a JSON object
+	CreatedAt   time.Time  `db:"created_at"`
+	UpdatedAt   *time.Time `db:"updated_at"`
+	Status      string     `db:"status"`
+	BillingPlan string     `db:"billing_plan"`
+}
+
+// UserStatus is the reduced record of suspend and reactivate.
+type UserStatus struct {
+	ID        uuid.UUID  `db:"id"`
+	Name      string     `db:"name"`
+	Status    string     `db:"status"`
+	UpdatedAt *time.Time `db:"updated_at"`
+}
+
+// NewUser is a validated POST /v1/admin/users body. Metadata is a JSON
+// object; absent optional strings are "".
+type NewUser struct {
+	Name, ExternalID, Email, BillingPlan string
+	Metadata                             []byte
+}
+
+// UserPatch holds the supplied fields of PATCH /v1/admin/users/:id; nil
+// means unchanged. Metadata, when set, replaces the whole object.
+type UserPatch struct {
+	Name, ExternalID, Email, BillingPlan *string
+	Metadata                             []byte
+}
+
+// CreateUser creates a user account owned by a, status active.
+func (s *Store) CreateUser(ctx context.Context, a Admin, in NewUser) (u User, err error) {
+	if a.Bootstrap {
+		return User{}, ErrBootstrapUsers
+	}
+	err = s.inTx(ctx, "CreateUser", func(tx *sqlx.Tx) error {
+		u, err = s.createUser(ctx, tx, a, in)
+		return err
+	})
+	return u, err
+}
+
+func (s *Store) createUser(ctx context.Context, tx *sqlx.Tx, a Admin, in NewUser) (User, error) {
+	meta := in.Metadata
+	if meta == nil {
+		meta = []byte("{}")
+	}
+	var u User
+	if err := tx.GetContext(ctx, &u, sqlCreateUser, newID(), a.ID, in.ExternalID, in.Name, in.Email, string(meta), in.BillingPlan); err != nil {
+		return User{}, err
+	}
+	details := map[string]any{"name": in.Name, "external_id": in.ExternalID, "email": in.Email, "billing_plan": in.BillingPlan}
+	return u, s.audit(ctx, tx, a, ActionUserCreated, TargetUserAccount, &u.ID, details)
+}
+
+// Users lists a's user accounts (optionally of one status), newest first.
+func (s *Store) Users(ctx context.Context, a Admin, status string, p Page) (users []User, total int64, err error) {
+	var st *string
+	if status != "" {
+		st = &status
+	}
+	err = s.inTx(ctx, "Users", func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.ID, st); err != nil {
+			return err
+		}
+		users = []User{}
+		if err := tx.SelectContext(ctx, &users, sqlUsers, a.ID, st, p.Limit, p.Offset); err != nil {
+			return err
+		}
+		details := map[string]any{"limit": p.Limit, "offset": p.Offset}
+		if status != "" {
+			details["status"] = status
+		}
+		return s.audit(ctx, tx, a, ActionUserListed, TargetUserAccount, nil, details)
+	})
+	return users, total, err
+}
+
+// User returns one of a's user accounts; ErrNotFound otherwise.
+func (s *Store) User(ctx context.Context, a Admin, id uuid.UUID) (u User, err error) {
+	err = s.inTx(ctx, "User", func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &u, sqlUser, id, a.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, a, ActionUserViewed, TargetUserAccount, &u.ID, nil)
+	})
+	return u, err
+}
+
+// UpdateUser changes the supplied fields of one of a's user accounts.
+func (s *Store) UpdateUser(ctx context.Context, a Admin, id uuid.UUID, p UserPatch) (u User, err error) {
+	var meta *string
+	if p.Metadata != nil {
+		m := string(p.Metadata)
+		meta = &m
+	}
+	err = s.inTx(ctx, "UpdateUser", func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &u, sqlUpdateUser, id, a.ID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, a, ActionUserUpdated, TargetUserAccount, &u.ID, p.changes())
+	})
+	return u, err
+}
+
+// changes is the audit detail of a patch: the supplied fields, new values.
+func (p UserPatch) changes() map[string]any {
+	d := map[string]any{}
+	for name, v := range map[string]*string{"name": p.Name, "external_id": p.ExternalID, "email": p.Email, "billing_plan": p.BillingPlan} {
+		if v != nil {
+			d[name] = *v
+		}
+	}
+	if p.Metadata != nil {
+		d["metadata"] = json.RawMessage(p.Metadata)
+	}
+	return map[string]any{"changes": d}
+}
+
+// SuspendUser moves one of a's active users to suspended; its credentials
+// fail authentication from the next request on every instance.
+// ErrNotFound when missing, not owned or not active.
+func (s *Store) SuspendUser(ctx context.Context, a Admin, id uuid.UUID) (UserStatus, error) {
+	return s.setUserStatus(ctx, a, id, StatusActive, StatusSuspended, ActionUserSuspended)
+}
+
+// ReactivateUser moves one of a's suspended users back to active.
+// ErrNotFound when missing, not owned or not suspended.
+func (s *Store) ReactivateUser(ctx context.Context, a Admin, id uuid.UUID) (UserStatus, error) {
+	return s.setUserStatus(ctx, a, id, StatusSuspended, StatusActive, ActionUserReactivated)
+}
+
+func (s *Store) setUserStatus(ctx context.Context, a Admin, id uuid.UUID, from, to, action string) (st UserStatus, err error) {
+	var hashes [][]byte
+	err = s.inTx(ctx, action, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &st, sqlUpdateUserStatus, id, a.ID, to, from)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.SelectContext(ctx, &hashes, sqlUserCredentialHashes, id); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, a, action, TargetUserAccount, &st.ID, map[string]any{"previous_status": from, "status": to})
+	})
+	if err == nil {
+		s.invalidate(ctx, hashes...)
+	}
+	return st, err
+}

@@ -1,0 +1,162 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
+)
+
+// Decision is the outcome of one rate-limit check.
+type Decision struct {
+	Limit      int           // requests per minute
+	Allowed    bool          // this request may proceed
+	Remaining  int           // requests left after this one (4, 3, 2, 1, 0 for a limit of 5)
+	RetryAfter time.Duration // when refused: until the next request is allowed
+	ResetAfter time.Duration // until the full burst is available again
+	// Shared is true when Redis decided (one limit across all instances),
+	// false when the per-instance fallback did.
+	Shared bool
+	// Peeked is the value of the key passed to Allow as peek, read in the
+	// same Redis round trip ("" when the key does not exist). PeekOK is
+	// false when it could not be read (Redis skipped or failed).
+	Peeked string
+	PeekOK bool
+}
+
+// Limiter is the per-credential GCRA rate limiter (redis_rate): shared by
+// all instances through Redis, with an in-process GCRA of the same shape
+// taking over at once when Redis is absent, slow or down.
+type Limiter struct {
+	fast  *FastClient
+	local localGCRA
+	now   func() time.Time
+}
+
+// NewLimiter returns a limiter over fast (nil: local only).
+func NewLimiter(fast *FastClient, now func() time.Time) *Limiter {
+	if now == nil {
+		now = time.Now
+	}
+	return &Limiter{fast: fast, now: now, local: localGCRA{tat: map[string]time.Time{}}}
+}
+
+// Allow counts one request of id against perMinute requests per minute
+// (burst perMinute). If peek is not empty, that key is read in the same
+// Redis round trip (credential-cache invalidation rides along for free).
+func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek string) Decision {
+	limit := redis_rate.Limit{Rate: perMinute, Burst: perMinute, Period: time.Minute}
+	var (
+		res *redis_rate.Result
+		pb  *piggyback
+	)
+	// redis_rate adds its own "rate:" before our (prefixed) key.
+	key := l.fast.Key("rl", id)
+	err := l.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
+		pb = &piggyback{UniversalClient: rdb, peekKey: peek}
+		var err error
+		res, err = redis_rate.NewLimiter(pb).Allow(ctx, key, limit)
+		return err
+	})
+	if err != nil {
+		return l.local.allow(id, limit, l.now())
+	}
+	d := decision(res)
+	d.Shared = true
+	if peek != "" && pb.peek != nil {
+		v, err := pb.peek.Result()
+		switch {
+		case err == nil:
+			d.Peeked, d.PeekOK = v, true
+		case errors.Is(err, redis.Nil):
+			d.PeekOK = true
+		}
+	}
+	return d
+}
+
+func decision(r *redis_rate.Result) Decision {
+	return Decision{
+		Limit:      r.Limit.Rate,
+		Allowed:    r.Allowed > 0,
+		Remaining:  r.Remaining,
+		RetryAfter: r.RetryAfter,
+		ResetAfter: r.ResetAfter,
+	}
+}
+
+// piggyback hands redis_rate a client whose script calls travel in one
+// pipeline together with a GET of peekKey: the rate limit and the
+// credential-cache check cost a single round trip.
+type piggyback struct {
+	redis.UniversalClient
+	peekKey string
+	peek    *redis.StringCmd
+}
+
+func (p *piggyback) EvalSha(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
+	return p.withPeek(ctx, func(pl redis.Pipeliner) *redis.Cmd { return pl.EvalSha(ctx, sha1, keys, args...) })
+}
+
+func (p *piggyback) Eval(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
+	return p.withPeek(ctx, func(pl redis.Pipeliner) *redis.Cmd { return pl.Eval(ctx, script, keys, args...) })
+}
+
+func (p *piggyback) withPeek(ctx context.Context, script func(redis.Pipeliner) *redis.Cmd) *redis.Cmd {
+	pl := p.UniversalClient.Pipeline()
+	if p.peekKey != "" {
+		p.peek = pl.Get(ctx, p.peekKey)
+	}
+	cmd := script(pl)
+	_, _ = pl.Exec(ctx) // each command carries its own error
+	return cmd
+}
+
+// localGCRA is redis_rate's algorithm in process: the per-instance limiter
+// used while Redis is unavailable. tat is each key's theoretical arrival time.
+type localGCRA struct {
+	mu  sync.Mutex
+	tat map[string]time.Time
+}
+
+// localSweepAt bounds the map: past this size, keys whose limit has fully
+// reset are dropped on the next insert.
+const localSweepAt = 10_000
+
+func (g *localGCRA) allow(key string, limit redis_rate.Limit, now time.Time) Decision {
+	emission := limit.Period / time.Duration(limit.Rate)
+	burstOffset := emission * time.Duration(limit.Burst)
+
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tat, ok := g.tat[key]
+	if !ok || tat.Before(now) {
+		tat = now
+	}
+	newTAT := tat.Add(emission)
+	allowAt := newTAT.Add(-burstOffset)
+	diff := now.Sub(allowAt)
+	d := Decision{Limit: limit.Rate}
+	if diff < 0 {
+		d.RetryAfter = -diff
+		d.ResetAfter = tat.Sub(now)
+		return d
+	}
+	if len(g.tat) >= localSweepAt {
+		for k, t := range g.tat {
+			if !t.After(now) {
+				delete(g.tat, k)
+			}
+		}
+	}
+	g.tat[key] = newTAT
+	d.Allowed = true
+	d.Remaining = int(math.Floor(float64(diff) / float64(emission)))
+	d.RetryAfter = -1
+	d.ResetAfter = newTAT.Sub(now)
+	return d
+}

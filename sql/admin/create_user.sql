@@ -1,0 +1,21 @@
+-- create_user: insert a user account owned by an admin key; returns the full record.
+-- $1 id, $2 admin_key_id, $3 external_id, $4 name, $5 email, $6 metadata (json object), $7 billing_plan.
+WITH u AS (
+  INSERT INTO syncgate.user_accounts (id, admin_key_id, external_id, name, email, metadata, billing_plan)
+  VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
+  RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan
+)
+SELECT
+  u.id,
+  u.admin_key_id,
+  k.admin_entity_name,
+  u.external_id,
+  u.name,
+  u.email,
+  u.metadata,
+  u.created_at,
+  u.updated_at,
+  u.status,
+  u.billing_plan
+FROM u
+JOIN syncgate.admin_keys k ON k.id = u.admin_key_id

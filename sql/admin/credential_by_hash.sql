@@ -1,0 +1,14 @@
+-- credential_by_hash: what authentication of a data API key needs, by the key's SHA-256.
+-- $1 key_hash (bytea, 32 bytes). Uses credentials_key_hash_key (unique).
+SELECT
+  c.id,
+  c.user_account_id,
+  c.api_key_prefix,
+  c.network_id,
+  c.rate_limit_per_minute,
+  c.expires_at,
+  c.revoked,
+  u.status AS user_status
+FROM syncgate.credentials c
+JOIN syncgate.user_accounts u ON u.id = c.user_account_id
+WHERE c.key_hash = $1

@@ -44,7 +44,7 @@ func keyPrefix(key string) string {
 
 // dataMiddleware is the chain in front of every data endpoint.
 func (s *Server) dataMiddleware() []gin.HandlerFunc {
-	return []gin.HandlerFunc{s.requireCredential}
+	return []gin.HandlerFunc{s.requireCredential, s.recordUsage}
 }
 
 // requireCredential authenticates a data API key and stores its caller.

@@ -32,6 +32,7 @@ type Deps struct {
 	Networks    map[string]*dbsync.DB // served networks by name
 	Redis       *cache.Client         // optional
 	Credentials CredentialAuthenticator
+	Usage       UsageRecorder // optional: counts authenticated data requests
 	Log         *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time

@@ -1,4 +1,4 @@
--- 0002: per-credential request counts in hourly UTC buckets. Instances add
+-- 0003: per-credential request counts in hourly UTC buckets. Instances add
 -- their in-memory deltas with an additive upsert, so any number of them
 -- can flush into the same row without losing or doubling counts.
 CREATE TABLE IF NOT EXISTS syncgate.usage_hourly (

@@ -152,6 +152,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer fast.Close()
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast})
 	defer store.Close() // runs first: flushes last_used_at while the pools are open
+	usage := admin.NewUsageRecorder(adminDB, admin.DefaultUsageFlushInterval, log)
+	usage.Start()
 
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
@@ -160,6 +162,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Credentials: store,
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, nil),
+		Usage:       usage,
 		Log:         log,
 	})
 	httpSrv := &http.Server{
@@ -181,14 +184,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	go func() { errCh <- httpSrv.Serve(ln) }()
 	select {
 	case err := <-errCh:
+		usage.Close(context.Background()) //nolint:errcheck // best effort on a failed listener
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: draining in-flight requests", slog.Duration("deadline", cfg.ShutdownTimeout))
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
-	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	shutdownErr := httpSrv.Shutdown(shutdownCtx)
+	// Usage last: every drained request has been recorded by now.
+	if err := usage.Close(shutdownCtx); err != nil {
+		log.Error("final usage flush failed", slog.String("error", err.Error()))
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
 	}
 	log.Info("stopped")
 	return nil

@@ -65,10 +65,10 @@ func keyPrefix(key string) string {
 
 // dataMiddleware is the chain in front of every data endpoint:
 // requireCredential (authentication, and the rate-limit decision taken in
-// the same Redis round trip), then rateLimit (headers, 429). The usage
-// recorder belongs between the two, so that it sees 429s.
+// the same Redis round trip), recordUsage (counts the final status, 429s
+// included), then rateLimit (headers, 429).
 func (s *Server) dataMiddleware() []gin.HandlerFunc {
-	return []gin.HandlerFunc{s.requireCredential, s.rateLimit}
+	return []gin.HandlerFunc{s.requireCredential, s.recordUsage, s.rateLimit}
 }
 
 // requireCredential authenticates a data API key and stores its caller and

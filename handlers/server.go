@@ -38,7 +38,9 @@ type Deps struct {
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
 	Limiter *cache.Limiter
-	Log     *slog.Logger
+	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
+	Usage UsageRecorder
+	Log   *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
 }

@@ -152,8 +152,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer fast.Close()
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast})
 	defer store.Close() // runs first: flushes last_used_at while the pools are open
-	usage := admin.NewUsageRecorder(adminDB, admin.DefaultUsageFlushInterval, log)
-	usage.Start()
+	usageRec := admin.NewUsageRecorder(adminDB, admin.DefaultUsageFlushInterval, log)
+	usageRec.Start()
 
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
@@ -162,7 +162,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Credentials: store,
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, nil),
-		Usage:       usage,
+		Usage:       usageRec,
 		Log:         log,
 	})
 	httpSrv := &http.Server{
@@ -184,7 +184,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	go func() { errCh <- httpSrv.Serve(ln) }()
 	select {
 	case err := <-errCh:
-		usage.Close(context.Background()) //nolint:errcheck // best effort on a failed listener
+		usageRec.Close(context.Background()) //nolint:errcheck // best effort on a failed listener
 		return err
 	case <-ctx.Done():
 	}
@@ -193,7 +193,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer cancel()
 	shutdownErr := httpSrv.Shutdown(shutdownCtx)
 	// Usage last: every drained request has been recorded by now.
-	if err := usage.Close(shutdownCtx); err != nil {
+	if err := usageRec.Close(shutdownCtx); err != nil {
 		log.Error("final usage flush failed", slog.String("error", err.Error()))
 	}
 	if shutdownErr != nil {

@@ -21,6 +21,10 @@ var sqlUsageFlush = sqlfiles.Must("admin/usage_flush.sql")
 // in memory at most this long before they reach PostgreSQL.
 const DefaultUsageFlushInterval = 5 * time.Second
 
+// flushTimeout bounds one background flush; a slow database only delays
+// usage (the counts stay in memory for the next try).
+const flushTimeout = 10 * time.Second
+
 // UsageRecorder counts authenticated data requests per credential and UTC
 // hour in memory and adds them to syncgate.usage_hourly in batches. The
 // request path only takes a mutex and bumps four numbers: no I/O.
@@ -144,7 +148,7 @@ func (r *UsageRecorder) Start() {
 			case <-r.stop:
 				return
 			case <-t.C:
-				ctx, cancel := context.WithTimeout(context.Background(), r.interval)
+				ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 				if err := r.Flush(ctx); err != nil {
 					r.log.Warn("usage flush failed; will retry", slog.String("error", err.Error()))
 				}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"net/url"
 	"sort"
 	"strings"
@@ -76,6 +77,10 @@ type Config struct {
 	// MaxTipLag is the db-sync lag above which /v1/health says degraded.
 	MaxTipLag time.Duration
 	LogLevel  string
+	// TrustedProxies are the CIDRs (or IPs) whose X-Forwarded-For is
+	// believed for the client IP recorded in the audit log. Empty: the TCP
+	// peer is the client, so nobody can forge the audited address.
+	TrustedProxies []string
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and
@@ -111,6 +116,7 @@ func Load(environ []string, args []string) (Config, error) {
 	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
 	sockets := map[string]*string{}
@@ -208,6 +214,16 @@ func Load(environ []string, args []string) (Config, error) {
 	parseDur("STATEMENT_TIMEOUT", *stmt, &cfg.StatementTimeout)
 	parseDur("SHUTDOWN_TIMEOUT", *shutdown, &cfg.ShutdownTimeout)
 	parseDur("MAX_TIP_LAG", *maxLag, &cfg.MaxTipLag)
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(p); err != nil && net.ParseIP(p) == nil {
+			add("TRUSTED_PROXIES: %q is not an IP or CIDR", p)
+			continue
+		}
+		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+	}
 	switch cfg.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:

@@ -68,3 +68,15 @@ func TestRedact(t *testing.T) {
 		t.Errorf("Redact left a secret: %s", got)
 	}
 }
+
+func TestTrustedProxies(t *testing.T) {
+	env := []string{"DBSYNC_MAINNET_URL=postgres://db/m", "TRUSTED_PROXIES=10.0.0.0/8, 192.168.1.7"}
+	cfg, err := Load(env, nil)
+	if err != nil || len(cfg.TrustedProxies) != 2 {
+		t.Fatalf("cfg %v err %v", cfg.TrustedProxies, err)
+	}
+	if _, err := Load([]string{"DBSYNC_MAINNET_URL=postgres://db/m", "TRUSTED_PROXIES=lb.example"}, nil); err == nil ||
+		!strings.Contains(err.Error(), `TRUSTED_PROXIES: "lb.example" is not an IP or CIDR`) {
+		t.Fatalf("want TRUSTED_PROXIES error, got %v", err)
+	}
+}

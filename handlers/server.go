@@ -68,6 +68,9 @@ func New(deps Deps) *Server {
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false
+	// Only configured proxies may set the client IP (audit ip_address);
+	// the list was validated by config.Load.
+	_ = s.engine.SetTrustedProxies(deps.Config.TrustedProxies)
 	s.routes()
 	return s
 }

@@ -82,3 +82,16 @@ func TestRequestIDEchoedWhenSane(t *testing.T) {
 		t.Errorf("unsafe X-Request-Id echoed: %q", got)
 	}
 }
+
+func TestClientIPIgnoresForwardedForFromUntrustedPeers(t *testing.T) {
+	s := New(Deps{})
+	var got string
+	s.engine.GET("/v1/test-ip", func(c *gin.Context) { got = c.ClientIP(); c.Status(204) })
+	req := httptest.NewRequest("GET", "/v1/test-ip", nil)
+	req.RemoteAddr = "203.0.113.9:5555"
+	req.Header.Set("X-Forwarded-For", "1.2.3.4")
+	s.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	if got != "203.0.113.9" {
+		t.Errorf("ClientIP = %q, want the TCP peer 203.0.113.9", got)
+	}
+}

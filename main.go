@@ -33,6 +33,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/node"
 )
 
 func main() {
@@ -147,11 +148,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	}
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log})
 
+	// One node connection per submission (docs/DECISIONS.md); a network
+	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
+	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
+
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
 		Redis:       rc,
 		Credentials: store,
+		Submitter:   submitter,
 		Log:         log,
 	})
 	httpSrv := &http.Server{

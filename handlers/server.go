@@ -32,6 +32,7 @@ type Deps struct {
 	Networks    map[string]*dbsync.DB // served networks by name
 	Redis       *cache.Client         // optional
 	Credentials CredentialAuthenticator
+	Submitter   TxSubmitter // optional: nil answers 503 on POST /v1/tx/submit
 	Log         *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time

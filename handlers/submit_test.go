@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -353,4 +354,38 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// BenchmarkSubmitTx is one whole POST /v1/tx/submit with skipValidation:
+// JSON, hex, decode and hash, then a node connection per request to the fake
+// node, which accepts.
+func BenchmarkSubmitTx(b *testing.B) {
+	mainnet, _ := config.NetworkByName("mainnet")
+	n := nodetest.Start(b, mainnet.Magic)
+	s := New(Deps{
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},
+		Credentials: submitCallers,
+		Submitter:   node.NewSubmitter(map[string]string{"mainnet": n.Socket}, node.Options{}),
+		Log:         slog.New(slog.DiscardHandler),
+	})
+	raw, err := os.ReadFile("../node/testdata/tx-cbor.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var v submitVectors
+	if err := json.Unmarshal(raw, &v); err != nil {
+		b.Fatal(err)
+	}
+	body := submitJSON(v.Vectors[14].CborHex, true)
+	h := s.Handler()
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/v1/tx/submit", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+submitKeyMainnet)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatalf("status %d: %s", w.Code, w.Body.String())
+		}
+	}
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/node"
 )
 
 func main() {
@@ -155,6 +156,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	usageRec := admin.NewUsageRecorder(adminDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()
 
+	// One node connection per submission (docs/DECISIONS.md); a network
+	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
+	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
+
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
@@ -163,6 +168,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, nil),
 		Usage:       usageRec,
+		Submitter:   submitter,
 		Log:         log,
 	})
 	httpSrv := &http.Server{

@@ -40,7 +40,10 @@ type Deps struct {
 	Limiter *cache.Limiter
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder
-	Log   *slog.Logger
+	// Submitter sends transactions to cardano-node; nil answers 503 on
+	// POST /v1/tx/submit.
+	Submitter TxSubmitter
+	Log       *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
 }

@@ -1,0 +1,224 @@
+// Package nodetest is a fake cardano-node for tests: gouroboros itself in
+// server mode on a unix socket, answering node-to-client LocalTxSubmission
+// the way its Behaviour says (accept, reject with exact CBOR, era mismatch,
+// or never answer). It records every submission it receives. Imported only
+// by _test.go files.
+package nodetest
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	ouroboros "github.com/blinklabs-io/gouroboros"
+	"github.com/blinklabs-io/gouroboros/ledger"
+	"github.com/blinklabs-io/gouroboros/protocol/localtxsubmission"
+	"github.com/fxamacker/cbor/v2"
+)
+
+// Submission is one transaction the node received.
+type Submission struct {
+	EraID uint16
+	Tx    []byte
+}
+
+// Behaviour decides the node's answer: nil accepts; an error rejects. A
+// RawReject (or any error with MarshalCBOR, like *ledger.EraMismatch) is sent
+// as its exact CBOR; any other error is sent as its text.
+type Behaviour func(Submission) error
+
+// Node is a running fake node. Socket is its unix socket path.
+type Node struct {
+	Socket string
+	Magic  uint32
+
+	ln        net.Listener
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	behaviour Behaviour
+	received  []Submission
+	conns     []*ouroboros.Connection
+	accepted  int
+}
+
+// Start runs a fake node for network magic on a fresh unix socket, accepting
+// every transaction until told otherwise; it stops in t.Cleanup.
+func Start(t testing.TB, magic uint32) *Node {
+	t.Helper()
+	// Unix socket paths are limited to ~108 bytes: t.TempDir() can exceed it.
+	dir, err := os.MkdirTemp("", "sgnode")
+	if err != nil {
+		t.Fatalf("nodetest: %v", err)
+	}
+	n := &Node{Socket: filepath.Join(dir, "node.socket"), Magic: magic, stop: make(chan struct{})}
+	n.ln, err = net.Listen("unix", n.Socket)
+	if err != nil {
+		os.RemoveAll(dir)
+		t.Fatalf("nodetest: %v", err)
+	}
+	n.wg.Add(1)
+	go n.serve()
+	t.Cleanup(func() {
+		n.Close()
+		os.RemoveAll(dir)
+	})
+	return n
+}
+
+// Set replaces the behaviour for the following submissions.
+func (n *Node) Set(b Behaviour) {
+	n.mu.Lock()
+	n.behaviour = b
+	n.mu.Unlock()
+}
+
+// Accept makes the node accept every transaction (the default).
+func (n *Node) Accept() { n.Set(nil) }
+
+// Reject makes the node refuse every transaction with reason.
+func (n *Node) Reject(reason error) { n.Set(func(Submission) error { return reason }) }
+
+// Silent makes the node never answer: submissions hang until the client gives
+// up or the node stops.
+func (n *Node) Silent() {
+	n.Set(func(Submission) error {
+		<-n.stop
+		return errors.New("node stopped")
+	})
+}
+
+// Received returns a copy of every submission so far, in arrival order.
+func (n *Node) Received() []Submission {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]Submission(nil), n.received...)
+}
+
+// Connections is how many client connections the node has accepted.
+func (n *Node) Connections() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.accepted
+}
+
+// Close stops the node: the socket disappears, connections end, silent
+// submissions are released.
+func (n *Node) Close() {
+	select {
+	case <-n.stop:
+		return
+	default:
+	}
+	close(n.stop)
+	n.ln.Close()
+	n.mu.Lock()
+	conns := n.conns
+	n.conns = nil
+	n.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+	n.wg.Wait()
+}
+
+func (n *Node) serve() {
+	defer n.wg.Done()
+	for {
+		c, err := n.ln.Accept()
+		if err != nil {
+			return
+		}
+		n.mu.Lock()
+		n.accepted++
+		n.mu.Unlock()
+		n.wg.Add(1)
+		go n.handle(c)
+	}
+}
+
+// handle runs the handshake and the protocols of one client connection.
+func (n *Node) handle(c net.Conn) {
+	defer n.wg.Done()
+	errCh := make(chan error, 10)
+	o, err := ouroboros.NewConnection(
+		ouroboros.WithConnection(c),
+		ouroboros.WithServer(true),
+		ouroboros.WithNetworkMagic(n.Magic),
+		ouroboros.WithErrorChan(errCh),
+		ouroboros.WithLocalTxSubmissionConfig(localtxsubmission.NewConfig(
+			localtxsubmission.WithSubmitTxFunc(n.submitTx))),
+	)
+	if err != nil { // e.g. a client with another network magic
+		c.Close()
+		return
+	}
+	n.mu.Lock()
+	select {
+	case <-n.stop:
+		n.mu.Unlock()
+		o.Close()
+		return
+	default:
+		n.conns = append(n.conns, o)
+	}
+	n.mu.Unlock()
+	for {
+		select {
+		case _, ok := <-errCh:
+			if !ok {
+				return
+			}
+		case <-n.stop:
+			return
+		}
+	}
+}
+
+func (n *Node) submitTx(_ localtxsubmission.CallbackContext, tx localtxsubmission.MsgSubmitTxTransaction) error {
+	s := Submission{EraID: tx.EraId}
+	if b, ok := tx.Raw.Content.([]byte); ok {
+		s.Tx = append([]byte(nil), b...)
+	}
+	n.mu.Lock()
+	n.received = append(n.received, s)
+	b := n.behaviour
+	n.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	return b(s)
+}
+
+// RawReject is a rejection reason sent as these exact CBOR bytes, as a real
+// node's MsgRejectTx carries them.
+type RawReject []byte
+
+func (r RawReject) Error() string                { return "rejected: " + hex.EncodeToString(r) }
+func (r RawReject) MarshalCBOR() ([]byte, error) { return []byte(r), nil }
+
+// ConwayBadInputs is a real-shaped Conway BadInputsUTxO rejection of one input:
+// [[6, [[1, [0, [1, 258([[txid, index]])]]]]]] (LEDGER UtxowFailure →
+// UTXOW UtxoFailure → UTXO BadInputsUTxO with a tag-258 set).
+func ConwayBadInputs(txID []byte, index uint64) RawReject {
+	set := cbor.Tag{Number: 258, Content: []any{[]any{txID, index}}}
+	b, err := cbor.Marshal([]any{[]any{6, []any{[]any{1, []any{0, []any{1, set}}}}}})
+	if err != nil {
+		panic(fmt.Sprintf("nodetest: %v", err))
+	}
+	return RawReject(b)
+}
+
+// EraMismatch is the hard-fork combinator's wrong-era rejection: the node is
+// in ledgerEra (e.g. 6, "Conway"), the transaction was for txEra.
+func EraMismatch(ledgerEra uint8, ledgerName string, txEra uint8, txName string) error {
+	return &ledger.EraMismatch{
+		OtherEra:  ledger.EraInfo{Index: txEra, Name: txName},
+		LedgerEra: ledger.EraInfo{Index: ledgerEra, Name: ledgerName},
+	}
+}

@@ -37,6 +37,9 @@ type Limiter struct {
 	now   func() time.Time
 }
 
+// DefaultPerMinute is the spec's default rate_limit_per_minute.
+const DefaultPerMinute = 60
+
 // NewLimiter returns a limiter over fast (nil: local only).
 func NewLimiter(fast *FastClient, now func() time.Time) *Limiter {
 	if now == nil {
@@ -49,6 +52,11 @@ func NewLimiter(fast *FastClient, now func() time.Time) *Limiter {
 // (burst perMinute). If peek is not empty, that key is read in the same
 // Redis round trip (credential-cache invalidation rides along for free).
 func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek string) Decision {
+	if perMinute < 1 {
+		// The schema guarantees 1..10000; a zero here is a caller bug, and
+		// GCRA divides by the rate, so fall back to the spec default.
+		perMinute = DefaultPerMinute
+	}
 	limit := redis_rate.Limit{Rate: perMinute, Burst: perMinute, Period: time.Minute}
 	var (
 		res *redis_rate.Result

@@ -236,3 +236,11 @@ func BenchmarkLimiterAllow(b *testing.B) {
 		}
 	})
 }
+
+func TestLimiterZeroRateUsesDefault(t *testing.T) {
+	l := cache.NewLimiter(nil, nil)
+	d := l.Allow(t.Context(), "zero-rate", 0, "")
+	if !d.Allowed || d.Limit != cache.DefaultPerMinute {
+		t.Fatalf("decision %+v, want allowed at the default %d/min", d, cache.DefaultPerMinute)
+	}
+}

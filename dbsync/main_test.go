@@ -119,7 +119,7 @@ func findSamples(raw *sqlx.DB) (sampleSet, error) {
 	}{
 		{&s.Whale, `SELECT address FROM tx_out GROUP BY address ORDER BY count(*) DESC, address LIMIT 1`},
 		{&s.Small, `SELECT address FROM (SELECT address, count(*) AS n FROM tx_out GROUP BY address) a
-			WHERE n BETWEEN 2 AND 40 ORDER BY md5(address) LIMIT 12`},
+			WHERE n >= 2 AND n <= (SELECT count(*) / 50 FROM tx_out) ORDER BY md5(address) LIMIT 12`},
 		{&s.FailedTxs, `SELECT encode(hash, 'hex') FROM tx WHERE NOT valid_contract ORDER BY id`},
 		{&s.FailedAddr, `SELECT address FROM (
 			  SELECT o.address FROM tx t JOIN tx_out o ON o.tx_id = t.id WHERE NOT t.valid_contract

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -59,6 +60,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "dbsync tests: samples:", err)
 		return 1
 	}
+	samples.useManifest(chains[0].manifest)
 	return m.Run()
 }
 
@@ -96,6 +98,26 @@ type sampleSet struct {
 	FailedTxs  []string // hashes of transactions that failed phase-2 validation
 	FailedAddr []string // addresses those transactions touched
 	StakeKeys  [][]byte // stake_address.hash_raw of a spread of stake keys, busiest first
+}
+
+// useManifest aims at what the generator says it built: its whale, busy
+// slot, Byron and script addresses, failed transaction and busiest stake
+// key (the SQL discovery above stays as the fallback and for the spread).
+func (s *sampleSet) useManifest(m *fixture.Manifest) {
+	if m == nil {
+		return
+	}
+	s.Whale = m.Whale.Address
+	s.Busy, s.BusySlot, s.BusyTxs = m.BusySlot.Address, int64(m.BusySlot.Slot), int(m.BusySlot.TxCount)
+	s.Byron, s.Script = m.ByronAddress.Address, m.ScriptAddress.Address
+	if !slices.Contains(s.FailedTxs, m.Txs.Failed.Hash) {
+		s.FailedTxs = append(s.FailedTxs, m.Txs.Failed.Hash)
+	}
+	for _, a := range append([]fixture.AddressRef{m.AssetAddress}, m.Addresses...) {
+		if !slices.Contains(s.Small, a.Address) {
+			s.Small = append(s.Small, a.Address)
+		}
+	}
 }
 
 // Addresses is every sample address once, whale first.
@@ -148,7 +170,7 @@ func findSamples(raw *sqlx.DB) (sampleSet, error) {
 	}
 	if err := raw.Get(&busy, `SELECT o.address, b.slot_no, count(DISTINCT t.id) AS n
 		FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
-		GROUP BY o.address, b.slot_no ORDER BY n DESC, o.address LIMIT 1`); err != nil {
+		WHERE b.slot_no IS NOT NULL GROUP BY o.address, b.slot_no ORDER BY n DESC, o.address LIMIT 1`); err != nil {
 		return s, err
 	}
 	s.Busy, s.BusySlot, s.BusyTxs = busy.Address, busy.Slot, busy.N

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/fixture"
 )
 
 type histItem struct {
@@ -23,10 +24,10 @@ func independentHistory(t *testing.T, c *chain, addr string) []histItem {
 		spends = `SELECT consumed_by_tx_id FROM tx_out WHERE address = $1 AND consumed_by_tx_id IS NOT NULL`
 	}
 	var items []histItem
-	if err := c.raw.Select(&items, `SELECT encode(t.hash, 'hex') AS hash, b.slot_no
+	if err := c.raw.Select(&items, `SELECT encode(t.hash, 'hex') AS hash, COALESCE(b.slot_no, 0) AS slot_no
 		FROM tx t JOIN block b ON b.id = t.block_id
 		WHERE t.id IN (SELECT tx_id FROM tx_out WHERE address = $1) OR t.id IN (`+spends+`)
-		ORDER BY b.slot_no, t.block_index`, addr); err != nil {
+		ORDER BY b.slot_no NULLS FIRST, t.block_index`, addr); err != nil {
 		t.Fatal(err)
 	}
 	return items
@@ -55,11 +56,21 @@ func walkCursor(t *testing.T, c *chain, addr string, limit int, asc bool, total 
 	t.Helper()
 	var all []histItem
 	var from *int64
+	// Count once per walk, as the handler's per-tip cache does.
+	counted := int64(-1)
+	counter := func(ctx context.Context, _ dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
+		if counted < 0 {
+			n, err := count(ctx)
+			counted = n
+			return n, err
+		}
+		return counted, nil
+	}
 	for pages := 0; ; pages++ {
 		if pages > total+1 {
 			t.Fatalf("%s: walk does not end after %d pages", addr, pages)
 		}
-		p, err := c.db.TxHistory(t.Context(), mustAddress(t, addr), dbsync.HistoryQuery{Limit: limit, FromSlot: from, Ascending: asc}, nil)
+		p, err := c.db.TxHistory(t.Context(), mustAddress(t, addr), dbsync.HistoryQuery{Limit: limit, FromSlot: from, Ascending: asc}, counter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,8 +131,12 @@ func TestTxHistoryCursorWalk(t *testing.T) {
 		{samples.Busy, []int{1, 20, samples.BusyTxs - 1, samples.BusyTxs, 500}},
 		{neverSeen, []int{20}},
 	}
-	for _, a := range samples.Addresses()[2:] {
-		walks = append(walks, walk{a, []int{1, 2, 20}})
+	for i, a := range samples.Addresses()[2:] {
+		limits := []int{3, 20}
+		if i < 3 {
+			limits = []int{1, 2, 20}
+		}
+		walks = append(walks, walk{a, limits})
 	}
 	forEachChain(t, func(t *testing.T, c *chain) {
 		for _, w := range walks {
@@ -236,6 +251,56 @@ func TestTxHistoryTotalCounter(t *testing.T) {
 		p, err = c.db.TxHistory(t.Context(), mustAddress(t, small), dbsync.HistoryQuery{Limit: 500}, counter)
 		if err != nil || calls != 0 || p.Total != int64(len(independentHistory(t, c, small))) {
 			t.Fatalf("complete page: total %d, %d counter calls, %v", p.Total, calls, err)
+		}
+	})
+}
+
+// The generator counts each address's transactions and UTxOs itself while
+// it builds the chain: a third computation the store must agree with.
+func TestManifestCounts(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		m := c.manifest
+		if m == nil {
+			t.Fatal("no manifest")
+		}
+		refs := append([]fixture.AddressRef{m.Whale, m.ByronAddress, m.ScriptAddress, m.AssetAddress}, m.Addresses...)
+		for _, ref := range refs {
+			addr := mustAddress(t, ref.Address)
+			p, err := c.db.TxHistory(t.Context(), addr, dbsync.HistoryQuery{Limit: 1, Offset: 1}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			utxos, err := c.db.UTxOsByAddress(t.Context(), addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Total != ref.TxCount || len(utxos) != ref.UTxOs {
+				t.Errorf("%s: %d txs, %d UTxOs; the generator counted %d and %d", ref.Address, p.Total, len(utxos), ref.TxCount, ref.UTxOs)
+			}
+		}
+		key, err := dbsync.ParseStakeKey(m.BusiestStakeKey.StakeAddress, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if utxos, err := c.db.UTxOsByStake(t.Context(), key); err != nil || int64(len(utxos)) != m.BusiestStakeKey.UTxOs {
+			t.Errorf("busiest stake key: %d UTxOs (%v); the generator counted %d", len(utxos), err, m.BusiestStakeKey.UTxOs)
+		}
+		// A cursor on the busy slot gives the whole slot in one page, and
+		// the next cursor moves past it.
+		slot := int64(m.BusySlot.Slot)
+		for _, asc := range []bool{false, true} {
+			p, err := c.db.TxHistory(t.Context(), mustAddress(t, m.BusySlot.Address), dbsync.HistoryQuery{Limit: 20, FromSlot: &slot, Ascending: asc}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Items {
+				if r.SlotNo != slot {
+					t.Fatalf("busy slot page holds slot %d", r.SlotNo)
+				}
+			}
+			if int64(len(p.Items)) != m.BusySlot.TxCount || p.NextCursor != nil && *p.NextCursor == slot {
+				t.Errorf("asc=%v: busy slot page has %d txs (next %v); the generator put %d in slot %d", asc, len(p.Items), p.NextCursor, m.BusySlot.TxCount, slot)
+			}
 		}
 	})
 }

@@ -18,8 +18,8 @@ const assetsAgg = `COALESCE((SELECT string_agg(encode(ma.policy, 'hex') || '.' |
 func independentTx(t *testing.T, c *chain, hash string) []string {
 	t.Helper()
 	var head []string
-	if err := c.raw.Select(&head, `SELECT encode(t.hash, 'hex') || ' block=' || encode(b.hash, 'hex') || ' slot=' || b.slot_no ||
-		' no=' || b.block_no || ' time=' || to_char(b.time, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' fee=' || t.fee::text || ' size=' || t.size
+	if err := c.raw.Select(&head, `SELECT encode(t.hash, 'hex') || ' block=' || encode(b.hash, 'hex') || ' slot=' || COALESCE(b.slot_no, 0) ||
+		' no=' || COALESCE(b.block_no, 0) || ' time=' || to_char(b.time, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' fee=' || t.fee::text || ' size=' || t.size
 		FROM tx t JOIN block b ON b.id = t.block_id WHERE t.hash = decode($1, 'hex')`, hash); err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +115,13 @@ func TestTxByHash(t *testing.T) {
 // inputs and outputs, the same as TxByHash gives one by one.
 func TestTxsByAddress(t *testing.T) {
 	addrs := []string{samples.Whale, samples.Busy}
-	addrs = append(addrs, samples.FailedAddr...)
-	for _, a := range addrs {
-		for _, q := range []dbsync.HistoryQuery{{Limit: 20}, {Limit: 7, Ascending: true}, {Limit: 100, Offset: 3}} {
+	addrs = append(addrs, samples.FailedAddr[:min(3, len(samples.FailedAddr))]...)
+	for i, a := range addrs {
+		queries := []dbsync.HistoryQuery{{Limit: 20}, {Limit: 7, Ascending: true}}
+		if i == 0 {
+			queries = append(queries, dbsync.HistoryQuery{Limit: 100, Offset: 3})
+		}
+		for _, q := range queries {
 			var perMode []any
 			for _, c := range chains {
 				addr := mustAddress(t, a)
@@ -137,7 +141,9 @@ func TestTxsByAddress(t *testing.T) {
 					if tx.Hash != light.Items[i].Hash {
 						t.Fatalf("%s %s: item %d is %s, light page has %s", c.mode, a, i, tx.Hash, light.Items[i].Hash)
 					}
-					compareLines(t, string(c.mode)+" "+tx.Hash, txLines(tx), independentTx(t, c, tx.Hash))
+					if i < 40 || i >= len(got.Items)-10 { // a whole busy slot is 300+ txs: sample its ends
+						compareLines(t, string(c.mode)+" "+tx.Hash, txLines(tx), independentTx(t, c, tx.Hash))
+					}
 				}
 				perMode = append(perMode, got)
 			}

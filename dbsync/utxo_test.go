@@ -57,10 +57,10 @@ func independentUTxOs(t *testing.T, c *chain, where string, arg any) []string {
 		            FROM ma_tx_out m JOIN multi_asset ma ON ma.id = m.ident WHERE m.tx_out_id = o.id), '') ||
 		  '] datum=' || COALESCE(encode(o.data_hash, 'hex'), '') ||
 		  ' script=' || CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') ELSE '' END ||
-		  ' slot=' || b.slot_no || ' block=' || encode(b.hash, 'hex')
+		  ' slot=' || COALESCE(b.slot_no, 0) || ' block=' || encode(b.hash, 'hex')
 		FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
 		WHERE `+where+` AND `+unspentFilter(c)+`
-		ORDER BY b.slot_no, t.block_index, o.index`, arg)
+		ORDER BY b.slot_no NULLS FIRST, t.block_index, o.index`, arg)
 	if err != nil {
 		t.Fatal(err)
 	}

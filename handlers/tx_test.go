@@ -171,7 +171,7 @@ func independentHistory(t *testing.T, c *testChain, addr string) []string {
 	var hashes []string
 	if err := c.raw.Select(&hashes, `SELECT encode(t.hash, 'hex') FROM tx t JOIN block b ON b.id = t.block_id
 		WHERE t.id IN (SELECT tx_id FROM tx_out WHERE address = $1) OR t.id IN (`+spends+`)
-		ORDER BY b.slot_no, t.block_index`, addr); err != nil {
+		ORDER BY b.slot_no NULLS FIRST, t.block_index`, addr); err != nil {
 		t.Fatal(err)
 	}
 	return hashes

@@ -25,6 +25,7 @@ type chainSamples struct {
 	AssetsTx   string // a tx whose outputs carry several assets
 	BigHolder  string // an address holding an asset quantity above 2^53
 	CollatAddr string // the address of a failed tx's collateral input
+	DatumAddr  string // an address holding an unspent output with a datum hash
 }
 
 var (
@@ -61,6 +62,8 @@ func findChainSamples(c *testChain) (chainSamples, error) {
 			GROUP BY t.id ORDER BY count(DISTINCT m.ident) DESC, t.id LIMIT 1`},
 		{&s.BigHolder, `SELECT o.address FROM tx_out o JOIN ma_tx_out m ON m.tx_out_id = o.id
 			WHERE m.quantity > 9007199254740992 ORDER BY o.id LIMIT 1`},
+		{&s.DatumAddr, `SELECT o.address FROM tx_out o WHERE o.data_hash IS NOT NULL
+			AND NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index) ORDER BY o.id LIMIT 1`},
 		{&s.CollatAddr, `SELECT address FROM (
 			  SELECT o.address, o.id FROM tx t JOIN tx_in i ON i.tx_in_id = t.id
 			    JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index WHERE NOT t.valid_contract
@@ -79,8 +82,14 @@ func findChainSamples(c *testChain) (chainSamples, error) {
 	}
 	err := c.raw.Get(&busy, `SELECT o.address, b.slot_no, count(DISTINCT t.id) AS n
 		FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
-		GROUP BY o.address, b.slot_no ORDER BY n DESC, o.address LIMIT 1`)
+		WHERE b.slot_no IS NOT NULL GROUP BY o.address, b.slot_no ORDER BY n DESC, o.address LIMIT 1`)
 	s.Busy, s.BusySlot, s.BusyTxs = busy.Address, busy.Slot, busy.N
+	if m := c.manifest; m != nil { // aim at what the generator says it built
+		s.Whale, s.Byron, s.Script, s.FailedTx = m.Whale.Address, m.ByronAddress.Address, m.ScriptAddress.Address, m.Txs.Failed.Hash
+		s.Busy, s.BusySlot, s.BusyTxs = m.BusySlot.Address, int64(m.BusySlot.Slot), int(m.BusySlot.TxCount)
+		s.Stake = m.BusiestStakeKey.StakeAddress
+		err = c.raw.Get(&s.StakeHex, `SELECT encode(substring(hash_raw FROM 2), 'hex') FROM stake_address WHERE view = $1`, s.Stake)
+	}
 	return s, err
 }
 

@@ -158,6 +158,7 @@ func TestUTxOsShapeAndBalances(t *testing.T) {
 		{"/v1/utxos/address/" + smp.Script, "/v1/assets/balance/address/" + smp.Script},
 		{"/v1/utxos/address/" + smp.BigHolder, "/v1/assets/balance/address/" + smp.BigHolder},
 		{"/v1/utxos/address/" + smp.CollatAddr, "/v1/assets/balance/address/" + smp.CollatAddr},
+		{"/v1/utxos/address/" + smp.DatumAddr, "/v1/assets/balance/address/" + smp.DatumAddr},
 		{"/v1/utxos/stake/" + smp.Stake, "/v1/assets/balance/stake/" + smp.Stake},
 		{"/v1/utxos/stake/" + smp.StakeHex, "/v1/assets/balance/stake/" + smp.StakeHex},
 	}

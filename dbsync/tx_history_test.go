@@ -301,6 +301,16 @@ func TestManifestCounts(t *testing.T) {
 			if int64(len(p.Items)) != m.BusySlot.TxCount || p.NextCursor != nil && *p.NextCursor == slot {
 				t.Errorf("asc=%v: busy slot page has %d txs (next %v); the generator put %d in slot %d", asc, len(p.Items), p.NextCursor, m.BusySlot.TxCount, slot)
 			}
+			// With an offset into the slot, the page is the rest of it.
+			rest, err := c.db.TxHistory(t.Context(), mustAddress(t, m.BusySlot.Address), dbsync.HistoryQuery{Limit: 20, Offset: 5, FromSlot: &slot, Ascending: asc}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rest.Items) != len(p.Items)-5 || len(rest.Items) > 0 && rest.Items[0].Hash != p.Items[5].Hash ||
+				cursorString(rest.NextCursor) != cursorString(p.NextCursor) {
+				t.Errorf("asc=%v offset 5: %d txs (next %s); want the slot's last %d from its 6th", asc, len(rest.Items),
+					cursorString(rest.NextCursor), len(p.Items)-5)
+			}
 		}
 	})
 }

@@ -1,0 +1,198 @@
+package dbsync_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// seedTxs keeps the suite fast while still holding what the generator puts
+// in every chain: the whale, the busy slot, failed transactions.
+const seedTxs = 4000
+
+// chain is one seeded db-sync database: the store under test and a raw
+// connection for the tests' own, independent queries.
+type chain struct {
+	mode     fixture.Mode
+	db       *dbsync.DB
+	raw      *sqlx.DB
+	manifest *fixture.Manifest
+}
+
+var (
+	chains  []*chain // core first, then consumed: same seed, same chain
+	samples sampleSet
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dbsync tests:", err)
+			return 1
+		}
+		defer drop()
+		c, err := openChain(mode, dsn, manifest)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dbsync tests:", err)
+			return 1
+		}
+		defer c.db.Close()
+		defer c.raw.Close()
+		chains = append(chains, c)
+	}
+	var err error
+	if samples, err = findSamples(chains[0].raw); err != nil {
+		fmt.Fprintln(os.Stderr, "dbsync tests: samples:", err)
+		return 1
+	}
+	samples.useManifest(chains[0].manifest)
+	return m.Run()
+}
+
+func openChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*chain, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	mainnet, _ := config.NetworkByName("mainnet")
+	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	if want := dbsync.UTxOMode(mode); db.Caps.UTxOMode != want {
+		db.Close()
+		return nil, fmt.Errorf("seeded %s database detected as %s", mode, db.Caps.UTxOMode)
+	}
+	raw, err := sqlx.Open("postgres", dsn)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &chain{mode: mode, db: db, raw: raw, manifest: manifest}, nil
+}
+
+// sampleSet names the addresses and transactions every test walks: found
+// with plain SQL on the seeded chain, so they do not depend on how the
+// generator labels them.
+type sampleSet struct {
+	Whale      string   // the address with the most outputs
+	Busy       string   // the address with the most transactions in one slot
+	BusySlot   int64    //   … that slot
+	BusyTxs    int      //   … and how many it holds there
+	Small      []string // a spread of ordinary addresses
+	Script     string   // an address whose payment part is a script ("" if none)
+	Byron      string   // a Byron address ("" if none)
+	FailedTxs  []string // hashes of transactions that failed phase-2 validation
+	FailedAddr []string // addresses those transactions touched
+	StakeKeys  [][]byte // stake_address.hash_raw of a spread of stake keys, busiest first
+}
+
+// useManifest aims at what the generator says it built: its whale, busy
+// slot, Byron and script addresses, failed transaction and busiest stake
+// key (the SQL discovery above stays as the fallback and for the spread).
+func (s *sampleSet) useManifest(m *fixture.Manifest) {
+	if m == nil {
+		return
+	}
+	s.Whale = m.Whale.Address
+	s.Busy, s.BusySlot, s.BusyTxs = m.BusySlot.Address, int64(m.BusySlot.Slot), int(m.BusySlot.TxCount)
+	s.Byron, s.Script = m.ByronAddress.Address, m.ScriptAddress.Address
+	if !slices.Contains(s.FailedTxs, m.Txs.Failed.Hash) {
+		s.FailedTxs = append(s.FailedTxs, m.Txs.Failed.Hash)
+	}
+	for _, a := range append([]fixture.AddressRef{m.AssetAddress}, m.Addresses...) {
+		if !slices.Contains(s.Small, a.Address) {
+			s.Small = append(s.Small, a.Address)
+		}
+	}
+}
+
+// Addresses is every sample address once, whale first.
+func (s sampleSet) Addresses() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, a := range append(append([]string{s.Whale, s.Busy, s.Script, s.Byron}, s.Small...), s.FailedAddr...) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func findSamples(raw *sqlx.DB) (sampleSet, error) {
+	var s sampleSet
+	steps := []struct {
+		dest  any
+		query string
+	}{
+		{&s.Whale, `SELECT address FROM tx_out GROUP BY address ORDER BY count(*) DESC, address LIMIT 1`},
+		{&s.Small, `SELECT address FROM (SELECT address, count(*) AS n FROM tx_out GROUP BY address) a
+			WHERE n >= 2 AND n <= (SELECT count(*) / 50 FROM tx_out) ORDER BY md5(address) LIMIT 12`},
+		{&s.FailedTxs, `SELECT encode(hash, 'hex') FROM tx WHERE NOT valid_contract ORDER BY id`},
+		{&s.FailedAddr, `SELECT address FROM (
+			  SELECT o.address FROM tx t JOIN tx_out o ON o.tx_id = t.id WHERE NOT t.valid_contract
+			  UNION SELECT o.address FROM tx t JOIN tx_out o ON o.consumed_by_tx_id = t.id WHERE NOT t.valid_contract
+			  UNION SELECT o.address FROM tx t JOIN tx_in i ON i.tx_in_id = t.id
+			    JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index WHERE NOT t.valid_contract
+			) a ORDER BY address LIMIT 6`},
+		{&s.StakeKeys, `SELECT sa.hash_raw FROM stake_address sa JOIN tx_out o ON o.stake_address_id = sa.id
+			GROUP BY sa.id, sa.hash_raw ORDER BY count(*) DESC, sa.id LIMIT 6`},
+	}
+	for _, st := range steps {
+		var err error
+		if one, isString := st.dest.(*string); isString {
+			err = raw.Get(one, st.query)
+		} else {
+			err = raw.Select(st.dest, st.query)
+		}
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", st.query, err)
+		}
+	}
+	var busy struct {
+		Address string `db:"address"`
+		Slot    int64  `db:"slot_no"`
+		N       int    `db:"n"`
+	}
+	if err := raw.Get(&busy, `SELECT o.address, b.slot_no, count(DISTINCT t.id) AS n
+		FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
+		WHERE b.slot_no IS NOT NULL GROUP BY o.address, b.slot_no ORDER BY n DESC, o.address LIMIT 1`); err != nil {
+		return s, err
+	}
+	s.Busy, s.BusySlot, s.BusyTxs = busy.Address, busy.Slot, busy.N
+	// Optional kinds: not every chain has them.
+	_ = raw.Get(&s.Script, `SELECT address FROM tx_out WHERE address_has_script ORDER BY id LIMIT 1`)
+	_ = raw.Get(&s.Byron, `SELECT address FROM tx_out WHERE address NOT LIKE 'addr%' ORDER BY id LIMIT 1`)
+	return s, nil
+}
+
+// forEachChain runs f once per seeded mode.
+func forEachChain(t *testing.T, f func(t *testing.T, c *chain)) {
+	for _, c := range chains {
+		t.Run(string(c.mode), func(t *testing.T) { f(t, c) })
+	}
+}
+
+// mustAddress parses a sample address, which must be valid for mainnet.
+func mustAddress(t testing.TB, s string) dbsync.Address {
+	t.Helper()
+	a, err := dbsync.ParseAddress(s, true)
+	if err != nil {
+		t.Fatalf("sample address %q does not parse: %v", s, err)
+	}
+	return a
+}

@@ -1,0 +1,178 @@
+package dbsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlTxByHash         = sqlfiles.Must("dbsync/tx_by_hash.sql")
+	sqlTxInputs         = sqlfiles.Must("dbsync/tx_inputs.sql")
+	sqlTxInputsConsumed = sqlfiles.Must("dbsync/tx_inputs_consumed.sql")
+	sqlTxOutputs        = sqlfiles.Must("dbsync/tx_outputs.sql")
+)
+
+// TxRef is a transaction and the block that holds it.
+type TxRef struct {
+	ID        int64 // db-sync tx.id: chain order, never shown to clients
+	Hash      string
+	BlockHash string
+	SlotNo    int64
+	BlockNo   int64
+	BlockTime time.Time
+	Fee       *big.Int
+	Size      int64
+}
+
+// TxInput is an output a transaction spent.
+type TxInput struct {
+	TxHash      string // the transaction that created the spent output
+	OutputIndex int
+	Address     string
+	Value       Value
+}
+
+// TxOutput is an output a transaction created.
+type TxOutput struct {
+	OutputIndex int
+	Address     string
+	Value       Value
+}
+
+// Tx is a transaction with its inputs and outputs as db-sync records them.
+// For a transaction that failed phase-2 validation those are the
+// collateral inputs it consumed and its collateral return, if any: its
+// regular outputs never existed.
+type Tx struct {
+	TxRef
+	Inputs  []TxInput
+	Outputs []TxOutput
+}
+
+type txRefRow struct {
+	ID        int64     `db:"id"`
+	TxHash    string    `db:"tx_hash"`
+	BlockHash string    `db:"block_hash"`
+	SlotNo    int64     `db:"slot_no"`
+	BlockNo   int64     `db:"block_no"`
+	BlockTime time.Time `db:"block_time"`
+	Fee       string    `db:"fee"`
+	Size      int64     `db:"size"`
+}
+
+func (r txRefRow) ref() (TxRef, error) {
+	fee, err := parseQuantity(r.Fee)
+	if err != nil {
+		return TxRef{}, err
+	}
+	return TxRef{ID: r.ID, Hash: r.TxHash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo,
+		BlockTime: AsUTC(r.BlockTime), Fee: fee, Size: r.Size}, nil
+}
+
+// TxByHash returns one transaction with its inputs and outputs, or
+// ErrNotFound.
+func (db *DB) TxByHash(ctx context.Context, hash TxHash) (Tx, error) {
+	var out Tx
+	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+		var row txRefRow
+		if err := tx.GetContext(ctx, &row, sqlTxByHash, hash[:]); err != nil {
+			return err
+		}
+		ref, err := row.ref()
+		if err != nil {
+			return err
+		}
+		txs, err := db.txDetails(ctx, tx, []TxRef{ref})
+		if err != nil {
+			return err
+		}
+		out = txs[0]
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return Tx{}, ErrNotFound
+		}
+		return Tx{}, fmt.Errorf("dbsync.TxByHash(%s): %w", hash, err)
+	}
+	return out, nil
+}
+
+type txInputRow struct {
+	TxID         int64  `db:"tx_id"`
+	TxOutID      int64  `db:"tx_out_id"`
+	SourceTxHash string `db:"source_tx_hash"`
+	OutputIndex  int    `db:"output_index"`
+	Address      string `db:"address"`
+	Lovelace     string `db:"lovelace"`
+}
+
+type txOutputRow struct {
+	TxID        int64  `db:"tx_id"`
+	TxOutID     int64  `db:"tx_out_id"`
+	OutputIndex int    `db:"output_index"`
+	Address     string `db:"address"`
+	Lovelace    string `db:"lovelace"`
+}
+
+// txDetails adds inputs and outputs to refs with three queries whatever
+// their number (inputs, outputs, the assets of both), never one per tx.
+func (db *DB) txDetails(ctx context.Context, tx *sqlx.Tx, refs []TxRef) ([]Tx, error) {
+	txs := make([]Tx, len(refs))
+	if len(refs) == 0 {
+		return txs, nil
+	}
+	ids := make([]int64, len(refs))
+	pos := make(map[int64]int, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+		pos[r.ID] = i
+		txs[i] = Tx{TxRef: r, Inputs: []TxInput{}, Outputs: []TxOutput{}}
+	}
+	var ins []txInputRow
+	if err := tx.SelectContext(ctx, &ins, db.byMode(sqlTxInputs, sqlTxInputsConsumed), pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	var outs []txOutputRow
+	if err := tx.SelectContext(ctx, &outs, sqlTxOutputs, pq.Array(ids)); err != nil {
+		return nil, err
+	}
+	outIDs := make([]int64, 0, len(ins)+len(outs))
+	for _, r := range ins {
+		outIDs = append(outIDs, r.TxOutID)
+	}
+	for _, r := range outs {
+		outIDs = append(outIDs, r.TxOutID)
+	}
+	assets, err := assetsByTxOut(ctx, tx, outIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range ins {
+		lovelace, err := parseQuantity(r.Lovelace)
+		if err != nil {
+			return nil, err
+		}
+		t := &txs[pos[r.TxID]]
+		t.Inputs = append(t.Inputs, TxInput{TxHash: r.SourceTxHash, OutputIndex: r.OutputIndex, Address: r.Address,
+			Value: Value{Lovelace: lovelace, Assets: assets[r.TxOutID]}})
+	}
+	for _, r := range outs {
+		lovelace, err := parseQuantity(r.Lovelace)
+		if err != nil {
+			return nil, err
+		}
+		t := &txs[pos[r.TxID]]
+		t.Outputs = append(t.Outputs, TxOutput{OutputIndex: r.OutputIndex, Address: r.Address,
+			Value: Value{Lovelace: lovelace, Assets: assets[r.TxOutID]}})
+	}
+	return txs, nil
+}

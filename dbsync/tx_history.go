@@ -1,0 +1,248 @@
+package dbsync
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/jmoiron/sqlx"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlTxFirstIDFromSlot        = sqlfiles.Must("dbsync/tx_first_id_from_slot.sql")
+	sqlTxHistoryPageDesc        = sqlfiles.Must("dbsync/tx_history_page_desc.sql")
+	sqlTxHistoryPageDescConsume = sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql")
+	sqlTxHistoryPageAsc         = sqlfiles.Must("dbsync/tx_history_page_asc.sql")
+	sqlTxHistoryPageAscConsumed = sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql")
+	sqlTxHistoryTotal           = sqlfiles.Must("dbsync/tx_history_total.sql")
+	sqlTxHistoryTotalConsumed   = sqlfiles.Must("dbsync/tx_history_total_consumed.sql")
+)
+
+// HistoryQuery selects one page of an address's transaction history.
+type HistoryQuery struct {
+	Limit     int    // page size (at least 1)
+	Offset    int    // transactions to skip after the cursor
+	FromSlot  *int64 // cursor: at or before this slot (newest first), at or after it (oldest first)
+	Ascending bool   // oldest first
+}
+
+// HistoryPage is one page of an address's history in the snapshot of Tip.
+// Pages never end part-way through a slot: when the next transaction shares
+// the slot of the page's last ones, those are left for the next page and
+// NextCursor is that slot; a slot holding more than Limit transactions comes
+// whole. Walking with NextCursor as FromSlot returns every transaction
+// exactly once. NextCursor is nil on the last page.
+type HistoryPage[T any] struct {
+	Items      []T
+	NextCursor *int64
+	Total      int64 // the address's distinct transaction count (whatever the cursor)
+	Tip        Tip
+}
+
+// HasMore reports whether transactions follow this page in the walk.
+func (p HistoryPage[T]) HasMore() bool { return p.NextCursor != nil }
+
+// TotalCounter supplies an address's transaction count for a tip. count
+// runs the (address-sized) query in the request's snapshot; callers wrap it
+// with a cache keyed by the tip so pages do not recount. Nil means count.
+type TotalCounter func(ctx context.Context, tip Tip, count func(context.Context) (int64, error)) (int64, error)
+
+// TxHistory returns one page of the address's transactions (references
+// only), in one snapshot.
+func (db *DB) TxHistory(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
+	var page HistoryPage[TxRef]
+	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		page, err = db.historyPage(ctx, tx, addr, q, counter)
+		return err
+	})
+	if err != nil {
+		return HistoryPage[TxRef]{}, fmt.Errorf("dbsync.TxHistory: %w", err)
+	}
+	return page, nil
+}
+
+// TxsByAddress returns one page of the address's transactions with their
+// inputs and outputs, in one snapshot and a fixed number of queries.
+func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[Tx], error) {
+	var page HistoryPage[Tx]
+	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+		refs, err := db.historyPage(ctx, tx, addr, q, counter)
+		if err != nil {
+			return err
+		}
+		txs, err := db.txDetails(ctx, tx, refs.Items)
+		if err != nil {
+			return err
+		}
+		page = HistoryPage[Tx]{Items: txs, NextCursor: refs.NextCursor, Total: refs.Total, Tip: refs.Tip}
+		return nil
+	})
+	if err != nil {
+		return HistoryPage[Tx]{}, fmt.Errorf("dbsync.TxsByAddress: %w", err)
+	}
+	return page, nil
+}
+
+// historyPage walks the address's transactions in tx.id order, which is
+// chain order in db-sync. A fromSlot cursor becomes a tx.id bound first,
+// so the walk starts at the cursor instead of skipping the newer history.
+func (db *DB) historyPage(ctx context.Context, tx *sqlx.Tx, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
+	var page HistoryPage[TxRef]
+	tip, err := tipIn(ctx, tx)
+	if err != nil {
+		return page, err
+	}
+	page.Tip = tip
+	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64}
+	if q.FromSlot != nil {
+		if q.Ascending {
+			w.lo, err = w.firstIDFromSlot(ctx, *q.FromSlot)
+		} else if *q.FromSlot < math.MaxInt64 {
+			w.hi, err = w.firstIDFromSlot(ctx, *q.FromSlot+1)
+		}
+		if err != nil {
+			return page, err
+		}
+	}
+	page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
+	if err != nil {
+		return page, err
+	}
+	if q.Offset == 0 && q.FromSlot == nil && page.NextCursor == nil {
+		page.Total = int64(len(page.Items)) // the whole history is on this page
+		return page, nil
+	}
+	count := func(ctx context.Context) (int64, error) {
+		var n int64
+		err := tx.GetContext(ctx, &n, db.byMode(sqlTxHistoryTotal, sqlTxHistoryTotalConsumed), w.addr)
+		return n, err
+	}
+	if counter == nil {
+		page.Total, err = count(ctx)
+	} else {
+		page.Total, err = counter(ctx, tip, count)
+	}
+	return page, err
+}
+
+// historyWalk is one address's transactions between two tx ids
+// [lo, hi), in one direction.
+type historyWalk struct {
+	db     *DB
+	tx     *sqlx.Tx
+	addr   string
+	asc    bool
+	lo, hi int64
+}
+
+// page returns limit transactions from offset on, adjusted so the page
+// never ends part-way through a slot, and the cursor of the next page.
+func (w historyWalk) page(ctx context.Context, offset, limit int) ([]TxRef, *int64, error) {
+	rows, err := w.fetch(ctx, w.lo, w.hi, offset, limit+1)
+	if err != nil || len(rows) <= limit {
+		return rows, nil, err
+	}
+	slot := rows[limit].SlotNo // the first transaction after the page
+	if rows[limit-1].SlotNo != slot {
+		return rows[:limit], &slot, nil
+	}
+	// The page would end inside slot: stop before it, unless the slot
+	// fills the whole page, in which case the page takes all of it.
+	k := limit - 1
+	for k > 0 && rows[k-1].SlotNo == slot {
+		k--
+	}
+	if k > 0 {
+		return rows[:k], &slot, nil
+	}
+	lo, hi := w.lo, w.hi // the rest of this slot, then the next transaction
+	if w.asc {
+		end, err := w.firstIDFromSlot(ctx, slot+1)
+		if err != nil {
+			return nil, nil, err
+		}
+		hi = min(hi, end)
+		rows, err = w.fetch(ctx, w.lo, hi, offset, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		lo, hi = hi, w.hi
+	} else {
+		start, err := w.firstIDFromSlot(ctx, slot)
+		if err != nil {
+			return nil, nil, err
+		}
+		lo = max(lo, start)
+		rows, err = w.fetch(ctx, lo, w.hi, offset, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		lo, hi = w.lo, lo
+	}
+	next, err := w.fetch(ctx, lo, hi, 0, 1)
+	if err != nil || len(next) == 0 {
+		return rows, nil, err
+	}
+	return rows, &next[0].SlotNo, nil
+}
+
+// fetch runs the page query for ids in [lo, hi); limit < 0 means all.
+func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int) ([]TxRef, error) {
+	if lo >= hi {
+		return []TxRef{}, nil
+	}
+	query := w.db.byMode(sqlTxHistoryPageDesc, sqlTxHistoryPageDescConsume)
+	if w.asc {
+		query = w.db.byMode(sqlTxHistoryPageAsc, sqlTxHistoryPageAscConsumed)
+	}
+	var lim *int
+	if limit >= 0 {
+		lim = &limit
+	}
+	var rows []txRefRow
+	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lo, hi, offset, lim); err != nil {
+		return nil, err
+	}
+	refs := make([]TxRef, len(rows))
+	for i, r := range rows {
+		ref, err := r.ref()
+		if err != nil {
+			return nil, err
+		}
+		refs[i] = ref
+	}
+	return refs, nil
+}
+
+// firstIDFromSlot is the first tx id at or after slot (MaxInt64 when no
+// transaction is that late). Slot 0 and below also take db-sync's genesis
+// transactions, whose blocks have no slot and which we report at slot 0.
+func (w historyWalk) firstIDFromSlot(ctx context.Context, slot int64) (int64, error) {
+	if slot <= 0 {
+		return 0, nil
+	}
+	var id int64
+	err := w.tx.GetContext(ctx, &id, sqlTxFirstIDFromSlot, slot)
+	if errors.Is(err, sql.ErrNoRows) {
+		return math.MaxInt64, nil
+	}
+	return id, err
+}
+
+// tipIn reads the chain tip inside a request's snapshot.
+func tipIn(ctx context.Context, tx *sqlx.Tx) (Tip, error) {
+	var t Tip
+	if err := tx.GetContext(ctx, &t, sqlTip); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Tip{}, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
+		}
+		return Tip{}, err
+	}
+	t.BlockTime = AsUTC(t.BlockTime)
+	return t, nil
+}

@@ -1,0 +1,190 @@
+package handlers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"math/big"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// Limits of the two history endpoints (spec §8).
+const (
+	detailedHistoryDefaultLimit = 20
+	detailedHistoryMaxLimit     = 100
+	lightHistoryDefaultLimit    = 100
+	lightHistoryMaxLimit        = 500
+)
+
+// historyTotalTTL: the cached count is keyed by the tip's block hash, so it
+// is never stale; the TTL only clears keys of tips long gone.
+const historyTotalTTL = 10 * time.Minute
+
+// txRefJSON is the spec's transaction reference (§2.5).
+type txRefJSON struct {
+	TxHash    string `json:"tx_hash"`
+	BlockHash string `json:"block_hash"`
+	SlotNo    int64  `json:"slot_no"`
+	BlockNo   int64  `json:"block_no"`
+	BlockTime string `json:"block_time"`
+}
+
+// txJSON is the spec's detailed transaction (§2.4).
+type txJSON struct {
+	TxHash    string         `json:"tx_hash"`
+	BlockHash string         `json:"block_hash"`
+	SlotNo    int64          `json:"slot_no"`
+	BlockNo   int64          `json:"block_no"`
+	BlockTime string         `json:"block_time"`
+	Fee       *big.Int       `json:"fee"`
+	Size      int64          `json:"size"`
+	Inputs    []txInputJSON  `json:"inputs"`
+	Outputs   []txOutputJSON `json:"outputs"`
+}
+
+type txInputJSON struct {
+	TxHash      string    `json:"tx_hash"`
+	OutputIndex int       `json:"output_index"`
+	Address     string    `json:"address"`
+	Value       valueJSON `json:"value"`
+}
+
+type txOutputJSON struct {
+	OutputIndex int       `json:"output_index"`
+	Address     string    `json:"address"`
+	Value       valueJSON `json:"value"`
+}
+
+// blockTime renders a db-sync block time (whole seconds, UTC) as ISO 8601
+// with Z (DECISIONS); admin records use isoTime, which keeps milliseconds.
+func blockTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func txRefOf(r dbsync.TxRef) txRefJSON {
+	return txRefJSON{TxHash: r.Hash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo, BlockTime: blockTime(r.BlockTime)}
+}
+
+func txOf(t dbsync.Tx, grouped bool) txJSON {
+	out := txJSON{
+		TxHash: t.Hash, BlockHash: t.BlockHash, SlotNo: t.SlotNo, BlockNo: t.BlockNo, BlockTime: blockTime(t.BlockTime),
+		Fee: t.Fee, Size: t.Size,
+		Inputs:  make([]txInputJSON, len(t.Inputs)),
+		Outputs: make([]txOutputJSON, len(t.Outputs)),
+	}
+	for i, in := range t.Inputs {
+		out.Inputs[i] = txInputJSON{TxHash: in.TxHash, OutputIndex: in.OutputIndex, Address: in.Address, Value: valueOf(in.Value, grouped)}
+	}
+	for i, o := range t.Outputs {
+		out.Outputs[i] = txOutputJSON{OutputIndex: o.OutputIndex, Address: o.Address, Value: valueOf(o.Value, grouped)}
+	}
+	return out
+}
+
+func historyPagination[T any](q dbsync.HistoryQuery, page dbsync.HistoryPage[T]) Pagination {
+	more := page.HasMore()
+	return Pagination{Limit: q.Limit, Offset: q.Offset, Total: page.Total, HasMore: &more, NextCursor: page.NextCursor}
+}
+
+func lastUpdatedOf(tip dbsync.Tip) LastUpdated {
+	return LastUpdated{SlotNo: tip.SlotNo, BlockHash: tip.BlockHash, BlockTime: blockTime(tip.BlockTime)}
+}
+
+// historyTotal caches an address's transaction count in Redis per network,
+// address and tip block hash, so paging through a big address counts once
+// per block, not once per page. Without Redis it just counts.
+func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCounter {
+	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
+		if s.deps.Redis == nil {
+			return count(ctx)
+		}
+		sum := sha256.Sum256([]byte(addr.String())) // Byron addresses reach kilobytes
+		key := s.deps.Redis.Key("txtotal", db.Network.Name, tip.BlockHash, hex.EncodeToString(sum[:16]))
+		return cache.Fetch(ctx, s.deps.Redis, key, historyTotalTTL, count)
+	}
+}
+
+// txsByAddress: GET /v1/tx/address/:address (detailed history).
+func (s *Server) txsByAddress(c *gin.Context) error {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
+	if err != nil {
+		return errInvalidAddress
+	}
+	q, err := historyQuery(c, detailedHistoryDefaultLimit, detailedHistoryMaxLimit)
+	if err != nil {
+		return err
+	}
+	grouped, err := queryBool(c, "groupByPolicy")
+	if err != nil {
+		return err
+	}
+	page, err := db.TxsByAddress(c.Request.Context(), addr, q, s.historyTotal(db, addr))
+	if err != nil {
+		return err
+	}
+	items := make([]txJSON, len(page.Items))
+	for i, t := range page.Items {
+		items[i] = txOf(t, grouped)
+	}
+	okHistory(c, items, historyPagination(q, page), lastUpdatedOf(page.Tip))
+	return nil
+}
+
+// txHistory: GET /v1/tx/history/:address (light history).
+func (s *Server) txHistory(c *gin.Context) error {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
+	if err != nil {
+		return errInvalidAddress
+	}
+	q, err := historyQuery(c, lightHistoryDefaultLimit, lightHistoryMaxLimit)
+	if err != nil {
+		return err
+	}
+	page, err := db.TxHistory(c.Request.Context(), addr, q, s.historyTotal(db, addr))
+	if err != nil {
+		return err
+	}
+	items := make([]txRefJSON, len(page.Items))
+	for i, r := range page.Items {
+		items[i] = txRefOf(r)
+	}
+	okHistory(c, items, historyPagination(q, page), lastUpdatedOf(page.Tip))
+	return nil
+}
+
+// txByHash: GET /v1/tx/hash/:hash.
+func (s *Server) txByHash(c *gin.Context) error {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	hash, err := dbsync.ParseTxHash(c.Param("hash"))
+	if err != nil {
+		return errInvalidTxHash
+	}
+	grouped, err := queryBool(c, "groupByPolicy")
+	if err != nil {
+		return err
+	}
+	t, err := db.TxByHash(c.Request.Context(), hash)
+	if errors.Is(err, dbsync.ErrNotFound) {
+		return errTxNotFound
+	}
+	if err != nil {
+		return err
+	}
+	ok(c, txOf(t, grouped))
+	return nil
+}

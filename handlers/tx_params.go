@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// historyQuery reads limit, offset, fromSlot and order of the two history
+// endpoints (spec §4.1): limit defLimit (1..maxLimit), offset 0, no
+// cursor, newest first.
+func historyQuery(c *gin.Context, defLimit, maxLimit int) (dbsync.HistoryQuery, error) {
+	limit, err := queryInt(c, "limit", defLimit, 1, maxLimit)
+	if err != nil {
+		return dbsync.HistoryQuery{}, err
+	}
+	offset, err := queryOffset(c)
+	if err != nil {
+		return dbsync.HistoryQuery{}, err
+	}
+	fromSlot, err := queryFromSlot(c)
+	if err != nil {
+		return dbsync.HistoryQuery{}, err
+	}
+	asc, err := queryOrderAsc(c)
+	if err != nil {
+		return dbsync.HistoryQuery{}, err
+	}
+	return dbsync.HistoryQuery{Limit: limit, Offset: offset, FromSlot: fromSlot, Ascending: asc}, nil
+}
+
+// queryFromSlot parses the optional slot cursor: a non-negative integer.
+func queryFromSlot(c *gin.Context) (*int64, error) {
+	raw, present := c.GetQuery("fromSlot")
+	if !present {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
+	if err != nil || n < 0 {
+		return nil, errInvalidParam("fromSlot", "must be a non-negative integer")
+	}
+	return &n, nil
+}
+
+// queryOrderAsc parses order: asc or desc (default desc), any case.
+func queryOrderAsc(c *gin.Context) (bool, error) {
+	raw, present := c.GetQuery("order")
+	if !present {
+		return false, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "desc":
+		return false, nil
+	case "asc":
+		return true, nil
+	}
+	return false, errInvalidParam("order", "must be asc or desc")
+}

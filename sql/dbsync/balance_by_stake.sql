@@ -1,0 +1,30 @@
+-- balance_by_stake: the balance of every address carrying one stake
+-- credential: lovelace and each native asset summed over its unspent outputs,
+-- core mode (tx_in anti-join). One statement, so the sums always match the
+-- UTxO set of one snapshot. The lovelace row has a NULL policy; sums are
+-- numeric, read as text.
+-- $1 bytea[] candidate stake_address.hash_raw values, preferred first
+-- Indexes: unique_stake_address, idx_tx_out_stake_address_id;
+-- sg_tx_in_tx_out_id_index; idx_ma_tx_out_tx_out_id; multi_asset_pkey.
+WITH utxo AS MATERIALIZED (
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE o.stake_address_id = (
+      SELECT sa.id FROM stake_address sa
+      WHERE sa.hash_raw = ANY($1::bytea[])
+      ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
+      LIMIT 1
+    )
+    AND NOT EXISTS (
+      SELECT 1 FROM tx_in i
+      WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
+    )
+)
+SELECT NULL::text AS policy, NULL::text AS name, COALESCE(sum(u.value), 0)::text AS quantity
+FROM utxo u
+UNION ALL
+SELECT encode(ma.policy, 'hex'), encode(ma.name, 'hex'), sum(mto.quantity)::text
+FROM utxo u
+JOIN ma_tx_out mto ON mto.tx_out_id = u.id
+JOIN multi_asset ma ON ma.id = mto.ident
+GROUP BY ma.policy, ma.name

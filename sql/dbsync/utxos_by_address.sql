@@ -1,0 +1,25 @@
+-- utxos_by_address: the unspent outputs of one address, core mode (unspent =
+-- no tx_in row spends (tx_id, index)), in chain order: slot, position of the
+-- tx in its block, output index. tx.id follows chain order in db-sync.
+-- $1 address text as db-sync stores it
+-- Indexes: sg_tx_out_address_tx_id walks the address's outputs in order;
+-- sg_tx_in_tx_out_id_index answers the anti-join; tx_pkey, block_pkey.
+SELECT
+  o.id AS tx_out_id,
+  encode(t.hash, 'hex') AS tx_hash,
+  o.index AS output_index,
+  o.address,
+  o.value::text AS lovelace,
+  encode(o.data_hash, 'hex') AS datum_hash,
+  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  encode(b.hash, 'hex') AS block_hash
+FROM tx_out o
+JOIN tx t ON t.id = o.tx_id
+JOIN block b ON b.id = t.block_id
+WHERE o.address = $1
+  AND NOT EXISTS (
+    SELECT 1 FROM tx_in i
+    WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
+  )
+ORDER BY o.tx_id, o.index

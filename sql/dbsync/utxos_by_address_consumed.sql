@@ -1,0 +1,22 @@
+-- utxos_by_address_consumed: the unspent outputs of one address, consumed
+-- mode (unspent = consumed_by_tx_id IS NULL; tx_in is empty), in chain
+-- order: slot, position of the tx in its block, output index.
+-- $1 address text as db-sync stores it
+-- Indexes: sg_tx_out_address_tx_id walks the address's outputs in order;
+-- tx_pkey, block_pkey.
+SELECT
+  o.id AS tx_out_id,
+  encode(t.hash, 'hex') AS tx_hash,
+  o.index AS output_index,
+  o.address,
+  o.value::text AS lovelace,
+  encode(o.data_hash, 'hex') AS datum_hash,
+  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  encode(b.hash, 'hex') AS block_hash
+FROM tx_out o
+JOIN tx t ON t.id = o.tx_id
+JOIN block b ON b.id = t.block_id
+WHERE o.address = $1
+  AND o.consumed_by_tx_id IS NULL
+ORDER BY o.tx_id, o.index

@@ -1,0 +1,31 @@
+-- utxos_by_stake: the unspent outputs of every address carrying one stake
+-- credential, core mode (tx_in anti-join), in chain order. The stake
+-- address is resolved from its candidate reward-address bytes, the first
+-- candidate that exists winning (key credential before script credential).
+-- $1 bytea[] candidate stake_address.hash_raw values, preferred first
+-- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id;
+-- sg_tx_in_tx_out_id_index for the anti-join; tx_pkey, block_pkey.
+SELECT
+  o.id AS tx_out_id,
+  encode(t.hash, 'hex') AS tx_hash,
+  o.index AS output_index,
+  o.address,
+  o.value::text AS lovelace,
+  encode(o.data_hash, 'hex') AS datum_hash,
+  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  encode(b.hash, 'hex') AS block_hash
+FROM tx_out o
+JOIN tx t ON t.id = o.tx_id
+JOIN block b ON b.id = t.block_id
+WHERE o.stake_address_id = (
+    SELECT sa.id FROM stake_address sa
+    WHERE sa.hash_raw = ANY($1::bytea[])
+    ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
+    LIMIT 1
+  )
+  AND NOT EXISTS (
+    SELECT 1 FROM tx_in i
+    WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
+  )
+ORDER BY o.tx_id, o.index

@@ -1,0 +1,28 @@
+-- utxos_by_stake_consumed: the unspent outputs of every address carrying
+-- one stake credential, consumed mode (consumed_by_tx_id IS NULL), in chain
+-- order. The stake address is resolved from its candidate reward-address
+-- bytes, the first candidate that exists winning (key before script).
+-- $1 bytea[] candidate stake_address.hash_raw values, preferred first
+-- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id;
+-- tx_pkey, block_pkey.
+SELECT
+  o.id AS tx_out_id,
+  encode(t.hash, 'hex') AS tx_hash,
+  o.index AS output_index,
+  o.address,
+  o.value::text AS lovelace,
+  encode(o.data_hash, 'hex') AS datum_hash,
+  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  encode(b.hash, 'hex') AS block_hash
+FROM tx_out o
+JOIN tx t ON t.id = o.tx_id
+JOIN block b ON b.id = t.block_id
+WHERE o.stake_address_id = (
+    SELECT sa.id FROM stake_address sa
+    WHERE sa.hash_raw = ANY($1::bytea[])
+    ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
+    LIMIT 1
+  )
+  AND o.consumed_by_tx_id IS NULL
+ORDER BY o.tx_id, o.index

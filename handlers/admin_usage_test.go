@@ -251,8 +251,10 @@ func TestUsageExactAcrossInstances(t *testing.T) {
 
 	tr := newTraffic(t, e, inA, inB)
 	// Day 1 (23:40 UTC).
-	for i := 0; i < 5; i++ {
-		tr.send(c1, k1, "GET", "/v1/test/slow") // 3 allowed, then 429
+	// 3 allowed, then 429s (8 requests, so that even if the Redis circuit
+	// breaker trips and each instance limits on its own, some are refused).
+	for i := 0; i < 8; i++ {
+		tr.send(c1, k1, "GET", "/v1/test/slow")
 	}
 	for i := 0; i < 4; i++ {
 		tr.send(c2, k2, "GET", "/v1/test/slow")

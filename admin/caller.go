@@ -3,9 +3,10 @@
 // It never imports gin or net/http; its SQL lives in sql/admin/.
 //
 // Files by resource: key.go (admin keys and their authentication),
-// user.go, credential.go, audit.go; auth.go authenticates data API keys
-// through a per-instance cache that Redis invalidates; demo.go makes the
-// demo's keys. Every change and every read of an admin endpoint writes its
+// user.go, credential.go, audit.go, usage.go (usage reads);
+// usage_recorder.go counts data requests; auth.go authenticates data API
+// keys through a per-instance cache that Redis invalidates; demo.go makes
+// the demo's keys. Every change and every read of an admin endpoint writes its
 // audit entry in the same transaction.
 package admin
 

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -111,7 +112,18 @@ type Page struct {
 // inTx runs fn in one transaction: each admin action and its audit entry
 // commit together or not at all.
 func (s *Store) inTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) error) error {
-	tx, err := s.db.BeginTxx(ctx, nil)
+	return s.inTxOpts(ctx, name, nil, fn)
+}
+
+// inSnapshotTx is inTx at REPEATABLE READ: a read made of several
+// statements (a page and its total) sees one snapshot, while its audit
+// entry still commits with it.
+func (s *Store) inSnapshotTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) error) error {
+	return s.inTxOpts(ctx, name, &sql.TxOptions{Isolation: sql.LevelRepeatableRead}, fn)
+}
+
+func (s *Store) inTxOpts(ctx context.Context, name string, opts *sql.TxOptions, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("admin.%s: %w", name, err)
 	}

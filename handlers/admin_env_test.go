@@ -70,13 +70,24 @@ func (e *adminEnv) instance(rc ...*cache.Client) *instance {
 	if len(rc) > 0 {
 		r = rc[0]
 	}
+	return e.newInstance(r, nil)
+}
+
+// usageInstance starts a server that counts data requests with rec.
+func (e *adminEnv) usageInstance(rec UsageRecorder) *instance {
+	e.t.Helper()
+	return e.newInstance(e.redis, rec)
+}
+
+func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
+	e.t.Helper()
 	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now})
 	store := admin.NewStore(e.db, admin.Options{
 		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: quiet,
 		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
-	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Now: e.clock.Now, Log: quiet})
+	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: quiet})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

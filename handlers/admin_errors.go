@@ -38,6 +38,9 @@ var (
 	errInvalidAction       = errInvalidParam("action", "must be an audit action such as credential.created")
 	errInvalidAdminKeyID   = errInvalidParam("admin_key_id", "must be a UUID")
 	errInvalidTargetID     = errInvalidParam("target_id", "must be a UUID")
+	errInvalidStartDate    = newAPIError(http.StatusBadRequest, "Invalid start_date format")
+	errInvalidEndDate      = newAPIError(http.StatusBadRequest, "Invalid end_date format")
+	errUsageDateOrder      = newAPIError(http.StatusBadRequest, "start_date must be before end_date")
 )
 
 // errPermissionDenied is the 403 for an admin key lacking perm.

@@ -76,7 +76,7 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key] [flag
   serve                      run the HTTP service (configuration: README)
   migrate                    apply admin schema migrations
   demo                       create, seed and serve a local demo database
-  seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]
+  seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]  (creates the database if missing)
   indexes --db URL           create the recommended extra db-sync indexes
   admin-key create --name N --permissions p1,p2 [--db URL]`
 
@@ -249,6 +249,9 @@ func runSeed(ctx context.Context, args []string) error {
 	}
 	if *txs < 1 {
 		return errors.New("seed: --txs must be positive")
+	}
+	if err := ensureDatabase(ctx, *dbURL); err != nil {
+		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
 	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{

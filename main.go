@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
@@ -186,6 +187,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopPprof()
+	}
 	errCh := make(chan error, 1)
 	go func() { errCh <- httpSrv.Serve(ln) }()
 	select {
@@ -207,6 +216,27 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// servePprof serves net/http/pprof on addr (PPROF_ADDR, loopback only,
+// off by default) on its own mux and listener, so the profiler is never
+// reachable through the API port. The returned function closes it.
+func servePprof(addr string, log *slog.Logger) (func(), error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof: %w", err)
+	}
+	// No WriteTimeout: a CPU profile or trace streams for its ?seconds=.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Warn("pprof listening: profiling endpoints are exposed on this address", slog.String("addr", ln.Addr().String()))
+	return func() { srv.Close() }, nil
 }
 
 func runMigrate(ctx context.Context, args []string) error {

@@ -36,16 +36,20 @@ type Scenario struct {
 
 // Result is what one scenario did at one concurrency.
 type Result struct {
-	Scenario    string  `json:"scenario"`
-	Mode        string  `json:"mode"` // gateway or raw
-	Concurrency int     `json:"concurrency"`
-	Requests    int     `json:"requests"`
-	Errors      int     `json:"errors"`
-	RPS         float64 `json:"rps"`
-	P50ms       float64 `json:"p50_ms"`
-	P95ms       float64 `json:"p95_ms"`
-	P99ms       float64 `json:"p99_ms"`
-	MaxMs       float64 `json:"max_ms"`
+	Scenario    string `json:"scenario"`
+	Mode        string `json:"mode"` // gateway or raw
+	Concurrency int    `json:"concurrency"`
+	Requests    int    `json:"requests"` // completed (answered or failed)
+	Errors      int    `json:"errors"`
+	// Incomplete counts requests still running when the run ended. Their
+	// time so far is in the percentiles (as a lower bound), so a run whose
+	// every request outlasts it still shows its latency.
+	Incomplete int     `json:"incomplete,omitempty"`
+	RPS        float64 `json:"rps"`
+	P50ms      float64 `json:"p50_ms"`
+	P95ms      float64 `json:"p95_ms"`
+	P99ms      float64 `json:"p99_ms"`
+	MaxMs      float64 `json:"max_ms"`
 	// FirstError is a sample of what failed, for the report.
 	FirstError string `json:"first_error,omitempty"`
 	usage
@@ -61,6 +65,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 		mu        sync.Mutex
 		latencies []time.Duration
 		errs      int
+		cut       int
 		firstErr  string
 		count     atomic.Int64
 	)
@@ -72,7 +77,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, 0x5eed))
 			local := make([]time.Duration, 0, 1024)
-			localErrs := 0
+			localErrs, localCut := 0, 0
 			var localFirst string
 			for ctx.Err() == nil {
 				if count.Add(1) > int64(maxRequests) {
@@ -81,7 +86,11 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 				t0 := time.Now()
 				err := call(ctx, r)
 				if ctx.Err() != nil {
-					break // the run ended mid-call; don't count a cut-off request
+					// The run ended mid-call: not a completed request, but
+					// its time so far is a lower bound of its latency.
+					local = append(local, time.Since(t0))
+					localCut++
+					break
 				}
 				local = append(local, time.Since(t0))
 				if err != nil {
@@ -94,6 +103,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 			mu.Lock()
 			latencies = append(latencies, local...)
 			errs += localErrs
+			cut += localCut
 			if firstErr == "" {
 				firstErr = localFirst
 			}
@@ -102,12 +112,13 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	res := Result{Scenario: name, Mode: mode, Concurrency: concurrency, Requests: len(latencies), Errors: errs, FirstError: firstErr}
+	res := Result{Scenario: name, Mode: mode, Concurrency: concurrency, Requests: len(latencies) - cut, Errors: errs,
+		Incomplete: cut, FirstError: firstErr}
 	if len(latencies) == 0 {
 		return res
 	}
 	slices.Sort(latencies)
-	res.RPS = float64(len(latencies)) / elapsed.Seconds()
+	res.RPS = float64(res.Requests) / elapsed.Seconds()
 	res.P50ms, res.P95ms = percentileMs(latencies, 0.50), percentileMs(latencies, 0.95)
 	res.P99ms, res.MaxMs = percentileMs(latencies, 0.99), percentileMs(latencies, 1)
 	return res

@@ -13,6 +13,8 @@
 #   BENCH_ADDR      server listen address  127.0.0.1:18080
 #   BENCH_OUT       results file           bench/results/<UTC time>.json
 #   BENCH_FLAGS     bench flags            --duration 10s --concurrency 1,16,64 --raw-sql
+#   BENCH_SERVER    server binary to run   built from this tree (set it to compare builds)
+#   BENCH_PPROF     PPROF_ADDR for the server (e.g. 127.0.0.1:6060)  off
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,7 @@ trap cleanup EXIT
 
 go build -o "$work/syncgate" .
 go build -o "$work/bench" ./bench
+BENCH_SERVER=${BENCH_SERVER:-$work/syncgate}
 mkdir -p "$(dirname "$BENCH_MANIFEST")" "$(dirname "$BENCH_OUT")"
 
 if [ ! -s "$BENCH_MANIFEST" ]; then
@@ -58,7 +61,7 @@ fi
 # The server as deployed: Redis for auth, rate limits and the history-total
 # cache; JSON access log at info level (to a file, as a log shipper reads it).
 DBSYNC_MAINNET_URL="$BENCH_DB" ADMIN_DATABASE_URL="$BENCH_ADMIN_DB" REDIS_URL="$BENCH_REDIS" \
-  LISTEN_ADDR="$BENCH_ADDR" "$work/syncgate" serve >"$work/server.log" 2>&1 &
+  LISTEN_ADDR="$BENCH_ADDR" PPROF_ADDR="${BENCH_PPROF:-}" "$BENCH_SERVER" serve >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 60); do
   curl -fsS "http://$BENCH_ADDR/v1/health" >/dev/null 2>&1 && break

@@ -235,9 +235,18 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 	if m.ByronAddress.Address != "" {
 		large = append(large, m.ByronAddress.Address)
 	}
+	// The manifest's ordinary stake keys can include the whale's (few
+	// UTxOs, but every one of its half million outputs to check): it gets
+	// scenarios of its own.
 	stakeKeys := []string{}
 	for _, k := range m.StakeKeys {
-		stakeKeys = append(stakeKeys, k.StakeAddress)
+		if k.StakeAddress != m.Whale.StakeAddress {
+			stakeKeys = append(stakeKeys, k.StakeAddress)
+		}
+	}
+	var whaleStake []string
+	if m.Whale.StakeAddress != "" {
+		whaleStake = append(whaleStake, m.Whale.StakeAddress)
 	}
 	whale := []string{m.Whale.Address}
 	busySlot := int64(m.BusySlot.Slot)
@@ -275,11 +284,13 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 		{"utxos_by_address_whale", func() ([]target, error) { return b.utxosByAddress(whale) }},
 		{"utxos_by_address_large", func() ([]target, error) { return b.utxosByAddress(large) }},
 		{"utxos_by_stake", func() ([]target, error) { return b.utxosByStake(stakeKeys) }},
+		{"utxos_by_stake_whale", func() ([]target, error) { return b.utxosByStake(whaleStake) }},
 		{"utxos_by_stake_busy", func() ([]target, error) { return b.utxosByStake([]string{m.BusiestStakeKey.StakeAddress}) }},
 		{"balance_by_address", func() ([]target, error) { return b.balanceByAddress(mixed) }},
 		{"balance_by_address_whale", func() ([]target, error) { return b.balanceByAddress(whale) }},
 		{"balance_by_address_large", func() ([]target, error) { return b.balanceByAddress(large) }},
 		{"balance_by_stake", func() ([]target, error) { return b.balanceByStake(stakeKeys) }},
+		{"balance_by_stake_whale", func() ([]target, error) { return b.balanceByStake(whaleStake) }},
 		{"balance_by_stake_busy", func() ([]target, error) { return b.balanceByStake([]string{m.BusiestStakeKey.StakeAddress}) }},
 		{"tx_history", func() ([]target, error) { return b.history(false, firstPages(ordinary)) }},
 		{"tx_history_whale", func() ([]target, error) { return b.history(false, firstPages(whale)) }},

@@ -360,6 +360,11 @@ func runDemo(ctx context.Context, args []string) error {
 		fmt.Println("seeded demo chain; manifest written to demo-manifest.json")
 	}
 	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen)
+	if os.Getenv("REDIS_URL") == "" && localRedisAnswers(ctx) {
+		// The demo works without Redis; with the local one it shows the
+		// shared rate limiter and caches as a real deployment runs them.
+		environ = append(environ, "REDIS_URL="+localRedisURL)
+	}
 	cfg, err := config.Load(environ, nil)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
@@ -482,6 +487,22 @@ func ensureDatabase(ctx context.Context, dsn string) error {
 	// Identifiers cannot be parameters; quote it as an identifier.
 	_, err = db.ExecContext(ctx, `CREATE DATABASE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
 	return err
+}
+
+// localRedisURL is where `make demo` starts Redis when it can.
+const localRedisURL = "redis://127.0.0.1:6379/0"
+
+// localRedisAnswers reports whether a Redis answers at localRedisURL
+// within a fraction of a second.
+func localRedisAnswers(ctx context.Context) bool {
+	c, err := cache.New(localRedisURL, "")
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	return c.Ping(ctx) == nil
 }
 
 func envOr(k, def string) string {

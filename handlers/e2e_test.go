@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
@@ -144,4 +147,21 @@ func TestHealthReportsTipLagAndRedis(t *testing.T) {
 	if code != http.StatusServiceUnavailable || h.Status != "unhealthy" || h.Networks["mainnet"].Error != "unavailable" {
 		t.Errorf("database gone: %d %+v", code, h)
 	}
+}
+
+// TestAdminDatabaseDownIs503 checks that losing the admin database is
+// answered as a dependency outage (503), never as our bug (500), on both
+// admin and data routes.
+func TestAdminDatabaseDownIs503(t *testing.T) {
+	dead, err := sqlx.Open("postgres", "postgres://postgres@127.0.0.1:1/nothing?sslmode=disable&connect_timeout=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	store := admin.NewStore(dead, admin.Options{BootstrapAdminKey: testBootstrapKey, Log: quiet})
+	defer store.Close()
+	srv := New(Deps{Credentials: store, Admin: store, Log: quiet})
+	in := &instance{srv: srv, store: store}
+	in.call(t, "GET", "/v1/admin/users", "sga1_"+strings.Repeat("a", 48), "").want(t, 503, "Service temporarily unavailable")
+	in.call(t, "GET", "/v1/utxos/address/x", "sgk1_"+strings.Repeat("b", 48), "").want(t, 503, "Service temporarily unavailable")
 }

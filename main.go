@@ -33,6 +33,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/registry"
 )
 
 func main() {
@@ -147,11 +149,30 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	}
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log})
 
+	// Token registry: indexed now (a bad TOKEN_REGISTRY_DIR stops the start),
+	// re-indexed in the background until shutdown.
+	reg, err := registry.New(registry.Options{URL: cfg.TokenRegistryURL, Dir: cfg.TokenRegistryDir, Redis: rc, Log: log})
+	if err != nil {
+		return err
+	}
+	regCtx, stopRegistry := context.WithCancel(ctx)
+	defer stopRegistry()
+	go reg.Run(regCtx)
+
+	// Pool live stake: refreshed in the background (one instance at a time
+	// across the deployment) into the admin database; stopped before the
+	// databases close (defers run last-in, first-out).
+	stats := poolstats.New(adminDB, networks, poolstats.Options{Log: log})
+	stats.Start(ctx)
+	defer stats.Stop()
+
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
 		Redis:       rc,
 		Credentials: store,
+		Registry:    reg,
+		PoolStats:   stats,
 		Log:         log,
 	})
 	httpSrv := &http.Server{

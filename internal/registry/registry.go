@@ -183,15 +183,25 @@ func validSubject(s string) bool {
 
 // outcome is what one lookup found, as cached.
 type outcome struct {
-	Found bool      `json:"found"`
-	MD    *Metadata `json:"md,omitempty"`
+	Found  bool      `json:"found"`
+	MD     *Metadata `json:"md,omitempty"`
+	Failed bool      `json:"failed,omitempty"` // the registry could not be asked
 }
 
 // Lookup returns the registry metadata of subject, or nil when the
 // registry does not have it, is not configured, or cannot be reached.
 func (r *Registry) Lookup(ctx context.Context, subject string) *Metadata {
+	md, _ := r.LookupStatus(ctx, subject)
+	return md
+}
+
+// LookupStatus is Lookup that also says whether the answer is definitive:
+// answered is false when the registry could not be reached or answered
+// garbage recently (such answers are cached only briefly, and callers
+// caching the result should do the same).
+func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metadata, answered bool) {
 	if !r.Enabled() || !validSubject(subject) {
-		return nil
+		return nil, true
 	}
 	key := "registry:" + subject
 	if r.opts.Dir != "" {
@@ -199,12 +209,12 @@ func (r *Registry) Lookup(ctx context.Context, subject string) *Metadata {
 		mtime, ok := r.index[subject]
 		r.mu.RUnlock()
 		if !ok {
-			return nil // not in the clone: no I/O at all
+			return nil, true // not in the clone: no I/O at all
 		}
 		key += ":" + strconv.FormatInt(mtime, 10)
 	}
 	if o, ok := r.cached(ctx, key); ok {
-		return o.MD
+		return o.MD, !o.Failed
 	}
 	v, _ := r.flight.do(key, func() (any, error) {
 		// Detached from the caller: other waiters share this result even
@@ -215,7 +225,8 @@ func (r *Registry) Lookup(ctx context.Context, subject string) *Metadata {
 		r.store(lctx, key, o, ttl)
 		return o, nil
 	})
-	return v.(outcome).MD
+	o := v.(outcome)
+	return o.MD, !o.Failed
 }
 
 func (r *Registry) cached(ctx context.Context, key string) (outcome, bool) {
@@ -263,7 +274,7 @@ func (r *Registry) load(ctx context.Context, subject string) (outcome, time.Dura
 	if err != nil {
 		r.opts.Log.Warn("token registry lookup failed; answering without registry metadata",
 			slog.String("subject", subject), slog.String("error", err.Error()))
-		return outcome{}, r.opts.ErrorTTL
+		return outcome{Failed: true}, r.opts.ErrorTTL
 	}
 	md, ok := parseMapping(body, subject)
 	if !ok {

@@ -69,8 +69,8 @@ func TestLookupDir(t *testing.T) {
 	}
 	ctx := t.Context()
 	checkHosky(t, r.Lookup(ctx, hoskySubject))
-	if md := r.Lookup(ctx, strings.Repeat("ab", 28)+"00"); md != nil {
-		t.Errorf("unknown subject found: %+v", md)
+	if md, answered := r.LookupStatus(ctx, strings.Repeat("ab", 28)+"00"); md != nil || !answered {
+		t.Errorf("unknown subject: %+v, answered %v", md, answered)
 	}
 	if md := r.Lookup(ctx, "../etc/passwd"); md != nil {
 		t.Error("invalid subject found")
@@ -225,8 +225,8 @@ func TestLookupRegistryDown(t *testing.T) {
 	rc := testdb.Redis(t)
 	r, _ = New(Options{URL: f.srv.URL, Redis: rc})
 	for range 3 {
-		if md := r.Lookup(t.Context(), hoskySubject); md != nil {
-			t.Fatal("500 gave metadata")
+		if md, answered := r.LookupStatus(t.Context(), hoskySubject); md != nil || answered {
+			t.Fatalf("500 gave metadata %v or a definitive answer %v", md, answered)
 		}
 	}
 	if n := f.count(hoskySubject); n != 1 {

@@ -14,6 +14,7 @@ import (
 var (
 	sqlPoolInfo   = sqlfiles.Must("dbsync/pool_info.sql")
 	sqlPoolExists = sqlfiles.Must("dbsync/pool_exists.sql")
+	sqlPoolTotals = sqlfiles.Must("dbsync/pool_epoch_totals.sql")
 )
 
 // Pool statuses (spec §3.3).
@@ -37,7 +38,8 @@ type PoolRelay struct {
 }
 
 // Pool is a registered pool's parameters (from its latest registration or
-// update), retirement state, active stake and block counts.
+// update), retirement state and blocks in the current epoch. The figures
+// that change once an epoch are PoolEpochTotals.
 type Pool struct {
 	ID            PoolID
 	CurrentEpoch  int64
@@ -50,8 +52,6 @@ type Pool struct {
 	Relays        []PoolRelay
 	MetadataURL   *string
 	MetadataHash  *string
-	ActiveStake   *big.Int
-	BlocksMinted  int64
 	BlocksEpoch   int64
 	// Status is active, retiring or retired (DECISIONS.md): active unless
 	// the latest retirement certificate is newer than the latest
@@ -77,8 +77,6 @@ type poolInfoRow struct {
 	Relays           string         `db:"relays"`
 	MetadataURL      sql.NullString `db:"metadata_url"`
 	MetadataHash     sql.NullString `db:"metadata_hash"`
-	ActiveStake      string         `db:"active_stake"`
-	BlocksMinted     int64          `db:"blocks_minted"`
 	BlocksEpoch      int64          `db:"blocks_epoch"`
 	RetiringEpoch    sql.NullInt64  `db:"retiring_epoch"`
 	RetirementNewer  bool           `db:"retirement_newer"`
@@ -104,13 +102,12 @@ func (db *DB) PoolInfo(ctx context.Context, id PoolID) (p Pool, err error) {
 		CurrentEpoch: row.CurrentEpoch.Int64,
 		VRFKeyHash:   row.VRFKeyHash,
 		Margin:       row.Margin,
-		BlocksMinted: row.BlocksMinted,
 		BlocksEpoch:  row.BlocksEpoch,
 	}
 	for _, f := range []struct {
 		dst **big.Int
 		src string
-	}{{&p.Pledge, row.Pledge}, {&p.FixedCost, row.FixedCost}, {&p.ActiveStake, row.ActiveStake}} {
+	}{{&p.Pledge, row.Pledge}, {&p.FixedCost, row.FixedCost}} {
 		v, ok := new(big.Int).SetString(f.src, 10)
 		if !ok {
 			return Pool{}, fmt.Errorf("amount %q is not an integer", f.src)
@@ -155,6 +152,25 @@ func (db *DB) PoolInfo(ctx context.Context, id PoolID) (p Pool, err error) {
 		}
 	}
 	return p, nil
+}
+
+// PoolEpochTotals are the figures of a pool that change once an epoch.
+type PoolEpochTotals struct {
+	// ActiveStake is the pool's stake in the epoch's active distribution.
+	ActiveStake string `db:"active_stake" json:"active_stake"`
+	// BlocksBefore counts the blocks the pool minted before the epoch.
+	BlocksBefore int64 `db:"blocks_before" json:"blocks_before"`
+}
+
+// PoolEpochTotals returns the pool's active stake in epoch and the blocks
+// it minted before epoch. Both are fixed once epoch has begun, so callers
+// cache them per epoch; a big pool has tens of thousands of each.
+func (db *DB) PoolEpochTotals(ctx context.Context, id PoolID, epoch int64) (PoolEpochTotals, error) {
+	var t PoolEpochTotals
+	if err := db.Reader().GetContext(ctx, &t, sqlPoolTotals, id[:], epoch); err != nil {
+		return PoolEpochTotals{}, fmt.Errorf("dbsync.PoolEpochTotals(%s, %d): %w", id, epoch, classify(err))
+	}
+	return t, nil
 }
 
 // PoolRegistered reports whether the pool has any registration certificate.

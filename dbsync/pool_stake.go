@@ -2,9 +2,12 @@ package dbsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -14,6 +17,7 @@ var (
 	sqlPoolStakeAllConsumed = sqlfiles.Must("dbsync/pool_stake_all_consumed.sql")
 	sqlPoolStakeOne         = sqlfiles.Must("dbsync/pool_stake_one.sql")
 	sqlPoolStakeOneConsumed = sqlfiles.Must("dbsync/pool_stake_one_consumed.sql")
+	sqlPoolStakeSnapshot    = sqlfiles.Must("dbsync/pool_stake_snapshot.sql")
 )
 
 // PoolStake is one current delegator of a pool with its live stake
@@ -87,6 +91,44 @@ func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) 
 		return nil, fmt.Errorf("dbsync.PoolStakeOne(%s): %w", id, classify(err))
 	}
 	return out, nil
+}
+
+// PoolStakeSnapshot returns a pool's delegators and stake from the current
+// epoch's active stake distribution (epoch_stake), ordered as PoolStakeOne:
+// index-backed and cheap, but the snapshot, not live figures.
+func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, error) {
+	var out []PoolStake
+	if err := db.Reader().SelectContext(ctx, &out, sqlPoolStakeSnapshot, id[:]); err != nil {
+		return nil, fmt.Errorf("dbsync.PoolStakeSnapshot(%s): %w", id, classify(err))
+	}
+	return out, nil
+}
+
+// PoolStakeOnDemand is for requests that arrive before the first
+// background refresh: the exact one-pool computation (PoolStakeOne) when it
+// finishes within budget, else the active stake snapshot (exact=false).
+// A big pool's delegators can own millions of outputs; the budget keeps
+// such a request from running into the statement timeout.
+func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
+	query := sqlPoolStakeOne
+	if db.Caps.UTxOMode == ModeConsumed {
+		query = sqlPoolStakeOneConsumed
+	}
+	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
+			fmt.Sprintf("%dms", max(budget.Milliseconds(), 1))); err != nil {
+			return err
+		}
+		return tx.SelectContext(ctx, &rows, query, id[:])
+	})
+	if err == nil {
+		return rows, true, nil
+	}
+	if !errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+		return nil, false, fmt.Errorf("dbsync.PoolStakeOnDemand(%s): %w", id, err)
+	}
+	rows, err = db.PoolStakeSnapshot(ctx, id)
+	return rows, false, err
 }
 
 // SumStake adds the amounts of rows exactly.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 
@@ -20,10 +21,10 @@ import (
 const (
 	assetCacheTTL         = 10 * time.Minute
 	assetCacheDegradedTTL = 30 * time.Second
-	// assetTipMaxAge is how long an instance trusts the tip it last saw
+	// chainTipMaxAge is how long an instance trusts the tip it last saw
 	// before asking db-sync again; it bounds how stale a cached answer can
 	// be served, and keeps the warm path to one Redis round trip.
-	assetTipMaxAge = time.Second
+	chainTipMaxAge = time.Second
 )
 
 // assetInfoData is the spec's AssetInfo (§2.8).
@@ -62,7 +63,7 @@ func (s *Server) assetInfo(c *gin.Context) error {
 	ctx := c.Request.Context()
 	rc := s.deps.Redis
 	if rc != nil {
-		if tip, known := assetTips.get(ctx, db); known {
+		if tip, known := chainTips.get(ctx, db); known {
 			if b, err := rc.Redis().Get(ctx, assetCacheKey(s, db, tip, id, src)).Bytes(); err == nil && json.Valid(b) {
 				ok(c, json.RawMessage(b))
 				return nil
@@ -101,7 +102,7 @@ func (s *Server) assetInfo(c *gin.Context) error {
 		if !answered {
 			ttl = assetCacheDegradedTTL
 		}
-		assetTips.observe(db, a.Tip.BlockHash)
+		chainTips.observe(db, a.Tip.BlockHash)
 		_ = rc.Redis().Set(context.WithoutCancel(ctx), assetCacheKey(s, db, a.Tip.BlockHash, id, src), b, ttl).Err()
 	}
 	ok(c, json.RawMessage(b))
@@ -135,9 +136,10 @@ func assetData(a dbsync.Asset) assetInfoData {
 	return d
 }
 
-// assetTips remembers, per db-sync database, the last tip hash seen and
-// when, so a cached asset answer can be found without asking db-sync.
-var assetTips tipMemo
+// chainTips remembers, per db-sync database, the last tip hash seen and
+// when, so an answer cached under the tip can be found without asking
+// db-sync (asset info, pool info, delegator pages).
+var chainTips tipMemo
 
 type tipMemo struct {
 	mu sync.Mutex
@@ -149,13 +151,13 @@ type tipSeen struct {
 	at   time.Time
 }
 
-// get returns a tip hash no older than assetTipMaxAge, asking db-sync when
+// get returns a tip hash no older than chainTipMaxAge, asking db-sync when
 // the remembered one is older.
 func (t *tipMemo) get(ctx context.Context, db *dbsync.DB) (string, bool) {
 	t.mu.Lock()
 	seen, found := t.m[db]
 	t.mu.Unlock()
-	if found && time.Since(seen.at) < assetTipMaxAge {
+	if found && time.Since(seen.at) < chainTipMaxAge {
 		return seen.hash, true
 	}
 	tip, err := db.Tip(ctx)
@@ -180,4 +182,37 @@ func (t *tipMemo) forget(db *dbsync.DB) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.m, db)
+}
+
+// servedByTip answers from the response cached under (parts, current tip)
+// when there is one; otherwise build makes the envelope, which is sent and
+// cached for ttl. The tip in the key is one the instance saw at most
+// chainTipMaxAge ago and the answer is read after it, so a cached answer
+// is never older than its key's tip. Without Redis it just builds.
+func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, ttl time.Duration, parts []string, build func(context.Context) (envelope, error)) error {
+	ctx := c.Request.Context()
+	rc := s.deps.Redis
+	key := ""
+	if rc != nil {
+		if tip, known := chainTips.get(ctx, db); known {
+			key = rc.Key(append([]string{parts[0], db.Network.Name, tip}, parts[1:]...)...)
+			if b, err := rc.Redis().Get(ctx, key).Bytes(); err == nil && json.Valid(b) {
+				c.Data(http.StatusOK, contentType, b)
+				return nil
+			}
+		}
+	}
+	env, err := build(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return err
+	}
+	if key != "" {
+		_ = rc.Redis().Set(context.WithoutCancel(ctx), key, b, ttl).Err()
+	}
+	c.Data(http.StatusOK, contentType, b)
+	return nil
 }

@@ -4,11 +4,29 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 )
+
+// poolOnDemandBudget bounds the exact live-stake computation of one pool
+// before the first background refresh; past it the active stake snapshot
+// answers (dbsync.PoolStakeOnDemand).
+var poolOnDemandBudget = 3 * time.Second
+
+// poolResponseTTL is how long a pool answer is kept under the tip it was
+// read at (about one block interval on mainnet). Within one tip a pool
+// answer changes only when a background refresh lands, so a cached answer
+// adds at most this much to the live figures' age.
+const poolResponseTTL = 20 * time.Second
+
+// poolTotalsTTL bounds how long a pool's per-epoch totals stay in Redis;
+// the key holds the epoch, so they are never stale, only kept.
+const poolTotalsTTL = time.Hour
 
 // poolData is the spec's Stake pool (§2.9).
 type poolData struct {
@@ -67,63 +85,75 @@ func (s *Server) poolInfo(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request.Context()
-	p, err := db.PoolInfo(ctx, id)
-	if errors.Is(err, dbsync.ErrNotFound) {
-		return errPoolNotFound
-	}
-	if err != nil {
-		return err
-	}
-	live, count, err := s.poolLiveStake(ctx, db, id)
-	if err != nil {
-		return err
-	}
-	data := poolData{
-		PoolID:         id.String(),
-		PoolIDHex:      id.Hex(),
-		VRFKeyHash:     p.VRFKeyHash,
-		Pledge:         p.Pledge.String(),
-		Margin:         p.Margin,
-		FixedCost:      p.FixedCost.String(),
-		RewardAccount:  p.RewardAccount,
-		Owners:         p.Owners,
-		Relays:         make([]poolRelay, 0, len(p.Relays)),
-		MetadataURL:    p.MetadataURL,
-		MetadataHash:   p.MetadataHash,
-		ActiveStake:    p.ActiveStake.String(),
-		LiveStake:      live.String(),
-		DelegatorCount: count,
-		BlocksMinted:   p.BlocksMinted,
-		BlocksEpoch:    p.BlocksEpoch,
-		Saturation:     p.Saturation(live),
-		Status:         p.Status,
-		RetiringEpoch:  p.RetiringEpoch,
-	}
-	if data.Owners == nil {
-		data.Owners = []string{}
-	}
-	for _, r := range p.Relays {
-		out := poolRelay{IPv6: r.IPv6}
-		switch {
-		case r.IPv4 != nil:
-			out.IPv4 = r.IPv4
-		case r.DNS != nil:
-			out.DNS = r.DNS
-		case r.DNSSrv != nil:
-			out.DNS = r.DNSSrv
-		case r.IPv6 != nil:
-			out.DNS = r.IPv6
-		default:
-			continue // a relay with no address at all says nothing usable
+	return s.servedByTip(c, db, poolResponseTTL, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, error) {
+		p, err := db.PoolInfo(ctx, id)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return envelope{}, errPoolNotFound
 		}
-		if r.Port != nil {
-			out.Port = *r.Port
+		if err != nil {
+			return envelope{}, err
 		}
-		data.Relays = append(data.Relays, out)
-	}
-	ok(c, data)
-	return nil
+		live, count, err := s.poolLiveStake(ctx, db, id)
+		if err != nil {
+			return envelope{}, err
+		}
+		// Active stake and blocks before this epoch change once an epoch: one
+		// request per pool and epoch computes them, the others read Redis.
+		key := ""
+		if s.deps.Redis != nil {
+			key = s.deps.Redis.Key("pool", db.Network.Name, id.Hex(), "epoch", strconv.FormatInt(p.CurrentEpoch, 10))
+		}
+		totals, err := cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
+			return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
+		})
+		if err != nil {
+			return envelope{}, err
+		}
+		data := poolData{
+			PoolID:         id.String(),
+			PoolIDHex:      id.Hex(),
+			VRFKeyHash:     p.VRFKeyHash,
+			Pledge:         p.Pledge.String(),
+			Margin:         p.Margin,
+			FixedCost:      p.FixedCost.String(),
+			RewardAccount:  p.RewardAccount,
+			Owners:         p.Owners,
+			Relays:         make([]poolRelay, 0, len(p.Relays)),
+			MetadataURL:    p.MetadataURL,
+			MetadataHash:   p.MetadataHash,
+			ActiveStake:    totals.ActiveStake,
+			LiveStake:      live.String(),
+			DelegatorCount: count,
+			BlocksMinted:   totals.BlocksBefore + p.BlocksEpoch,
+			BlocksEpoch:    p.BlocksEpoch,
+			Saturation:     p.Saturation(live),
+			Status:         p.Status,
+			RetiringEpoch:  p.RetiringEpoch,
+		}
+		if data.Owners == nil {
+			data.Owners = []string{}
+		}
+		for _, r := range p.Relays {
+			out := poolRelay{IPv6: r.IPv6}
+			switch {
+			case r.IPv4 != nil:
+				out.IPv4 = r.IPv4
+			case r.DNS != nil:
+				out.DNS = r.DNS
+			case r.DNSSrv != nil:
+				out.DNS = r.DNSSrv
+			case r.IPv6 != nil:
+				out.DNS = r.IPv6
+			default:
+				continue // a relay with no address at all says nothing usable
+			}
+			if r.Port != nil {
+				out.Port = *r.Port
+			}
+			data.Relays = append(data.Relays, out)
+		}
+		return envelope{Success: true, Data: data}, nil
+	})
 }
 
 // poolDelegators: GET /v1/pools/:poolId/delegators/list?limit&offset.
@@ -144,45 +174,50 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request.Context()
-	registered, err := db.PoolRegistered(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !registered {
-		return errPoolNotFound
-	}
-	data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
-	var total int64
-	stored := false
-	if s.deps.PoolStats != nil {
-		page, sum, ok, err := s.deps.PoolStats.PoolDelegators(ctx, db.Network.Name, id, limit, offset)
-		if err != nil {
-			return err
-		}
-		if ok {
-			stored, total = true, sum.DelegatorCount
-			for _, d := range page {
-				data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+	parts := []string{"pooldelegators", id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
+	return s.servedByTip(c, db, poolResponseTTL, parts, func(ctx context.Context) (envelope, error) {
+		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
+		var total int64
+		stored := false
+		if s.deps.PoolStats != nil {
+			page, sum, ok, err := s.deps.PoolStats.PoolDelegators(ctx, db.Network.Name, id, limit, offset)
+			if err != nil {
+				return envelope{}, err
+			}
+			if ok {
+				stored, total = true, sum.DelegatorCount
+				for _, d := range page {
+					data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+				}
 			}
 		}
-	}
-	if !stored {
-		// No refresh has completed yet: compute this one pool now.
-		rows, err := db.PoolStakeOne(ctx, id)
-		if err != nil {
-			return err
-		}
-		total = int64(len(rows))
-		if offset < len(rows) {
-			rows = rows[offset:min(offset+limit, len(rows))]
-			for _, d := range rows {
-				data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+		// A pool with delegators was registered (delegating needs a
+		// registered pool); otherwise ask db-sync whether it exists at all.
+		if total == 0 {
+			registered, err := db.PoolRegistered(ctx, id)
+			if err != nil {
+				return envelope{}, err
+			}
+			if !registered {
+				return envelope{}, errPoolNotFound
 			}
 		}
-	}
-	okPage(c, data, NewPagination(limit, offset, len(data.Delegators), total))
-	return nil
+		if !stored {
+			// No refresh has completed yet: compute this one pool now.
+			rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
+			if err != nil {
+				return envelope{}, err
+			}
+			total = int64(len(rows))
+			if offset < len(rows) {
+				for _, d := range rows[offset:min(offset+limit, len(rows))] {
+					data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+				}
+			}
+		}
+		p := NewPagination(limit, offset, len(data.Delegators), total)
+		return envelope{Success: true, Data: data, Pagination: &p}, nil
+	})
 }
 
 // poolLiveStake returns the pool's live stake and delegator count from the
@@ -198,7 +233,7 @@ func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id dbsync.Poo
 			return sum.LiveStake, sum.DelegatorCount, nil
 		}
 	}
-	rows, err := db.PoolStakeOne(ctx, id)
+	rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -13,6 +13,7 @@ package poolstats
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,18 +30,18 @@ import (
 )
 
 var (
-	sqlLock           = sqlfiles.Must("admin/pool_stake_lock.sql")
-	sqlUnlock         = sqlfiles.Must("admin/pool_stake_unlock.sql")
-	sqlStageCreate    = sqlfiles.Must("admin/pool_stake_stage_create.sql")
-	sqlStageAnalyze   = sqlfiles.Must("admin/pool_stake_stage_analyze.sql")
-	sqlDeleteGone     = sqlfiles.Must("admin/pool_stake_delete_gone.sql")
-	sqlUpsert         = sqlfiles.Must("admin/pool_stake_upsert.sql")
-	sqlSummaryDelete  = sqlfiles.Must("admin/pool_stake_summary_delete.sql")
-	sqlSummaryInsert  = sqlfiles.Must("admin/pool_stake_summary_insert.sql")
-	sqlRefreshUpsert  = sqlfiles.Must("admin/pool_stake_refresh_upsert.sql")
-	sqlRefreshGet     = sqlfiles.Must("admin/pool_stake_refresh_get.sql")
-	sqlSummaryGet     = sqlfiles.Must("admin/pool_stake_summary_get.sql")
-	sqlDelegatorsPage = sqlfiles.Must("admin/pool_stake_page.sql")
+	sqlLock          = sqlfiles.Must("admin/pool_stake_lock.sql")
+	sqlUnlock        = sqlfiles.Must("admin/pool_stake_unlock.sql")
+	sqlStageCreate   = sqlfiles.Must("admin/pool_stake_stage_create.sql")
+	sqlStageAnalyze  = sqlfiles.Must("admin/pool_stake_stage_analyze.sql")
+	sqlDeleteGone    = sqlfiles.Must("admin/pool_stake_delete_gone.sql")
+	sqlUpsert        = sqlfiles.Must("admin/pool_stake_upsert.sql")
+	sqlSummaryDelete = sqlfiles.Must("admin/pool_stake_summary_delete.sql")
+	sqlSummaryInsert = sqlfiles.Must("admin/pool_stake_summary_insert.sql")
+	sqlRefreshUpsert = sqlfiles.Must("admin/pool_stake_refresh_upsert.sql")
+	sqlRefreshGet    = sqlfiles.Must("admin/pool_stake_refresh_get.sql")
+	sqlSummaryGet    = sqlfiles.Must("admin/pool_stake_summary_get.sql")
+	sqlDelegators    = sqlfiles.Must("admin/pool_stake_delegators.sql")
 )
 
 // Defaults: a refresh at most every 2 minutes while blocks arrive, the tip
@@ -354,22 +355,21 @@ func (s *Stats) PoolSummary(ctx context.Context, network string, pool dbsync.Poo
 
 // Delegator is one stored delegator of a pool.
 type Delegator struct {
-	StakeAddress  string `db:"stake_address"`
-	Amount        string `db:"amount"`
-	ActiveEpochNo int64  `db:"active_epoch_no"`
+	StakeAddress  string `json:"stake_address"`
+	Amount        string `json:"amount"`
+	ActiveEpochNo int64  `json:"active_epoch_no"`
 }
 
 // PoolDelegators returns one page of the pool's stored delegators and the
-// pool's summary, read in one snapshot so the page and the total agree;
-// ok is false when no refresh of the network has completed yet.
+// pool's summary, from one statement (one snapshot, one round trip), so
+// the page and the total agree; ok is false when no refresh of the network
+// has completed yet.
 func (s *Stats) PoolDelegators(ctx context.Context, network string, pool dbsync.PoolID, limit, offset int) (page []Delegator, sum Summary, ok bool, err error) {
-	tx, err := s.admin.BeginTxx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
-	if err != nil {
-		return nil, Summary{}, false, fmt.Errorf("poolstats.PoolDelegators(%s): %w", pool, err)
+	var row struct {
+		summaryRow
+		Page string `db:"page"`
 	}
-	defer tx.Rollback() //nolint:errcheck // read-only
-	var row summaryRow
-	err = tx.GetContext(ctx, &row, sqlSummaryGet, network, pool.Hex())
+	err = s.admin.GetContext(ctx, &row, sqlDelegators, network, pool.Hex(), limit, offset)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Summary{}, false, nil
 	}
@@ -380,10 +380,8 @@ func (s *Stats) PoolDelegators(ctx context.Context, network string, pool dbsync.
 		return nil, Summary{}, false, err
 	}
 	page = []Delegator{}
-	if sum.DelegatorCount > int64(offset) {
-		if err := tx.SelectContext(ctx, &page, sqlDelegatorsPage, network, pool.Hex(), limit, offset); err != nil {
-			return nil, Summary{}, false, fmt.Errorf("poolstats.PoolDelegators(%s): %w", pool, err)
-		}
+	if err := json.Unmarshal([]byte(row.Page), &page); err != nil {
+		return nil, Summary{}, false, fmt.Errorf("poolstats.PoolDelegators(%s): page: %w", pool, err)
 	}
-	return page, sum, true, tx.Commit()
+	return page, sum, true, nil
 }

@@ -1,5 +1,7 @@
--- pool_info: a registered pool's current parameters, status inputs, active
--- stake and block counts, in one round trip.
+-- pool_info: a registered pool's current parameters, status inputs and
+-- blocks in the current epoch, in one round trip (the per-epoch totals,
+-- active stake and blocks before this epoch, are pool_epoch_totals.sql:
+-- they change once an epoch and are cached).
 -- $1 pool key hash (bytea, 28 bytes). No row when the pool was never
 -- registered (a pool_hash row alone means nothing).
 -- current_epoch = the newest block's epoch. The latest registration or
@@ -10,8 +12,8 @@
 -- Indexes: unique_pool_hash; idx_block_epoch_no (max); idx_pool_update_hash_id;
 -- idx_pool_retire_hash_id; pool_owner_pool_update_id_idx;
 -- idx_pool_relay_update_id; stake_address and pool_metadata_ref pkeys;
--- sg_epoch_stake_pool_epoch (index-only); idx_slot_leader_pool_hash_id and
--- sg_block_slot_leader_epoch (index-only counts).
+-- idx_slot_leader_pool_hash_id and sg_block_slot_leader_epoch (index-only
+-- count of one epoch).
 WITH p AS (
   SELECT ph.id FROM pool_hash ph WHERE ph.hash_raw = $1
 ), cur AS (
@@ -55,10 +57,6 @@ SELECT
   ), '[]')::text AS relays,
   pmr.url AS metadata_url,
   encode(pmr.hash, 'hex') AS metadata_hash,
-  (SELECT COALESCE(sum(es.amount), 0)::text
-   FROM epoch_stake es
-   WHERE es.pool_id = (SELECT id FROM p) AND es.epoch_no = cur.epoch_no) AS active_stake,
-  (SELECT count(*) FROM block b WHERE b.slot_leader_id IN (SELECT id FROM leaders)) AS blocks_minted,
   (SELECT count(*) FROM block b
    WHERE b.slot_leader_id IN (SELECT id FROM leaders) AND b.epoch_no = cur.epoch_no) AS blocks_epoch,
   r.retiring_epoch,

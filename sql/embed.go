@@ -4,6 +4,7 @@
 //	dbsync/           read-only queries against a cardano-db-sync database
 //	dbsync/indexes/   recommended extra db-sync indexes (IF NOT EXISTS)
 //	dbsync/schema/    db-sync 13.7 DDL used only by the chain generator
+//	dbsync/fixture/   the chain generator's own statements (checks, singletons)
 //	admin/            queries against syncgate's own admin schema
 //	admin/migrations/ numbered admin schema migrations, never edited once landed
 //

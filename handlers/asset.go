@@ -86,8 +86,10 @@ func (s *Server) assetInfo(c *gin.Context) error {
 		if md != nil {
 			decimals := md.Decimals
 			data.Metadata = &dbsync.AssetMetadata{
-				Name: md.Name, Description: &md.Description, Ticker: md.Ticker,
-				URL: md.URL, Logo: md.Logo, Decimals: &decimals,
+				Name: md.Name, Ticker: md.Ticker, URL: md.URL, Logo: md.Logo, Decimals: &decimals,
+			}
+			if md.Description != "" {
+				data.Metadata.Description = &md.Description
 			}
 			source := string(dbsync.SourceRegistry)
 			data.MetadataSource = &source

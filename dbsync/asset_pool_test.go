@@ -99,6 +99,49 @@ func TestAssetsAndPools(t *testing.T) {
 		})
 	}
 	t.Run("modes agree", func(t *testing.T) { testModesAgree(t, chains[0], chains[1]) })
+	// Last: it edits the core chain.
+	t.Run("cip68 datum by hash", func(t *testing.T) { testCIP68DatumByHash(t, chains[0]) })
+}
+
+// testCIP68DatumByHash: an output that carries only the datum hash (no
+// inline datum) is resolved through datum.hash; an unknown hash gives no
+// CIP-68 metadata (and auto falls through to the other sources).
+func testCIP68DatumByHash(t *testing.T, c *c2Chain) {
+	ctx := t.Context()
+	ref := c.manifest.Assets.CIP68
+	user := mustAsset(t, ref.UserUnit)
+	refID := mustAsset(t, ref.ReferenceUnit)
+	before, err := c.db.AssetInfo(ctx, user, dbsync.SourceCIP68)
+	if err != nil || before.Metadata == nil {
+		t.Fatalf("before: %v %v", err, before.Metadata)
+	}
+	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
+	if c.mode == fixture.ModeConsumed {
+		unspent = `o.consumed_by_tx_id IS NULL`
+	}
+	var outID int64
+	if err := c.raw.Get(&outID, `SELECT o.id FROM tx_out o JOIN ma_tx_out mto ON mto.tx_out_id = o.id
+		JOIN multi_asset a ON a.id = mto.ident WHERE a.policy = $1 AND a.name = $2 AND `+unspent+`
+		ORDER BY o.id DESC LIMIT 1`, refID.Policy[:], refID.Name); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.raw.Exec(`UPDATE tx_out SET inline_datum_id = NULL WHERE id = $1 AND data_hash IS NOT NULL`, outID)
+	if n, _ := res.RowsAffected(); err != nil || n != 1 {
+		t.Fatalf("reference output %d has no datum hash: %v", outID, err)
+	}
+	after, err := c.db.AssetInfo(ctx, user, dbsync.SourceCIP68)
+	if err != nil || !reflect.DeepEqual(after.Metadata, before.Metadata) {
+		t.Errorf("datum by hash: %v %s, want %s", err, js(after.Metadata), js(before.Metadata))
+	}
+	if _, err := c.raw.Exec(`UPDATE tx_out SET data_hash = sha256(data_hash) WHERE id = $1`, outID); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []dbsync.MetadataSource{dbsync.SourceCIP68, dbsync.SourceAuto} {
+		gone, err := c.db.AssetInfo(ctx, user, src)
+		if err != nil || gone.Metadata != nil || gone.MetadataSource != "" {
+			t.Errorf("unknown datum hash, %s: %v %s", src, err, js(gone.Metadata))
+		}
+	}
 }
 
 // manifestAssets is every asset the manifest names.

@@ -600,6 +600,7 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 	if checkedKeys == 0 {
 		t.Error("no manifest stake key with a pool")
 	}
+	testDelegatorRules(t, c, inPool)
 	// The full pass and the one-pool query agree for every pool.
 	for hash, rows := range perPool {
 		got := all[hash]
@@ -664,6 +665,63 @@ func testPoolOnDemand(t *testing.T, c *c2Chain) {
 	rows, isExact, err = c.db.PoolStakeOnDemand(ctx, big, 200*time.Millisecond)
 	if err != nil || isExact || !reflect.DeepEqual(rows, snap) {
 		t.Fatalf("on demand over budget: exact %v, %d rows (snapshot %d), %v", isExact, len(rows), len(snap), err)
+	}
+}
+
+// testDelegatorRules checks the exclusion rules with the test's own SQL:
+// a stake address deregistered after its latest delegation delegates to
+// nobody; delegations made before a pool's retirement took effect are gone
+// (retired and re-registered pools), those before a cancelled retirement
+// are not.
+func testDelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
+	const latest = `WITH latest AS (SELECT DISTINCT ON (d.addr_id) d.addr_id, d.pool_hash_id, d.tx_id, d.cert_index
+		FROM delegation d ORDER BY d.addr_id, d.tx_id DESC, d.cert_index DESC),
+		registered AS (SELECT l.* FROM latest l WHERE NOT EXISTS (SELECT 1 FROM stake_deregistration sd
+		  WHERE sd.addr_id = l.addr_id AND (sd.tx_id, sd.cert_index) > (l.tx_id, l.cert_index)))`
+	var dereg []string
+	if err := c.raw.Select(&dereg, latest+` SELECT sa.view FROM latest l JOIN stake_address sa ON sa.id = l.addr_id
+		WHERE l.addr_id NOT IN (SELECT addr_id FROM registered)`); err != nil {
+		t.Fatal(err)
+	}
+	if len(dereg) == 0 {
+		t.Error("the chain has no deregistered delegator to check")
+	}
+	for _, v := range dereg {
+		if p, ok := inPool[v]; ok {
+			t.Errorf("deregistered %s delegates to %s", v, p)
+		}
+	}
+	beforeRetirement := func(poolID string) []string {
+		t.Helper()
+		var out []string
+		id := mustPool(t, poolID)
+		if err := c.raw.Select(&out, latest+` SELECT DISTINCT sa.view FROM registered l
+			JOIN stake_address sa ON sa.id = l.addr_id JOIN pool_hash ph ON ph.id = l.pool_hash_id
+			JOIN tx t ON t.id = l.tx_id JOIN block b ON b.id = t.block_id
+			JOIN pool_retire r ON r.hash_id = ph.id
+			WHERE ph.hash_raw = $1 AND b.epoch_no < r.retiring_epoch`, id[:]); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	p := c.manifest.Pools
+	wiped := 0
+	for _, ref := range []fixture.PoolRef{p.Retired, p.ReRegistered} {
+		for _, v := range beforeRetirement(ref.ID) {
+			wiped++
+			if got, ok := inPool[v]; ok {
+				t.Errorf("%s delegated to %s before it retired, still counted (for %s)", v, ref.Ticker, got)
+			}
+		}
+	}
+	kept := beforeRetirement(p.CancelledRetirement.ID)
+	for _, v := range kept {
+		if inPool[v] != p.CancelledRetirement.Hash {
+			t.Errorf("%s delegated to %s before a cancelled retirement, not counted", v, p.CancelledRetirement.Ticker)
+		}
+	}
+	if wiped == 0 || len(kept) == 0 {
+		t.Errorf("nothing to check: %d wiped, %d kept", wiped, len(kept))
 	}
 }
 

@@ -62,7 +62,7 @@ func seedC2Chains(t *testing.T) []*c2Chain {
 	return out
 }
 
-func mustAsset(t *testing.T, unit string) dbsync.AssetID {
+func c2Asset(t *testing.T, unit string) dbsync.AssetID {
 	t.Helper()
 	id, err := dbsync.ParseAssetID(unit)
 	if err != nil {
@@ -71,7 +71,7 @@ func mustAsset(t *testing.T, unit string) dbsync.AssetID {
 	return id
 }
 
-func mustPool(t *testing.T, s string) dbsync.PoolID {
+func c2Pool(t *testing.T, s string) dbsync.PoolID {
 	t.Helper()
 	id, err := dbsync.ParsePoolID(s)
 	if err != nil {
@@ -89,28 +89,28 @@ func TestAssetsAndPools(t *testing.T) {
 	chains := seedC2Chains(t)
 	for _, c := range chains {
 		t.Run(string(c.mode), func(t *testing.T) {
-			t.Run("supply", func(t *testing.T) { testAssetSupply(t, c) })
-			t.Run("cip68", func(t *testing.T) { testAssetCIP68(t, c) })
-			t.Run("cip25", func(t *testing.T) { testAssetCIP25(t, c) })
-			t.Run("pool status", func(t *testing.T) { testPoolStatus(t, c) })
-			t.Run("pool delegators", func(t *testing.T) { testPoolDelegators(t, c) })
-			t.Run("pool on demand", func(t *testing.T) { testPoolOnDemand(t, c) })
-			t.Run("explain", func(t *testing.T) { testExplain(t, c) })
+			t.Run("supply", func(t *testing.T) { c2AssetSupply(t, c) })
+			t.Run("cip68", func(t *testing.T) { c2AssetCIP68(t, c) })
+			t.Run("cip25", func(t *testing.T) { c2AssetCIP25(t, c) })
+			t.Run("pool status", func(t *testing.T) { c2PoolStatus(t, c) })
+			t.Run("pool delegators", func(t *testing.T) { c2PoolDelegators(t, c) })
+			t.Run("pool on demand", func(t *testing.T) { c2PoolOnDemand(t, c) })
+			t.Run("explain", func(t *testing.T) { c2Explain(t, c) })
 		})
 	}
-	t.Run("modes agree", func(t *testing.T) { testModesAgree(t, chains[0], chains[1]) })
+	t.Run("modes agree", func(t *testing.T) { c2ModesAgree(t, chains[0], chains[1]) })
 	// Last: it edits the core chain.
-	t.Run("cip68 datum by hash", func(t *testing.T) { testCIP68DatumByHash(t, chains[0]) })
+	t.Run("cip68 datum by hash", func(t *testing.T) { c2CIP68DatumByHash(t, chains[0]) })
 }
 
 // testCIP68DatumByHash: an output that carries only the datum hash (no
 // inline datum) is resolved through datum.hash; an unknown hash gives no
 // CIP-68 metadata (and auto falls through to the other sources).
-func testCIP68DatumByHash(t *testing.T, c *c2Chain) {
+func c2CIP68DatumByHash(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	ref := c.manifest.Assets.CIP68
-	user := mustAsset(t, ref.UserUnit)
-	refID := mustAsset(t, ref.ReferenceUnit)
+	user := c2Asset(t, ref.UserUnit)
+	refID := c2Asset(t, ref.ReferenceUnit)
 	before, err := c.db.AssetInfo(ctx, user, dbsync.SourceCIP68)
 	if err != nil || before.Metadata == nil {
 		t.Fatalf("before: %v %v", err, before.Metadata)
@@ -131,7 +131,7 @@ func testCIP68DatumByHash(t *testing.T, c *c2Chain) {
 	}
 	after, err := c.db.AssetInfo(ctx, user, dbsync.SourceCIP68)
 	if err != nil || !reflect.DeepEqual(after.Metadata, before.Metadata) {
-		t.Errorf("datum by hash: %v %s, want %s", err, js(after.Metadata), js(before.Metadata))
+		t.Errorf("datum by hash: %v %s, want %s", err, c2JS(after.Metadata), c2JS(before.Metadata))
 	}
 	if _, err := c.raw.Exec(`UPDATE tx_out SET data_hash = sha256(data_hash) WHERE id = $1`, outID); err != nil {
 		t.Fatal(err)
@@ -139,13 +139,13 @@ func testCIP68DatumByHash(t *testing.T, c *c2Chain) {
 	for _, src := range []dbsync.MetadataSource{dbsync.SourceCIP68, dbsync.SourceAuto} {
 		gone, err := c.db.AssetInfo(ctx, user, src)
 		if err != nil || gone.Metadata != nil || gone.MetadataSource != "" {
-			t.Errorf("unknown datum hash, %s: %v %s", src, err, js(gone.Metadata))
+			t.Errorf("unknown datum hash, %s: %v %s", src, err, c2JS(gone.Metadata))
 		}
 	}
 }
 
-// manifestAssets is every asset the manifest names.
-func manifestAssets(m *fixture.Manifest) map[string]fixture.AssetRef {
+// c2ManifestAssets is every asset the manifest names.
+func c2ManifestAssets(m *fixture.Manifest) map[string]fixture.AssetRef {
 	a := m.Assets
 	out := map[string]fixture.AssetRef{
 		"cip25_v1": a.CIP25V1, "cip25_v2": a.CIP25V2, "cip25_v2_empty_name": a.CIP25V2Empty,
@@ -157,7 +157,7 @@ func manifestAssets(m *fixture.Manifest) map[string]fixture.AssetRef {
 	return out
 }
 
-type supplyRow struct {
+type c2SupplyRow struct {
 	Supply        string    `db:"supply"`
 	Mints         int64     `db:"mints"`
 	Burns         int64     `db:"burns"`
@@ -166,10 +166,10 @@ type supplyRow struct {
 	FirstMintTime time.Time `db:"first_mint_time"`
 }
 
-// directSupply is the test's own SQL for supply, counts and first mint.
-func directSupply(t *testing.T, raw *sqlx.DB, id dbsync.AssetID) supplyRow {
+// c2DirectSupply is the test's own SQL for supply, counts and first mint.
+func c2DirectSupply(t *testing.T, raw *sqlx.DB, id dbsync.AssetID) c2SupplyRow {
 	t.Helper()
-	var r supplyRow
+	var r c2SupplyRow
 	err := raw.Get(&r, `
 		SELECT sum(m.quantity)::text AS supply,
 		       count(*) FILTER (WHERE m.quantity > 0) AS mints,
@@ -190,16 +190,16 @@ func directSupply(t *testing.T, raw *sqlx.DB, id dbsync.AssetID) supplyRow {
 	return r
 }
 
-func testAssetSupply(t *testing.T, c *c2Chain) {
+func c2AssetSupply(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	checked := 0
-	for label, ref := range manifestAssets(c.manifest) {
-		id := mustAsset(t, ref.Unit)
+	for label, ref := range c2ManifestAssets(c.manifest) {
+		id := c2Asset(t, ref.Unit)
 		a, err := c.db.AssetInfo(ctx, id, dbsync.SourceAuto)
 		if err != nil {
 			t.Fatalf("%s %s: %v", label, ref.Unit, err)
 		}
-		d := directSupply(t, c.raw, id)
+		d := c2DirectSupply(t, c.raw, id)
 		if a.TotalSupply.String() != d.Supply || a.MintCount != d.Mints || a.BurnCount != d.Burns ||
 			a.FirstMintTx != d.FirstMintTx || a.FirstMintSlot != d.FirstMintSlot || !a.FirstMintTime.Equal(d.FirstMintTime) {
 			t.Errorf("%s: got %s/%d/%d/%s/%d/%s, direct SQL %+v", label, a.TotalSupply, a.MintCount, a.BurnCount,
@@ -228,7 +228,7 @@ func testAssetSupply(t *testing.T, c *c2Chain) {
 		t.Fatal(err)
 	}
 	for _, row := range all {
-		id := mustAsset(t, hex.EncodeToString(row.Policy)+"."+hex.EncodeToString(row.Name))
+		id := c2Asset(t, hex.EncodeToString(row.Policy)+"."+hex.EncodeToString(row.Name))
 		if id.Fingerprint() != row.Fingerprint {
 			t.Errorf("%s: fingerprint %s, db-sync %s", id, id.Fingerprint(), row.Fingerprint)
 		}
@@ -237,7 +237,7 @@ func testAssetSupply(t *testing.T, c *c2Chain) {
 			t.Errorf("%s: %v", id, err)
 			continue
 		}
-		if d := directSupply(t, c.raw, id); a.TotalSupply.String() != d.Supply || a.MintCount != d.Mints || a.BurnCount != d.Burns {
+		if d := c2DirectSupply(t, c.raw, id); a.TotalSupply.String() != d.Supply || a.MintCount != d.Mints || a.BurnCount != d.Burns {
 			t.Errorf("%s: %s/%d/%d, direct %+v", id, a.TotalSupply, a.MintCount, a.BurnCount, d)
 		}
 		checked++
@@ -246,30 +246,30 @@ func testAssetSupply(t *testing.T, c *c2Chain) {
 		t.Fatalf("only %d assets checked", checked)
 	}
 	// The 2^64-1 mint is exact.
-	a, err := c.db.AssetInfo(ctx, mustAsset(t, c.manifest.Assets.BigQuantity.Unit), dbsync.SourceAuto)
+	a, err := c.db.AssetInfo(ctx, c2Asset(t, c.manifest.Assets.BigQuantity.Unit), dbsync.SourceAuto)
 	if err != nil || a.TotalSupply.String() != "18446744073709551615" {
 		t.Errorf("big quantity: %v %v", a.TotalSupply, err)
 	}
 	// Unknown assets: a policy that exists with another name, and nothing at all.
 	for _, unit := range []string{
-		mustAsset(t, c.manifest.Assets.Hosky.Unit).PolicyHex() + ".00",
+		c2Asset(t, c.manifest.Assets.Hosky.Unit).PolicyHex() + ".00",
 		strings.Repeat("ab", 28) + ".",
 	} {
-		if _, err := c.db.AssetInfo(ctx, mustAsset(t, unit), dbsync.SourceAuto); !errors.Is(err, dbsync.ErrNotFound) {
+		if _, err := c.db.AssetInfo(ctx, c2Asset(t, unit), dbsync.SourceAuto); !errors.Is(err, dbsync.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", unit, err)
 		}
 	}
 }
 
-func testAssetCIP68(t *testing.T, c *c2Chain) {
+func c2AssetCIP68(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	m := c.manifest.Assets
 	if len(m.CIP68All) < 4 || m.CIP68.PreviousDatum == "" {
 		t.Fatalf("manifest has %d CIP-68 tokens (updated one: %+v)", len(m.CIP68All), m.CIP68)
 	}
 	for _, ref := range m.CIP68All {
-		id := mustAsset(t, ref.UserUnit)
-		want, known := cip68WantByName[ref.Name]
+		id := c2Asset(t, ref.UserUnit)
+		want, known := c2CIP68Want[ref.Name]
 		if !known {
 			t.Fatalf("no expectation for datum %q", ref.Name)
 		}
@@ -279,53 +279,53 @@ func testAssetCIP68(t *testing.T, c *c2Chain) {
 				t.Fatalf("%s: %v", ref.UserUnit, err)
 			}
 			if a.MetadataSource != dbsync.SourceCIP68 || !reflect.DeepEqual(a.Metadata, want) {
-				t.Errorf("%s (%s, %s): got %s %s, want %s", ref.Datum, ref.Label, src, a.MetadataSource, js(a.Metadata), js(want))
+				t.Errorf("%s (%s, %s): got %s %s, want %s", ref.Datum, ref.Label, src, a.MetadataSource, c2JS(a.Metadata), c2JS(want))
 			}
 		}
 		// The reference NFT itself is not a user token: no CIP-68 metadata.
-		a, err := c.db.AssetInfo(ctx, mustAsset(t, ref.ReferenceUnit), dbsync.SourceCIP68)
+		a, err := c.db.AssetInfo(ctx, c2Asset(t, ref.ReferenceUnit), dbsync.SourceCIP68)
 		if err != nil || a.Metadata != nil {
-			t.Errorf("reference %s: %v %s", ref.ReferenceUnit, err, js(a.Metadata))
+			t.Errorf("reference %s: %v %s", ref.ReferenceUnit, err, c2JS(a.Metadata))
 		}
 		// The datum on the reference NFT's unspent output is the manifest's.
-		if hash := currentDatumHash(t, c, mustAsset(t, ref.ReferenceUnit)); hash != ref.DatumHash {
+		if hash := c2CurrentDatumHash(t, c, c2Asset(t, ref.ReferenceUnit)); hash != ref.DatumHash {
 			t.Errorf("%s: current reference datum %s, manifest %s", ref.Datum, hash, ref.DatumHash)
 		}
 	}
 	// The updated token shows its current datum, not the previous one.
-	if m.CIP68.Name != cip68Blockfrost || m.CIP68.Datum == m.CIP68.PreviousDatum {
+	if m.CIP68.Name != c2CIP68Blockfrost || m.CIP68.Datum == m.CIP68.PreviousDatum {
 		t.Fatalf("unexpected updated token %+v", m.CIP68)
 	}
 	// CIP-25 forced on a CIP-68 token finds nothing (it has no label 721).
-	a, err := c.db.AssetInfo(ctx, mustAsset(t, m.CIP68.UserUnit), dbsync.SourceCIP25)
+	a, err := c.db.AssetInfo(ctx, c2Asset(t, m.CIP68.UserUnit), dbsync.SourceCIP25)
 	if err != nil || a.Metadata != nil {
-		t.Errorf("cip25 on a CIP-68 token: %v %s", err, js(a.Metadata))
+		t.Errorf("cip25 on a CIP-68 token: %v %s", err, c2JS(a.Metadata))
 	}
 }
 
-const cip68Blockfrost = "Blockfrost NFT v2 testing token #018 (preprod) - reference NFT (100) inline datum"
+const c2CIP68Blockfrost = "Blockfrost NFT v2 testing token #018 (preprod) - reference NFT (100) inline datum"
 
-// cip68WantByName is what each real datum of cip68.json must decode to.
-var cip68WantByName = map[string]*dbsync.AssetMetadata{
-	cip68Blockfrost: {Name: "Blockfrost NFT v2 testing token", Description: strp("Blockfrost NFT v2 testing token"),
-		Image: strp("ipfs://QmUCXMTcvuJpwHF3gABRr69ceQR2uEG2Fsik9CyWh8MUoQ"), Decimals: i64p(0)},
-	"FLDT (FluidTokens) CIP-68 FT reference datum (mainnet)": {Name: "FLDT", Ticker: strp("FLDT"), Decimals: i64p(6),
-		URL:         strp("https://fluidtokens.com/"),
-		Description: strp("The official token of FluidTokens, a leading DeFi ecosystem fueled by innovation and community backing.")},
-	"USDM CIP-68 FT reference datum (mainnet)": {Name: "USDM", Ticker: strp("USDM"), Decimals: i64p(6), URL: strp("https://mehen.io/"),
-		Description: strp("Fiat-backed stablecoin native to the Cardano blockchain")},
+// c2CIP68Want is what each real datum of cip68.json must decode to.
+var c2CIP68Want = map[string]*dbsync.AssetMetadata{
+	c2CIP68Blockfrost: {Name: "Blockfrost NFT v2 testing token", Description: c2Strp("Blockfrost NFT v2 testing token"),
+		Image: c2Strp("ipfs://QmUCXMTcvuJpwHF3gABRr69ceQR2uEG2Fsik9CyWh8MUoQ"), Decimals: c2I64p(0)},
+	"FLDT (FluidTokens) CIP-68 FT reference datum (mainnet)": {Name: "FLDT", Ticker: c2Strp("FLDT"), Decimals: c2I64p(6),
+		URL:         c2Strp("https://fluidtokens.com/"),
+		Description: c2Strp("The official token of FluidTokens, a leading DeFi ecosystem fueled by innovation and community backing.")},
+	"USDM CIP-68 FT reference datum (mainnet)": {Name: "USDM", Ticker: c2Strp("USDM"), Decimals: c2I64p(6), URL: c2Strp("https://mehen.io/"),
+		Description: c2Strp("Fiat-backed stablecoin native to the Cardano blockchain")},
 	"PBG Token Voucher 89 (mainnet) - metadata map contains a Plutus constructor value (owner)": {Name: "PBG Token Voucher 89",
-		Description: strp("Success fee reimbursement voucher"), Decimals: i64p(0), URL: strp("https://pbg.io/vouchers"),
-		Image: strp("https://token.pbg.io/voucher-logo.png")},
-	"Greenland Reserve Coin GNRC (mainnet) - version 0 datum": {Name: "Greenland Reserve Coin", Ticker: strp("GNRC"), Decimals: i64p(6),
-		URL: strp("https://www.the-mint.com/compliance"), Description: strp("Asset backed token secured by Greenland rubies and sapphires")},
+		Description: c2Strp("Success fee reimbursement voucher"), Decimals: c2I64p(0), URL: c2Strp("https://pbg.io/vouchers"),
+		Image: c2Strp("https://token.pbg.io/voucher-logo.png")},
+	"Greenland Reserve Coin GNRC (mainnet) - version 0 datum": {Name: "Greenland Reserve Coin", Ticker: c2Strp("GNRC"), Decimals: c2I64p(6),
+		URL: c2Strp("https://www.the-mint.com/compliance"), Description: c2Strp("Asset backed token secured by Greenland rubies and sapphires")},
 	"HOSKY 10K NFT 0002 (mainnet) - first datum with version 100": {Name: "HOSKY 10K NFT 0002",
-		Description: strp("This is a reference token for CIP-68."), Decimals: i64p(0),
-		Image: strp("ipfs://QmfRvX7ZA3FsCjoXWYfBXGSHFW6ARYaaux6GT3WtqLEX6g")},
-	"Preprod NFT #1 with constructor property (from bloxbean/yaci-store#1159)": {Name: "NFT #1", Decimals: i64p(0)},
+		Description: c2Strp("This is a reference token for CIP-68."), Decimals: c2I64p(0),
+		Image: c2Strp("ipfs://QmfRvX7ZA3FsCjoXWYfBXGSHFW6ARYaaux6GT3WtqLEX6g")},
+	"Preprod NFT #1 with constructor property (from bloxbean/yaci-store#1159)": {Name: "NFT #1", Decimals: c2I64p(0)},
 }
 
-func currentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
+func c2CurrentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
 	if c.mode == fixture.ModeConsumed {
@@ -341,26 +341,26 @@ func currentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
 	return hash.String
 }
 
-func testAssetCIP25(t *testing.T, c *c2Chain) {
+func c2AssetCIP25(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	m := c.manifest.Assets
-	chunked := cip25ChunkedImage(t, c, m.CIP25Chunked.Unit)
+	chunked := c2ChunkedImage(t, c, m.CIP25Chunked.Unit)
 	cases := []struct {
 		label string
 		unit  string
 		want  *dbsync.AssetMetadata
 	}{
 		{"v1 (minted, burned, minted again)", m.CIP25V1.Unit, &dbsync.AssetMetadata{Name: "SpaceBud #3412",
-			Image: strp("ipfs://QmPQWCUh9abUP2NQ2svMsRgcehez1VN6QGAcBCpuVQNdKp")}},
+			Image: c2Strp("ipfs://QmPQWCUh9abUP2NQ2svMsRgcehez1VN6QGAcBCpuVQNdKp")}},
 		{"v2, chunked image", m.CIP25V2.Unit, &dbsync.AssetMetadata{Name: "Optim EQT",
-			Image: strp("ipfs://bafkreif5iapksurpzoegyxl7jybdlxbqsz2upsagu2dmbygj4qbf6cfcdi")}},
+			Image: c2Strp("ipfs://bafkreif5iapksurpzoegyxl7jybdlxbqsz2upsagu2dmbygj4qbf6cfcdi")}},
 		{"v2, empty asset name", m.CIP25V2Empty.Unit, &dbsync.AssetMetadata{Name: "",
-			Image: strp("ipfs://todo"), Description: strp("Change the world with FinanceBinaries!")}},
+			Image: c2Strp("ipfs://todo"), Description: c2Strp("Change the world with FinanceBinaries!")}},
 		{"v1, data: image in chunks", m.CIP25Chunked.Unit, &dbsync.AssetMetadata{Name: "SyncGate Art #001", Image: &chunked}},
 	}
 	for _, tc := range cases {
 		for _, src := range []dbsync.MetadataSource{dbsync.SourceAuto, dbsync.SourceCIP25} {
-			a, err := c.db.AssetInfo(ctx, mustAsset(t, tc.unit), src)
+			a, err := c.db.AssetInfo(ctx, c2Asset(t, tc.unit), src)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.label, err)
 			}
@@ -369,32 +369,32 @@ func testAssetCIP25(t *testing.T, c *c2Chain) {
 				got = &dbsync.AssetMetadata{Name: got.Name, Image: got.Image, Ticker: got.Ticker, URL: got.URL} // description optional
 			}
 			if a.MetadataSource != dbsync.SourceCIP25 || !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("%s (%s): got %s %s, want %s", tc.label, src, a.MetadataSource, js(a.Metadata), js(tc.want))
+				t.Errorf("%s (%s): got %s %s, want %s", tc.label, src, a.MetadataSource, c2JS(a.Metadata), c2JS(tc.want))
 			}
 		}
 		// CIP-68 forced on a CIP-25 asset: nothing.
-		a, err := c.db.AssetInfo(ctx, mustAsset(t, tc.unit), dbsync.SourceCIP68)
+		a, err := c.db.AssetInfo(ctx, c2Asset(t, tc.unit), dbsync.SourceCIP68)
 		if err != nil || a.Metadata != nil {
-			t.Errorf("%s, cip68: %v %s", tc.label, err, js(a.Metadata))
+			t.Errorf("%s, cip68: %v %s", tc.label, err, c2JS(a.Metadata))
 		}
 		// Registry: db-sync reads nothing.
-		a, err = c.db.AssetInfo(ctx, mustAsset(t, tc.unit), dbsync.SourceRegistry)
+		a, err = c.db.AssetInfo(ctx, c2Asset(t, tc.unit), dbsync.SourceRegistry)
 		if err != nil || a.Metadata != nil {
-			t.Errorf("%s, registry: %v %s", tc.label, err, js(a.Metadata))
+			t.Errorf("%s, registry: %v %s", tc.label, err, c2JS(a.Metadata))
 		}
 	}
 	// HOSKY has no on-chain metadata.
-	a, err := c.db.AssetInfo(ctx, mustAsset(t, m.Hosky.Unit), dbsync.SourceAuto)
+	a, err := c.db.AssetInfo(ctx, c2Asset(t, m.Hosky.Unit), dbsync.SourceAuto)
 	if err != nil || a.Metadata != nil {
-		t.Errorf("hosky: %v %s", err, js(a.Metadata))
+		t.Errorf("hosky: %v %s", err, c2JS(a.Metadata))
 	}
 }
 
-// cip25ChunkedImage reads the chunked image of the label-721 entry with
+// c2ChunkedImage reads the chunked image of the label-721 entry with
 // plain JSON decoding (independently of the decoder under test).
-func cip25ChunkedImage(t *testing.T, c *c2Chain, unit string) string {
+func c2ChunkedImage(t *testing.T, c *c2Chain, unit string) string {
 	t.Helper()
-	id := mustAsset(t, unit)
+	id := c2Asset(t, unit)
 	var raw string
 	err := c.raw.Get(&raw, `SELECT tm.json::text FROM tx_metadata tm WHERE tm.key = 721 AND tm.tx_id =
 		(SELECT max(m.tx_id) FROM ma_tx_mint m JOIN multi_asset a ON a.id = m.ident
@@ -415,26 +415,26 @@ func cip25ChunkedImage(t *testing.T, c *c2Chain, unit string) string {
 	return strings.Join(chunks, "")
 }
 
-func manifestPools(m *fixture.Manifest) map[string]fixture.PoolRef {
+func c2ManifestPools(m *fixture.Manifest) map[string]fixture.PoolRef {
 	p := m.Pools
 	return map[string]fixture.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
 		"re_registered": p.ReRegistered, "cancelled_retirement": p.CancelledRetirement, "ordinary": p.Ordinary}
 }
 
-func testPoolStatus(t *testing.T, c *c2Chain) {
+func c2PoolStatus(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	wantStatus := map[string]string{"biggest": "active", "small": "active", "retired": "retired", "retiring": "retiring",
 		"re_registered": "active", "cancelled_retirement": "active", "ordinary": "active"}
-	for label, ref := range manifestPools(c.manifest) {
+	for label, ref := range c2ManifestPools(c.manifest) {
 		for _, in := range []string{ref.ID, ref.Hash} {
-			p, err := c.db.PoolInfo(ctx, mustPool(t, in))
+			p, err := c.db.PoolInfo(ctx, c2Pool(t, in))
 			if err != nil {
 				t.Fatalf("%s: %v", label, err)
 			}
 			if p.Status != ref.Status || p.Status != wantStatus[label] {
 				t.Errorf("%s: status %s, manifest %s", label, p.Status, ref.Status)
 			}
-			if !reflect.DeepEqual(p.RetiringEpoch, intp64(ref.RetiringEpoch)) {
+			if !reflect.DeepEqual(p.RetiringEpoch, c2IntPtr(ref.RetiringEpoch)) {
 				t.Errorf("%s: retiring epoch %v, manifest %v", label, p.RetiringEpoch, ref.RetiringEpoch)
 			}
 			if p.ID.Hex() != ref.Hash || p.ID.String() != ref.ID {
@@ -452,7 +452,7 @@ func testPoolStatus(t *testing.T, c *c2Chain) {
 	}
 	// Parameters come from the latest registration; counts and active stake
 	// match direct SQL.
-	big := mustPool(t, c.manifest.Pools.Biggest.ID)
+	big := c2Pool(t, c.manifest.Pools.Biggest.ID)
 	p, _ := c.db.PoolInfo(ctx, big)
 	totals, err := c.db.PoolEpochTotals(ctx, big, p.CurrentEpoch)
 	if err != nil {
@@ -491,16 +491,16 @@ func testPoolStatus(t *testing.T, c *c2Chain) {
 	}
 	// Never registered: unknown.
 	for _, id := range []string{strings.Repeat("ab", 28), "pool1y6chk7x7fup4ms9leesdr57r4qy9cwxuee0msan72x976a6u0nc"} {
-		if _, err := c.db.PoolInfo(ctx, mustPool(t, id)); !errors.Is(err, dbsync.ErrNotFound) {
+		if _, err := c.db.PoolInfo(ctx, c2Pool(t, id)); !errors.Is(err, dbsync.ErrNotFound) {
 			t.Errorf("%s: %v, want ErrNotFound", id, err)
 		}
-		if ok, err := c.db.PoolRegistered(ctx, mustPool(t, id)); ok || err != nil {
+		if ok, err := c.db.PoolRegistered(ctx, c2Pool(t, id)); ok || err != nil {
 			t.Errorf("%s: registered %v %v", id, ok, err)
 		}
 	}
 }
 
-func intp64(p *int) *int64 {
+func c2IntPtr(p *int) *int64 {
 	if p == nil {
 		return nil
 	}
@@ -508,9 +508,9 @@ func intp64(p *int) *int64 {
 	return &v
 }
 
-// liveStakeDirect is the test's own computation of one stake address's
+// c2LiveStakeDirect is the test's own computation of one stake address's
 // live stake (outputs still unspent + rewards available now − withdrawals).
-func liveStakeDirect(t *testing.T, c *c2Chain, stakeAddress string) string {
+func c2LiveStakeDirect(t *testing.T, c *c2Chain, stakeAddress string) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
 	if c.mode == fixture.ModeConsumed {
@@ -528,11 +528,11 @@ func liveStakeDirect(t *testing.T, c *c2Chain, stakeAddress string) string {
 	return v
 }
 
-func testPoolDelegators(t *testing.T, c *c2Chain) {
+func c2PoolDelegators(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
 	perPool := map[string][]dbsync.PoolStake{}
-	for label, ref := range manifestPools(c.manifest) {
-		rows, err := c.db.PoolStakeOne(ctx, mustPool(t, ref.ID))
+	for label, ref := range c2ManifestPools(c.manifest) {
+		rows, err := c.db.PoolStakeOne(ctx, c2Pool(t, ref.ID))
 		if err != nil {
 			t.Fatalf("%s: %v", label, err)
 		}
@@ -544,7 +544,7 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 				t.Errorf("%s: row for pool %s", label, r.PoolIDHex)
 			}
 			if i > 0 {
-				prev, cur := mustBig(t, rows[i-1].Amount), mustBig(t, r.Amount)
+				prev, cur := c2Big(t, rows[i-1].Amount), c2Big(t, r.Amount)
 				if prev.Cmp(cur) < 0 || prev.Cmp(cur) == 0 && rows[i-1].StakeAddress >= r.StakeAddress {
 					t.Errorf("%s: rows %d and %d out of order", label, i-1, i)
 				}
@@ -556,7 +556,7 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 			if i < 0 || i >= len(rows) {
 				continue
 			}
-			if want := liveStakeDirect(t, c, rows[i].StakeAddress); rows[i].Amount != want {
+			if want := c2LiveStakeDirect(t, c, rows[i].StakeAddress); rows[i].Amount != want {
 				t.Errorf("%s %s: live %s, direct %s", label, rows[i].StakeAddress, rows[i].Amount, want)
 			}
 		}
@@ -590,7 +590,7 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 		case !k.Registered && delegated:
 			t.Errorf("deregistered %s delegates to %s", k.StakeAddress, got)
 		case k.Registered && k.Pool != "":
-			want := mustPool(t, k.Pool).Hex()
+			want := c2Pool(t, k.Pool).Hex()
 			if got != want {
 				t.Errorf("%s: delegated to %q, manifest %s", k.StakeAddress, got, k.Pool)
 			}
@@ -600,7 +600,7 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 	if checkedKeys == 0 {
 		t.Error("no manifest stake key with a pool")
 	}
-	testDelegatorRules(t, c, inPool)
+	c2DelegatorRules(t, c, inPool)
 	// The full pass and the one-pool query agree for every pool.
 	for hash, rows := range perPool {
 		got := all[hash]
@@ -619,9 +619,9 @@ func testPoolDelegators(t *testing.T, c *c2Chain) {
 // testPoolOnDemand: before the first refresh, the exact computation
 // answers when it fits the budget; when it does not (here: blocked by a
 // lock until its statement timeout), the active stake snapshot answers.
-func testPoolOnDemand(t *testing.T, c *c2Chain) {
+func c2PoolOnDemand(t *testing.T, c *c2Chain) {
 	ctx := t.Context()
-	big := mustPool(t, c.manifest.Pools.Biggest.ID)
+	big := c2Pool(t, c.manifest.Pools.Biggest.ID)
 	exact, err := c.db.PoolStakeOne(ctx, big)
 	if err != nil {
 		t.Fatal(err)
@@ -668,12 +668,12 @@ func testPoolOnDemand(t *testing.T, c *c2Chain) {
 	}
 }
 
-// testDelegatorRules checks the exclusion rules with the test's own SQL:
+// c2DelegatorRules checks the exclusion rules with the test's own SQL:
 // a stake address deregistered after its latest delegation delegates to
 // nobody; delegations made before a pool's retirement took effect are gone
 // (retired and re-registered pools), those before a cancelled retirement
 // are not.
-func testDelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
+func c2DelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
 	const latest = `WITH latest AS (SELECT DISTINCT ON (d.addr_id) d.addr_id, d.pool_hash_id, d.tx_id, d.cert_index
 		FROM delegation d ORDER BY d.addr_id, d.tx_id DESC, d.cert_index DESC),
 		registered AS (SELECT l.* FROM latest l WHERE NOT EXISTS (SELECT 1 FROM stake_deregistration sd
@@ -694,7 +694,7 @@ func testDelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
 	beforeRetirement := func(poolID string) []string {
 		t.Helper()
 		var out []string
-		id := mustPool(t, poolID)
+		id := c2Pool(t, poolID)
 		if err := c.raw.Select(&out, latest+` SELECT DISTINCT sa.view FROM registered l
 			JOIN stake_address sa ON sa.id = l.addr_id JOIN pool_hash ph ON ph.id = l.pool_hash_id
 			JOIN tx t ON t.id = l.tx_id JOIN block b ON b.id = t.block_id
@@ -725,7 +725,7 @@ func testDelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
 	}
 }
 
-func mustBig(t *testing.T, s string) *big.Int {
+func c2Big(t *testing.T, s string) *big.Int {
 	t.Helper()
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {
@@ -736,10 +736,10 @@ func mustBig(t *testing.T, s string) *big.Int {
 
 // testModesAgree: the same seed in core and consumed mode gives the same
 // answers.
-func testModesAgree(t *testing.T, core, consumed *c2Chain) {
+func c2ModesAgree(t *testing.T, core, consumed *c2Chain) {
 	ctx := t.Context()
-	for label, ref := range manifestAssets(core.manifest) {
-		id := mustAsset(t, ref.Unit)
+	for label, ref := range c2ManifestAssets(core.manifest) {
+		id := c2Asset(t, ref.Unit)
 		for _, src := range []dbsync.MetadataSource{dbsync.SourceAuto, dbsync.SourceCIP68, dbsync.SourceCIP25} {
 			a, err1 := core.db.AssetInfo(ctx, id, src)
 			b, err2 := consumed.db.AssetInfo(ctx, id, src)
@@ -748,8 +748,8 @@ func testModesAgree(t *testing.T, core, consumed *c2Chain) {
 			}
 		}
 	}
-	for label, ref := range manifestPools(core.manifest) {
-		id := mustPool(t, ref.ID)
+	for label, ref := range c2ManifestPools(core.manifest) {
+		id := c2Pool(t, ref.ID)
 		a, err1 := core.db.PoolInfo(ctx, id)
 		b, err2 := consumed.db.PoolInfo(ctx, id)
 		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
@@ -771,19 +771,19 @@ func testModesAgree(t *testing.T, core, consumed *c2Chain) {
 // Tables whose sequential scan means a missing index (spec: "fail on a Seq
 // Scan of tx_out, tx_in, tx, ma_tx_out, ma_tx_mint, block, delegation,
 // epoch_stake").
-var bigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "ma_tx_mint": true,
+var c2BigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "ma_tx_mint": true,
 	"block": true, "delegation": true, "epoch_stake": true}
 
-// testExplain runs EXPLAIN on every request-path query of the asset and
+// c2Explain runs EXPLAIN on every request-path query of the asset and
 // pool endpoints with sequential scans disabled, and fails on any Seq Scan
 // of a big table. pool_stake_all*.sql is exempt: it is the background full
 // pass over every delegation (it may and should scan).
-func testExplain(t *testing.T, c *c2Chain) {
+func c2Explain(t *testing.T, c *c2Chain) {
 	m := c.manifest
-	cip68 := mustAsset(t, m.Assets.CIP68.UserUnit)
+	cip68 := c2Asset(t, m.Assets.CIP68.UserUnit)
 	ref, _ := cip68.CIP68Reference()
-	v1 := mustAsset(t, m.Assets.CIP25V1.Unit)
-	pool := mustPool(t, m.Pools.Biggest.ID)
+	v1 := c2Asset(t, m.Assets.CIP25V1.Unit)
+	pool := c2Pool(t, m.Pools.Biggest.ID)
 	var lastMint int64
 	if err := c.raw.Get(&lastMint, `SELECT max(tx_id) FROM ma_tx_mint`); err != nil {
 		t.Fatal(err)
@@ -825,8 +825,8 @@ func testExplain(t *testing.T, c *c2Chain) {
 			if err := json.Unmarshal([]byte(plan), &nodes); err != nil {
 				t.Fatal(err)
 			}
-			for _, scan := range seqScans(nodes[0]["Plan"]) {
-				if bigTables[scan] {
+			for _, scan := range c2SeqScans(nodes[0]["Plan"]) {
+				if c2BigTables[scan] {
 					t.Errorf("Seq Scan on %s:\n%s", scan, plan)
 				}
 			}
@@ -841,8 +841,8 @@ func testExplain(t *testing.T, c *c2Chain) {
 	}
 }
 
-// seqScans lists the relations a plan scans sequentially.
-func seqScans(node any) []string {
+// c2SeqScans lists the relations a plan scans sequentially.
+func c2SeqScans(node any) []string {
 	n, ok := node.(map[string]any)
 	if !ok {
 		return nil
@@ -854,16 +854,16 @@ func seqScans(node any) []string {
 	}
 	if kids, ok := n["Plans"].([]any); ok {
 		for _, k := range kids {
-			out = append(out, seqScans(k)...)
+			out = append(out, c2SeqScans(k)...)
 		}
 	}
 	return out
 }
 
-func strp(s string) *string { return &s }
-func i64p(i int64) *int64   { return &i }
+func c2Strp(s string) *string { return &s }
+func c2I64p(i int64) *int64   { return &i }
 
-func js(v any) string {
+func c2JS(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }

@@ -82,8 +82,8 @@ type chain2Response struct {
 	} `json:"pagination"`
 }
 
-// get sends an authenticated GET and decodes the envelope.
-func get(t *testing.T, h http.Handler, path string) (int, chain2Response, []byte) {
+// c2Get sends an authenticated GET and decodes the envelope.
+func c2Get(t *testing.T, h http.Handler, path string) (int, chain2Response, []byte) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+chain2Key)
@@ -99,17 +99,17 @@ func get(t *testing.T, h http.Handler, path string) (int, chain2Response, []byte
 	return w.Code, r, w.Body.Bytes()
 }
 
-// wantError checks an error response: status and exact message.
-func wantError(t *testing.T, h http.Handler, path string, status int, msg string) {
+// c2WantError checks an error response: status and exact message.
+func c2WantError(t *testing.T, h http.Handler, path string, status int, msg string) {
 	t.Helper()
-	code, r, body := get(t, h, path)
+	code, r, body := c2Get(t, h, path)
 	if code != status || r.Success || r.Error != msg || r.Data != nil {
 		t.Errorf("GET %s: %d %s, want %d %q", path, code, body, status, msg)
 	}
 }
 
-// assetBody is AssetInfo with metadata kept raw, so absent and null differ.
-type assetBody struct {
+// c2AssetBody is AssetInfo with metadata kept raw, so absent and null differ.
+type c2AssetBody struct {
 	PolicyID       string                     `json:"policy_id"`
 	AssetName      string                     `json:"asset_name"`
 	AssetNameASCII *string                    `json:"asset_name_ascii"`
@@ -124,17 +124,17 @@ type assetBody struct {
 	MetadataSource *string                    `json:"metadata_source"`
 }
 
-func getAsset(t *testing.T, h http.Handler, unit, src string) assetBody {
+func c2GetAsset(t *testing.T, h http.Handler, unit, src string) c2AssetBody {
 	t.Helper()
 	path := "/v1/assets/" + unit
 	if src != "" {
 		path += "?metadata_source=" + src
 	}
-	code, r, body := get(t, h, path)
+	code, r, body := c2Get(t, h, path)
 	if code != http.StatusOK || !r.Success {
 		t.Fatalf("GET %s: %d %s", path, code, body)
 	}
-	var a assetBody
+	var a c2AssetBody
 	if err := json.Unmarshal(r.Data, &a); err != nil {
 		t.Fatal(err)
 	}
@@ -157,14 +157,14 @@ func getAsset(t *testing.T, h http.Handler, unit, src string) assetBody {
 	return a
 }
 
-func (a assetBody) source() string {
+func (a c2AssetBody) source() string {
 	if a.MetadataSource == nil {
 		return "null"
 	}
 	return *a.MetadataSource
 }
 
-func (a assetBody) field(name string) string {
+func (a c2AssetBody) field(name string) string {
 	v, ok := a.Metadata[name]
 	if !ok {
 		return "<absent>"
@@ -176,10 +176,10 @@ func (a assetBody) field(name string) string {
 	return string(v)
 }
 
-// registryFixture writes mapping files (HOSKY verbatim, USDM and the
+// c2RegistryFixture writes mapping files (HOSKY verbatim, USDM and the
 // CIP-25 v1 SpaceBud built from registry.json entries) into a directory
 // and serves the same set over HTTP, counting calls per subject.
-type registryFixture struct {
+type c2RegistryFixture struct {
 	dir   string
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -187,11 +187,11 @@ type registryFixture struct {
 }
 
 const (
-	hoskySubject = "a0028f350aaabe0545fdcb56b039bfb08e4bb4d8c4d7c3c7d481c235484f534b59"
-	usdmSubject  = "c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d"
+	c2HoskySubject = "a0028f350aaabe0545fdcb56b039bfb08e4bb4d8c4d7c3c7d481c235484f534b59"
+	c2USDMSubject  = "c48cbb3d5e57ed56e276bc45f99ab39abe94e6cd7ac39fb402da47ad0014df105553444d"
 )
 
-func newRegistryFixture(t *testing.T, spaceBudSubject string) *registryFixture {
+func newC2RegistryFixture(t *testing.T, spaceBudSubject string) *c2RegistryFixture {
 	t.Helper()
 	b, err := os.ReadFile("../internal/registry/testdata/registry.json")
 	if err != nil {
@@ -215,24 +215,24 @@ func newRegistryFixture(t *testing.T, spaceBudSubject string) *registryFixture {
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{hoskySubject: v.Format.Full.JSON}
+	files := map[string][]byte{c2HoskySubject: v.Format.Full.JSON}
 	prop := func(val any) map[string]any {
 		return map[string]any{"sequenceNumber": 0, "value": val, "signatures": []any{}}
 	}
 	for _, e := range v.Entries {
-		if e.Subject == usdmSubject {
+		if e.Subject == c2USDMSubject {
 			m := map[string]any{"subject": e.Subject, "name": prop(e.Name), "description": prop(e.Description),
 				"ticker": prop(e.Ticker), "url": prop(e.URL), "decimals": prop(*e.Decimals)}
 			files[e.Subject], _ = json.Marshal(m)
 		}
 	}
-	if _, ok := files[usdmSubject]; !ok {
+	if _, ok := files[c2USDMSubject]; !ok {
 		t.Fatal("USDM entry missing from registry.json")
 	}
 	files[spaceBudSubject], _ = json.Marshal(map[string]any{"subject": spaceBudSubject, "name": prop("SpaceBud (registry)"),
 		"description": prop("registered too")})
 
-	f := &registryFixture{dir: t.TempDir(), calls: map[string]int{}}
+	f := &c2RegistryFixture{dir: t.TempDir(), calls: map[string]int{}}
 	for subject, body := range files {
 		if err := os.WriteFile(filepath.Join(f.dir, subject+".json"), body, 0o644); err != nil {
 			t.Fatal(err)
@@ -254,7 +254,7 @@ func newRegistryFixture(t *testing.T, spaceBudSubject string) *registryFixture {
 	return f
 }
 
-func (f *registryFixture) count(subject string) int {
+func (f *c2RegistryFixture) count(subject string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.calls[subject]
@@ -273,7 +273,7 @@ func TestAssetInfo(t *testing.T) {
 	core, consumed := seedChain2(t, fixture.ModeCore), seedChain2(t, fixture.ModeConsumed)
 	m := core.manifest
 	spaceBud := strings.Replace(m.Assets.CIP25V1.Unit, ".", "", 1)
-	rf := newRegistryFixture(t, spaceBud)
+	rf := newC2RegistryFixture(t, spaceBud)
 	dirReg, err := registry.New(registry.Options{Dir: rf.dir, Redis: testdb.Redis(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -295,25 +295,25 @@ func TestAssetInfo(t *testing.T) {
 			".484f534b59",                                  // no policy
 			"asset17q7r59zlc3dgw0venc80pdv566q6yguw03f0d9", // a fingerprint
 		} {
-			wantError(t, h, "/v1/assets/"+bad, 400,
+			c2WantError(t, h, "/v1/assets/"+bad, 400,
 				"Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")
 		}
 		for _, src := range []string{"foo", "CIP68", "", "auto,cip25", "registry%20"} {
-			wantError(t, h, "/v1/assets/"+m.Assets.Hosky.Unit+"?metadata_source="+src, 400,
+			c2WantError(t, h, "/v1/assets/"+m.Assets.Hosky.Unit+"?metadata_source="+src, 400,
 				"Invalid metadata_source: must be one of auto, cip68, cip25, registry")
 		}
 		// The identifier is checked before the source.
-		wantError(t, h, "/v1/assets/nope?metadata_source=foo", 400,
+		c2WantError(t, h, "/v1/assets/nope?metadata_source=foo", 400,
 			"Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")
 		for _, unknown := range []string{policy + ".00", strings.Repeat("ab", 28) + ".", strings.Repeat("AB", 28) + ".4142"} {
-			wantError(t, h, "/v1/assets/"+unknown, 404, "Asset not found")
+			c2WantError(t, h, "/v1/assets/"+unknown, 404, "Asset not found")
 		}
 	})
 
 	for _, c := range []*chain2Chain{core, consumed} {
 		t.Run(string(c.mode), func(t *testing.T) {
 			h := newChain2Server(t, c, dirReg, true)
-			testAssetResponses(t, h, c.manifest)
+			c2AssetResponses(t, h, c.manifest)
 		})
 	}
 
@@ -323,8 +323,8 @@ func TestAssetInfo(t *testing.T) {
 			m.Assets.Hosky.Unit, m.Assets.BigQuantity.Unit, m.Assets.MintBurn.Unit}
 		for _, u := range units {
 			for _, src := range []string{"auto", "cip68", "cip25", "registry"} {
-				_, _, a := get(t, hc, "/v1/assets/"+u+"?metadata_source="+src)
-				_, _, b := get(t, hx, "/v1/assets/"+u+"?metadata_source="+src)
+				_, _, a := c2Get(t, hc, "/v1/assets/"+u+"?metadata_source="+src)
+				_, _, b := c2Get(t, hx, "/v1/assets/"+u+"?metadata_source="+src)
 				if string(a) != string(b) {
 					t.Errorf("%s %s:\ncore     %s\nconsumed %s", u, src, a, b)
 				}
@@ -342,18 +342,18 @@ func TestAssetInfo(t *testing.T) {
 		}
 		for i := range 6 {
 			for _, src := range []string{"", "auto", "registry"} {
-				a := getAsset(t, servers[i%2], m.Assets.Hosky.Unit, src)
+				a := c2GetAsset(t, servers[i%2], m.Assets.Hosky.Unit, src)
 				if a.source() != "registry" || a.field("name") != "HOSKY Token" {
 					t.Fatalf("hosky via URL: %s %v", a.source(), a.Metadata)
 				}
 			}
-			a := getAsset(t, servers[i%2], m.Assets.MintBurn.Unit, "")
+			a := c2GetAsset(t, servers[i%2], m.Assets.MintBurn.Unit, "")
 			if a.Metadata != nil {
 				t.Fatalf("unregistered asset got metadata %v", a.Metadata)
 			}
 		}
 		mintBurn := strings.Replace(m.Assets.MintBurn.Unit, ".", "", 1)
-		if n := rf.count(hoskySubject); n != 1 {
+		if n := rf.count(c2HoskySubject); n != 1 {
 			t.Errorf("registry asked %d times for HOSKY, want 1", n)
 		}
 		if n := rf.count(mintBurn); n != 1 {
@@ -371,13 +371,13 @@ func TestAssetInfo(t *testing.T) {
 		down, _ := registry.New(registry.Options{URL: "http://" + addr, Timeout: 200 * time.Millisecond})
 		h := newChain2Server(t, core, down, true)
 		for _, src := range []string{"auto", "registry"} {
-			a := getAsset(t, h, m.Assets.Hosky.Unit, src)
+			a := c2GetAsset(t, h, m.Assets.Hosky.Unit, src)
 			if a.Metadata != nil || a.MetadataSource != nil {
 				t.Errorf("registry down, %s: %v %v", src, a.Metadata, a.MetadataSource)
 			}
 		}
 		// On-chain sources still answer.
-		if a := getAsset(t, h, m.Assets.CIP68.UserUnit, ""); a.source() != "cip68" {
+		if a := c2GetAsset(t, h, m.Assets.CIP68.UserUnit, ""); a.source() != "cip68" {
 			t.Errorf("cip68 with the registry down: %s", a.source())
 		}
 	})
@@ -387,30 +387,30 @@ func TestAssetInfo(t *testing.T) {
 		rc := testdb.Redis(t)
 		h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: chain2Creds{}, Log: chain2Log, Registry: dirReg, Redis: rc}).Handler()
 		unit := c.manifest.Assets.MintBurn.Unit
-		before := getAsset(t, h, unit, "")
+		before := c2GetAsset(t, h, unit, "")
 		key := rc.Key("asset", "mainnet", c.manifest.Tip.BlockHash, unit, "auto")
 		if n, _ := rc.Redis().Exists(t.Context(), key).Result(); n != 1 {
 			t.Fatalf("answer not cached under %s", key)
 		}
 		// A cached answer is served as stored: plant a marker.
-		marker := strings.Replace(string(mustJSON(t, before)), `"mint_count":2`, `"mint_count":99`, 1)
+		marker := strings.Replace(string(c2MustJSON(t, before)), `"mint_count":2`, `"mint_count":99`, 1)
 		if err := rc.Redis().Set(t.Context(), key, marker, time.Minute).Err(); err != nil {
 			t.Fatal(err)
 		}
-		if got := getAsset(t, h, unit, ""); string(got.MintCount) != "99" {
+		if got := c2GetAsset(t, h, unit, ""); string(got.MintCount) != "99" {
 			t.Fatalf("cached answer not used: mint_count %s", got.MintCount)
 		}
 		// A new block minting 5 more: the next answer is fresh.
-		mintInNewBlock(t, c, unit, 5)
+		c2MintInNewBlock(t, c, unit, 5)
 		chainTips.forget(c.db)
-		after := getAsset(t, h, unit, "")
+		after := c2GetAsset(t, h, unit, "")
 		if string(after.MintCount) != "3" || string(after.TotalSupply) != `"1200000005"` {
 			t.Errorf("after a new mint: mint_count %s, total_supply %s", after.MintCount, after.TotalSupply)
 		}
 	})
 }
 
-func mustJSON(t *testing.T, v any) []byte {
+func c2MustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -419,9 +419,9 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-// mintInNewBlock appends a block at the tip holding one transaction that
+// c2MintInNewBlock appends a block at the tip holding one transaction that
 // mints qty of unit, as db-sync would record it.
-func mintInNewBlock(t *testing.T, c *chain2Chain, unit string, qty int) {
+func c2MintInNewBlock(t *testing.T, c *chain2Chain, unit string, qty int) {
 	t.Helper()
 	id, _ := dbsync.ParseAssetID(unit)
 	_, err := c.raw.Exec(`
@@ -443,10 +443,10 @@ func mintInNewBlock(t *testing.T, c *chain2Chain, unit string, qty int) {
 	}
 }
 
-func testAssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
+func c2AssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
 	// CIP-68: every token shows its reference datum's metadata.
 	for _, ref := range m.Assets.CIP68All {
-		a := getAsset(t, h, ref.UserUnit, "")
+		a := c2GetAsset(t, h, ref.UserUnit, "")
 		if a.source() != "cip68" || a.field("name") == "<absent>" || a.field("decimals") == "<absent>" || a.AssetNameASCII != nil {
 			t.Errorf("%s: %s %v ascii %v", ref.Datum, a.source(), a.Metadata, a.AssetNameASCII)
 		}
@@ -454,12 +454,12 @@ func testAssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
 			t.Errorf("%s: logo from cip68", ref.Datum)
 		}
 		for _, src := range []string{"cip68"} {
-			if b := getAsset(t, h, ref.UserUnit, src); !reflect.DeepEqual(a, b) {
+			if b := c2GetAsset(t, h, ref.UserUnit, src); !reflect.DeepEqual(a, b) {
 				t.Errorf("%s: forced %s differs from auto", ref.Datum, src)
 			}
 		}
 	}
-	upd := getAsset(t, h, m.Assets.CIP68.UserUnit, "")
+	upd := c2GetAsset(t, h, m.Assets.CIP68.UserUnit, "")
 	if upd.field("name") != "Blockfrost NFT v2 testing token" || upd.field("image") != "ipfs://QmUCXMTcvuJpwHF3gABRr69ceQR2uEG2Fsik9CyWh8MUoQ" ||
 		upd.field("decimals") != "0" {
 		t.Errorf("updated CIP-68 token: %v", upd.Metadata)
@@ -468,26 +468,26 @@ func testAssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
 	// auto order: CIP-68 before the registry (USDM is in both; urls differ).
 	usdm := ""
 	for _, ref := range m.Assets.CIP68All {
-		if strings.Replace(ref.UserUnit, ".", "", 1) == usdmSubject {
+		if strings.Replace(ref.UserUnit, ".", "", 1) == c2USDMSubject {
 			usdm = ref.UserUnit
 		}
 	}
 	if usdm == "" {
 		t.Fatal("USDM not on the seeded chain")
 	}
-	if a := getAsset(t, h, usdm, "auto"); a.source() != "cip68" || a.field("url") != "https://mehen.io/" || a.field("decimals") != "6" {
+	if a := c2GetAsset(t, h, usdm, "auto"); a.source() != "cip68" || a.field("url") != "https://mehen.io/" || a.field("decimals") != "6" {
 		t.Errorf("USDM auto: %s %v", a.source(), a.Metadata)
 	}
-	if a := getAsset(t, h, usdm, "registry"); a.source() != "registry" || a.field("url") != "https://moneta.global/" ||
+	if a := c2GetAsset(t, h, usdm, "registry"); a.source() != "registry" || a.field("url") != "https://moneta.global/" ||
 		a.field("ticker") != "USDM" || a.field("decimals") != "6" {
 		t.Errorf("USDM registry: %s %v", a.source(), a.Metadata)
 	}
-	if a := getAsset(t, h, usdm, "cip25"); a.Metadata != nil || a.MetadataSource != nil {
+	if a := c2GetAsset(t, h, usdm, "cip25"); a.Metadata != nil || a.MetadataSource != nil {
 		t.Errorf("USDM cip25: %s %v", a.source(), a.Metadata)
 	}
 
 	// CIP-25 before the registry (SpaceBud is in both).
-	v1 := getAsset(t, h, m.Assets.CIP25V1.Unit, "")
+	v1 := c2GetAsset(t, h, m.Assets.CIP25V1.Unit, "")
 	if v1.source() != "cip25" || v1.field("name") != "SpaceBud #3412" || v1.field("decimals") != "<absent>" ||
 		v1.AssetNameASCII == nil || *v1.AssetNameASCII != "SpaceBud3412" {
 		t.Errorf("cip25 v1: %s %v %v", v1.source(), v1.Metadata, v1.AssetNameASCII)
@@ -495,30 +495,30 @@ func testAssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
 	if string(v1.MintCount) != "2" || string(v1.BurnCount) != "1" || string(v1.TotalSupply) != `"1"` {
 		t.Errorf("cip25 v1 counts: %s %s %s", v1.MintCount, v1.BurnCount, v1.TotalSupply)
 	}
-	if a := getAsset(t, h, m.Assets.CIP25V1.Unit, "registry"); a.source() != "registry" || a.field("name") != "SpaceBud (registry)" ||
+	if a := c2GetAsset(t, h, m.Assets.CIP25V1.Unit, "registry"); a.source() != "registry" || a.field("name") != "SpaceBud (registry)" ||
 		a.field("decimals") != "0" {
 		t.Errorf("cip25 v1 registry: %s %v", a.source(), a.Metadata)
 	}
-	if a := getAsset(t, h, m.Assets.CIP25V1.Unit, "cip68"); a.Metadata != nil || a.MetadataSource != nil {
+	if a := c2GetAsset(t, h, m.Assets.CIP25V1.Unit, "cip68"); a.Metadata != nil || a.MetadataSource != nil {
 		t.Errorf("cip25 v1 forced cip68: %v", a.Metadata)
 	}
-	if a := getAsset(t, h, m.Assets.CIP25V2.Unit, "cip25"); a.field("name") != "Optim EQT" || a.AssetNameASCII != nil {
+	if a := c2GetAsset(t, h, m.Assets.CIP25V2.Unit, "cip25"); a.field("name") != "Optim EQT" || a.AssetNameASCII != nil {
 		t.Errorf("cip25 v2: %v %v", a.Metadata, a.AssetNameASCII)
 	}
-	empty := getAsset(t, h, m.Assets.CIP25V2Empty.Unit, "")
+	empty := c2GetAsset(t, h, m.Assets.CIP25V2Empty.Unit, "")
 	if empty.AssetName != "" || empty.AssetNameASCII == nil || *empty.AssetNameASCII != "" || empty.source() != "cip25" ||
 		empty.field("name") != "" || empty.Fingerprint != m.Assets.CIP25V2Empty.Fingerprint {
 		t.Errorf("empty-name asset: %+v", empty)
 	}
 
 	// Registry only: HOSKY.
-	hosky := getAsset(t, h, m.Assets.Hosky.Unit, "")
+	hosky := c2GetAsset(t, h, m.Assets.Hosky.Unit, "")
 	if hosky.source() != "registry" || hosky.field("name") != "HOSKY Token" || hosky.field("ticker") != "HOSKY" ||
 		hosky.field("decimals") != "0" || !strings.HasPrefix(hosky.field("logo"), "iVBORw0KGgo") || hosky.field("url") != "https://hosky.io" {
 		t.Errorf("hosky: %s %.200v", hosky.source(), hosky.Metadata)
 	}
 	for _, src := range []string{"cip68", "cip25"} {
-		if a := getAsset(t, h, m.Assets.Hosky.Unit, src); a.Metadata != nil || a.MetadataSource != nil {
+		if a := c2GetAsset(t, h, m.Assets.Hosky.Unit, src); a.Metadata != nil || a.MetadataSource != nil {
 			t.Errorf("hosky forced %s: %v", src, a.Metadata)
 		}
 	}
@@ -527,16 +527,16 @@ func testAssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
 	}
 
 	// Exact big supply, mints and burns.
-	if a := getAsset(t, h, m.Assets.BigQuantity.Unit, ""); string(a.TotalSupply) != `"18446744073709551615"` {
+	if a := c2GetAsset(t, h, m.Assets.BigQuantity.Unit, ""); string(a.TotalSupply) != `"18446744073709551615"` {
 		t.Errorf("big quantity: %s", a.TotalSupply)
 	}
-	mb := getAsset(t, h, m.Assets.MintBurn.Unit, "")
+	mb := c2GetAsset(t, h, m.Assets.MintBurn.Unit, "")
 	if string(mb.TotalSupply) != `"`+m.Assets.MintBurn.Supply+`"` || string(mb.MintCount) != "2" || string(mb.BurnCount) != "2" ||
 		mb.Metadata != nil || mb.MetadataSource != nil {
 		t.Errorf("mint/burn asset: %+v", mb)
 	}
 	// Upper-case input is answered in canonical lower case.
-	if a := getAsset(t, h, strings.ToUpper(m.Assets.MintBurn.Unit), ""); a.PolicyID+"."+a.AssetName != m.Assets.MintBurn.Unit {
+	if a := c2GetAsset(t, h, strings.ToUpper(m.Assets.MintBurn.Unit), ""); a.PolicyID+"."+a.AssetName != m.Assets.MintBurn.Unit {
 		t.Errorf("upper case: %s.%s", a.PolicyID, a.AssetName)
 	}
 }

@@ -20,15 +20,15 @@ import (
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
-// poolServers are a chain's two ways to answer: from the stored
+// c2PoolServers are a chain's two ways to answer: from the stored
 // distribution (refreshed once) and on demand (no PoolStats).
-type poolServers struct {
+type c2PoolServers struct {
 	chain    *chain2Chain
 	stored   http.Handler
 	onDemand http.Handler
 }
 
-func newPoolServers(t *testing.T, c *chain2Chain) poolServers {
+func newC2PoolServers(t *testing.T, c *chain2Chain) c2PoolServers {
 	t.Helper()
 	adminDB := testdb.Open(t, testdb.New(t, "sg_c2_handlers_admin"))
 	if _, err := admin.Migrate(t.Context(), adminDB); err != nil {
@@ -39,14 +39,14 @@ func newPoolServers(t *testing.T, c *chain2Chain) poolServers {
 		t.Fatal(err)
 	}
 	nets := map[string]*dbsync.DB{"mainnet": c.db}
-	return poolServers{
+	return c2PoolServers{
 		chain:    c,
 		stored:   New(Deps{Networks: nets, Credentials: chain2Creds{}, Log: chain2Log, PoolStats: stats}).Handler(),
 		onDemand: New(Deps{Networks: nets, Credentials: chain2Creds{}, Log: chain2Log}).Handler(),
 	}
 }
 
-type poolBody struct {
+type c2PoolBody struct {
 	PoolID         string            `json:"pool_id"`
 	PoolIDHex      string            `json:"pool_id_hex"`
 	VRFKeyHash     string            `json:"vrf_key_hash"`
@@ -68,15 +68,15 @@ type poolBody struct {
 	RetiringEpoch  *int              `json:"retiring_epoch"`
 }
 
-func str(raw json.RawMessage) string {
+func c2Str(raw json.RawMessage) string {
 	var s string
 	_ = json.Unmarshal(raw, &s)
 	return s
 }
 
-func getPool(t *testing.T, h http.Handler, id string) (poolBody, []byte) {
+func c2GetPool(t *testing.T, h http.Handler, id string) (c2PoolBody, []byte) {
 	t.Helper()
-	code, r, body := get(t, h, "/v1/pools/"+id)
+	code, r, body := c2Get(t, h, "/v1/pools/"+id)
 	if code != http.StatusOK || !r.Success {
 		t.Fatalf("GET pool %s: %d %s", id, code, body)
 	}
@@ -89,7 +89,7 @@ func getPool(t *testing.T, h http.Handler, id string) (poolBody, []byte) {
 			t.Errorf("pool %s: field %s missing", id, f)
 		}
 	}
-	var p poolBody
+	var p c2PoolBody
 	if err := json.Unmarshal(r.Data, &p); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func getPool(t *testing.T, h http.Handler, id string) (poolBody, []byte) {
 		if len(raw) == 0 || raw[0] != '"' {
 			t.Errorf("pool %s: %s is not a string: %s", id, name, raw)
 		}
-		if _, ok := new(big.Int).SetString(str(raw), 10); !ok {
+		if _, ok := new(big.Int).SetString(c2Str(raw), 10); !ok {
 			t.Errorf("pool %s: %s %s is not an integer", id, name, raw)
 		}
 	}
@@ -120,7 +120,7 @@ func getPool(t *testing.T, h http.Handler, id string) (poolBody, []byte) {
 	return p, body
 }
 
-type delegatorsPage struct {
+type c2DelegatorsPage struct {
 	PoolID     string `json:"pool_id"`
 	Delegators []struct {
 		StakeAddress  string          `json:"stake_address"`
@@ -129,14 +129,14 @@ type delegatorsPage struct {
 	} `json:"delegators"`
 }
 
-func getDelegators(t *testing.T, h http.Handler, id, query string) (delegatorsPage, chain2Response, []byte) {
+func c2GetDelegators(t *testing.T, h http.Handler, id, query string) (c2DelegatorsPage, chain2Response, []byte) {
 	t.Helper()
 	path := "/v1/pools/" + id + "/delegators/list" + query
-	code, r, body := get(t, h, path)
+	code, r, body := c2Get(t, h, path)
 	if code != http.StatusOK || !r.Success || r.Pagination == nil || r.Pagination.HasMore == nil {
 		t.Fatalf("GET %s: %d %s", path, code, body)
 	}
-	var d delegatorsPage
+	var d c2DelegatorsPage
 	if err := json.Unmarshal(r.Data, &d); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func getDelegators(t *testing.T, h http.Handler, id, query string) (delegatorsPa
 func TestPools(t *testing.T) {
 	core, consumed := seedChain2(t, fixture.ModeCore), seedChain2(t, fixture.ModeConsumed)
 	m := core.manifest
-	servers := []poolServers{newPoolServers(t, core), newPoolServers(t, consumed)}
+	servers := []c2PoolServers{newC2PoolServers(t, core), newC2PoolServers(t, consumed)}
 
 	t.Run("errors", func(t *testing.T) {
 		h := servers[0].stored
@@ -161,32 +161,32 @@ func TestPools(t *testing.T) {
 		const badID = "Invalid pool ID format (expected pool1... or 56 hex chars)"
 		for _, id := range []string{"pool1kek", big.Hash[:55], big.Hash + "0", "zz" + big.Hash[2:], stakeAddr, wrongHRP,
 			big.ID[:len(big.ID)-1] + "x", big.ID[:20] + strings.ToUpper(big.ID[20:]), "x"} {
-			wantError(t, h, "/v1/pools/"+id, 400, badID)
-			wantError(t, h, "/v1/pools/"+id+"/delegators/list", 400, badID)
-			wantError(t, h, "/v1/pools/"+id+"/delegators/list?limit=0", 400, badID) // the id is checked first
+			c2WantError(t, h, "/v1/pools/"+id, 400, badID)
+			c2WantError(t, h, "/v1/pools/"+id+"/delegators/list", 400, badID)
+			c2WantError(t, h, "/v1/pools/"+id+"/delegators/list?limit=0", 400, badID) // the id is checked first
 		}
 		for _, id := range []string{strings.Repeat("ab", 28), "pool1y6chk7x7fup4ms9leesdr57r4qy9cwxuee0msan72x976a6u0nc"} {
-			wantError(t, h, "/v1/pools/"+id, 404, "Pool not found")
-			wantError(t, h, "/v1/pools/"+id+"/delegators/list", 404, "Pool not found")
-			wantError(t, servers[0].onDemand, "/v1/pools/"+id, 404, "Pool not found")
+			c2WantError(t, h, "/v1/pools/"+id, 404, "Pool not found")
+			c2WantError(t, h, "/v1/pools/"+id+"/delegators/list", 404, "Pool not found")
+			c2WantError(t, servers[0].onDemand, "/v1/pools/"+id, 404, "Pool not found")
 		}
 		for _, q := range []string{"limit=0", "limit=501", "limit=abc", "limit=-1", "limit=1.5", "limit="} {
-			wantError(t, h, "/v1/pools/"+big.ID+"/delegators/list?"+q, 400, "Invalid limit: must be an integer from 1 to 500")
+			c2WantError(t, h, "/v1/pools/"+big.ID+"/delegators/list?"+q, 400, "Invalid limit: must be an integer from 1 to 500")
 		}
 		for _, q := range []string{"offset=-1", "offset=x", "offset=1000001"} {
-			wantError(t, h, "/v1/pools/"+big.ID+"/delegators/list?"+q, 400, "Invalid offset: must be an integer from 0 to 1000000")
+			c2WantError(t, h, "/v1/pools/"+big.ID+"/delegators/list?"+q, 400, "Invalid offset: must be an integer from 0 to 1000000")
 		}
 	})
 
 	for _, s := range servers {
-		t.Run(string(s.chain.mode), func(t *testing.T) { testPoolResponses(t, s) })
+		t.Run(string(s.chain.mode), func(t *testing.T) { c2PoolResponses(t, s) })
 	}
 
 	t.Run("epoch totals cached", func(t *testing.T) {
 		rc := testdb.Redis(t)
 		h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": core.db}, Credentials: chain2Creds{}, Log: chain2Log, Redis: rc}).Handler()
 		ref := m.Pools.Biggest
-		first, _ := getPool(t, h, ref.ID)
+		first, _ := c2GetPool(t, h, ref.ID)
 		key := rc.Key("pool", "mainnet", ref.Hash, "epoch", fmt.Sprint(m.Tip.Epoch))
 		var cached dbsync.PoolEpochTotals
 		b, err := rc.Redis().Get(t.Context(), key).Bytes()
@@ -207,22 +207,22 @@ func TestPools(t *testing.T) {
 		}
 		marked := strings.Replace(string(stored), `"status":"active"`, `"status":"marked"`, 1)
 		_ = rc.Redis().Set(t.Context(), answerKey, marked, time.Minute).Err()
-		if p, _ := getPool(t, h, ref.ID); p.Status != "marked" {
+		if p, _ := c2GetPool(t, h, ref.ID); p.Status != "marked" {
 			t.Fatalf("cached answer not served: %s", p.Status)
 		}
 		// …and once it is gone, rebuilt from the cached epoch totals.
 		_ = rc.Redis().Del(t.Context(), answerKey).Err()
-		again, _ := getPool(t, h, ref.ID)
+		again, _ := c2GetPool(t, h, ref.ID)
 		if string(again.ActiveStake) != `"7"` || string(again.BlocksMinted) != fmt.Sprint(1+blocksEpoch) {
 			t.Errorf("cached totals not used: %s %s", again.ActiveStake, again.BlocksMinted)
 		}
 	})
 
 	t.Run("modes agree", func(t *testing.T) {
-		for label, ref := range poolRefs(m) {
+		for label, ref := range c2PoolRefs(m) {
 			for _, path := range []string{"/v1/pools/" + ref.ID, "/v1/pools/" + ref.ID + "/delegators/list?limit=500"} {
-				_, _, a := get(t, servers[0].stored, path)
-				_, _, b := get(t, servers[1].stored, path)
+				_, _, a := c2Get(t, servers[0].stored, path)
+				_, _, b := c2Get(t, servers[1].stored, path)
 				if string(a) != string(b) {
 					t.Errorf("%s %s:\ncore     %s\nconsumed %s", label, path, a, b)
 				}
@@ -231,13 +231,13 @@ func TestPools(t *testing.T) {
 	})
 }
 
-func poolRefs(m *fixture.Manifest) map[string]fixture.PoolRef {
+func c2PoolRefs(m *fixture.Manifest) map[string]fixture.PoolRef {
 	p := m.Pools
 	return map[string]fixture.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
 		"re_registered": p.ReRegistered, "cancelled_retirement": p.CancelledRetirement, "ordinary": p.Ordinary}
 }
 
-func testPoolResponses(t *testing.T, s poolServers) {
+func c2PoolResponses(t *testing.T, s c2PoolServers) {
 	c, m := s.chain, s.chain.manifest
 	wantStatus := map[string]string{"biggest": "active", "small": "active", "retired": "retired", "retiring": "retiring",
 		"re_registered": "active", "cancelled_retirement": "active", "ordinary": "active"}
@@ -250,9 +250,9 @@ func testPoolResponses(t *testing.T, s poolServers) {
 	res, _ := new(big.Float).SetString(reserves)
 	circulation, _ := new(big.Float).Sub(big.NewFloat(45e15), res).Float64()
 
-	for label, ref := range poolRefs(m) {
+	for label, ref := range c2PoolRefs(m) {
 		for _, id := range []string{ref.ID, ref.Hash, strings.ToUpper(ref.Hash)} {
-			p, body := getPool(t, s.stored, id)
+			p, body := c2GetPool(t, s.stored, id)
 			if p.PoolID != ref.ID || p.PoolIDHex != ref.Hash || p.Status != wantStatus[label] || p.Status != ref.Status {
 				t.Errorf("%s: id %s/%s status %s (manifest %s)", label, p.PoolID, p.PoolIDHex, p.Status, ref.Status)
 			}
@@ -272,7 +272,7 @@ func testPoolResponses(t *testing.T, s poolServers) {
 				}
 			}
 			// Saturation from live stake, k and reserves.
-			live, _ := new(big.Float).SetString(str(p.LiveStake))
+			live, _ := new(big.Float).SetString(c2Str(p.LiveStake))
 			lf, _ := live.Float64()
 			var sat float64
 			_ = json.Unmarshal(p.Saturation, &sat)
@@ -280,15 +280,15 @@ func testPoolResponses(t *testing.T, s poolServers) {
 				t.Errorf("%s: saturation %v, want %v", label, sat, want)
 			}
 			// The same answer without the stored distribution.
-			if _, od := getPool(t, s.onDemand, id); string(od) != string(body) {
+			if _, od := c2GetPool(t, s.onDemand, id); string(od) != string(body) {
 				t.Errorf("%s: stored and on-demand answers differ:\n%s\n%s", label, body, od)
 			}
 		}
 
 		// The delegator list: pages of 7 walk the whole list in order, the
 		// amounts sum to live_stake, and match the on-demand list.
-		p, _ := getPool(t, s.stored, ref.ID)
-		full, fr, fullBody := getDelegators(t, s.stored, ref.ID, "?limit=500")
+		p, _ := c2GetPool(t, s.stored, ref.ID)
+		full, fr, fullBody := c2GetDelegators(t, s.stored, ref.ID, "?limit=500")
 		if fr.Pagination.Limit != 500 || fr.Pagination.Offset != 0 || fr.Pagination.Total != int64(ref.Delegators) ||
 			*fr.Pagination.HasMore || len(full.Delegators) != ref.Delegators || full.PoolID != ref.ID {
 			t.Errorf("%s: full list %+v, %d rows", label, *fr.Pagination, len(full.Delegators))
@@ -298,27 +298,27 @@ func testPoolResponses(t *testing.T, s poolServers) {
 			if d.Amount[0] != '"' || d.ActiveEpochNo[0] == '"' || !strings.HasPrefix(d.StakeAddress, "stake1") {
 				t.Errorf("%s: delegator %+v", label, d)
 			}
-			v, ok := new(big.Int).SetString(str(d.Amount), 10)
+			v, ok := new(big.Int).SetString(c2Str(d.Amount), 10)
 			if !ok {
 				t.Fatalf("%s: amount %s", label, d.Amount)
 			}
 			sum.Add(sum, v)
 			if i > 0 {
-				prev, _ := new(big.Int).SetString(str(full.Delegators[i-1].Amount), 10)
+				prev, _ := new(big.Int).SetString(c2Str(full.Delegators[i-1].Amount), 10)
 				if c := prev.Cmp(v); c < 0 || c == 0 && full.Delegators[i-1].StakeAddress >= d.StakeAddress {
 					t.Errorf("%s: delegators %d and %d out of order", label, i-1, i)
 				}
 			}
 		}
-		if sum.String() != str(p.LiveStake) {
-			t.Errorf("%s: delegator amounts sum to %s, live_stake %s", label, sum, str(p.LiveStake))
+		if sum.String() != c2Str(p.LiveStake) {
+			t.Errorf("%s: delegator amounts sum to %s, live_stake %s", label, sum, c2Str(p.LiveStake))
 		}
-		if _, _, od := getDelegators(t, s.onDemand, ref.ID, "?limit=500"); string(od) != string(fullBody) {
+		if _, _, od := c2GetDelegators(t, s.onDemand, ref.ID, "?limit=500"); string(od) != string(fullBody) {
 			t.Errorf("%s: stored and on-demand lists differ", label)
 		}
 		var walked []string
 		for offset := 0; ; offset += 7 {
-			page, r, _ := getDelegators(t, s.stored, ref.ID, fmt.Sprintf("?limit=7&offset=%d", offset))
+			page, r, _ := c2GetDelegators(t, s.stored, ref.ID, fmt.Sprintf("?limit=7&offset=%d", offset))
 			if r.Pagination.Limit != 7 || r.Pagination.Offset != offset || r.Pagination.Total != int64(ref.Delegators) {
 				t.Fatalf("%s: pagination %+v", label, *r.Pagination)
 			}
@@ -345,15 +345,15 @@ func testPoolResponses(t *testing.T, s poolServers) {
 
 	// Defaults, and a page past the end.
 	big := m.Pools.Biggest
-	d, r, _ := getDelegators(t, s.stored, big.ID, "")
+	d, r, _ := c2GetDelegators(t, s.stored, big.ID, "")
 	if r.Pagination.Limit != 100 || r.Pagination.Offset != 0 || len(d.Delegators) != min(100, big.Delegators) {
 		t.Errorf("defaults: %+v, %d rows", *r.Pagination, len(d.Delegators))
 	}
-	d, r, _ = getDelegators(t, s.stored, big.ID, "?offset=100000")
+	d, r, _ = c2GetDelegators(t, s.stored, big.ID, "?offset=100000")
 	if len(d.Delegators) != 0 || *r.Pagination.HasMore || r.Pagination.Total != int64(big.Delegators) {
 		t.Errorf("past the end: %+v, %d rows", *r.Pagination, len(d.Delegators))
 	}
-	d, r, _ = getDelegators(t, s.stored, m.Pools.Retired.ID, "")
+	d, r, _ = c2GetDelegators(t, s.stored, m.Pools.Retired.ID, "")
 	if len(d.Delegators) != 0 || r.Pagination.Total != 0 || *r.Pagination.HasMore {
 		t.Errorf("retired pool: %+v, %d rows", *r.Pagination, len(d.Delegators))
 	}

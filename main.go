@@ -34,6 +34,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -128,6 +130,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	if err != nil {
 		return fmt.Errorf("admin database: %w", err)
 	}
+	// database/sql keeps 2 idle connections by default, so under load most
+	// requests that touch the admin schema would dial anew.
+	adminDB.SetMaxOpenConns(16)
+	adminDB.SetMaxIdleConns(16)
 	defer adminDB.Close()
 	applied, err := admin.Migrate(ctx, adminDB)
 	if err != nil {
@@ -160,6 +166,23 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
 	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
 
+	// Token registry: indexed now (a bad TOKEN_REGISTRY_DIR stops the start),
+	// re-indexed in the background until shutdown.
+	reg, err := registry.New(registry.Options{URL: cfg.TokenRegistryURL, Dir: cfg.TokenRegistryDir, Redis: rc, Log: log})
+	if err != nil {
+		return err
+	}
+	regCtx, stopRegistry := context.WithCancel(ctx)
+	defer stopRegistry()
+	go reg.Run(regCtx)
+
+	// Pool live stake: refreshed in the background (one instance at a time
+	// across the deployment) into the admin database; stopped before the
+	// databases close (defers run last-in, first-out).
+	stats := poolstats.New(adminDB, networks, poolstats.Options{Log: log})
+	stats.Start(ctx)
+	defer stats.Stop()
+
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
@@ -169,6 +192,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Limiter:     cache.NewLimiter(fast, nil),
 		Usage:       usageRec,
 		Submitter:   submitter,
+		Registry:    reg,
+		PoolStats:   stats,
 		Log:         log,
 	})
 	httpSrv := &http.Server{

@@ -221,6 +221,11 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 		// if the first caller goes away.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.Timeout)
 		defer cancel()
+		// A flight that finished between our cache miss and this call has
+		// already stored the answer: look again before asking the registry.
+		if o, ok := r.cached(lctx, key); ok {
+			return o, nil
+		}
 		o, ttl := r.load(lctx, subject)
 		r.store(lctx, key, o, ttl)
 		return o, nil

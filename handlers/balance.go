@@ -2,19 +2,13 @@ package handlers
 
 import (
 	"github.com/gin-gonic/gin"
-
-	"github.com/syncgate/syncgate/dbsync"
 )
 
 // balanceByAddress: GET /v1/assets/balance/address/:address.
 func (s *Server) balanceByAddress(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, addr, err := s.chainAddress(c)
 	if err != nil {
 		return err
-	}
-	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidAddress
 	}
 	grouped, err := queryBool(c, "groupByPolicy")
 	if err != nil {
@@ -30,13 +24,9 @@ func (s *Server) balanceByAddress(c *gin.Context) error {
 
 // balanceByStake: GET /v1/assets/balance/stake/:stakeKey.
 func (s *Server) balanceByStake(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, key, err := s.chainStakeKey(c)
 	if err != nil {
 		return err
-	}
-	key, err := dbsync.ParseStakeKey(c.Param("stakeKey"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidStakeKey
 	}
 	grouped, err := queryBool(c, "groupByPolicy")
 	if err != nil {

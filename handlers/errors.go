@@ -2,12 +2,16 @@ package handlers
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
 )
@@ -36,6 +40,7 @@ var (
 	errChainUnavailable = newAPIError(http.StatusServiceUnavailable, "Chain database unavailable")
 	errQueryTimeout     = newAPIError(http.StatusGatewayTimeout, "Query timed out")
 	errNotImplemented   = newAPIError(http.StatusNotImplemented, "Not implemented")
+	errAdminUnavailable = newAPIError(http.StatusServiceUnavailable, "Service temporarily unavailable")
 )
 
 // Data-endpoint identifier errors (spec §7).
@@ -71,6 +76,10 @@ func fail(c *gin.Context, err error) {
 		ae = errQueryTimeout
 	case errors.Is(err, dbsync.ErrUnavailable):
 		ae = errChainUnavailable
+	case isConnectionFailure(err):
+		// Only the admin database is left: db-sync errors are classified
+		// by dbsync. A dead dependency is a 503, not our bug.
+		ae = errAdminUnavailable
 	default:
 		ae = errInternal
 	}
@@ -83,4 +92,22 @@ func fail(c *gin.Context, err error) {
 	}
 	writeJSON(c, ae.status, envelope{Success: false, Error: ae.msg, Details: ae.details})
 	c.Abort()
+}
+
+// isConnectionFailure reports whether err means a database could not be
+// reached or dropped the connection (as opposed to a bad query).
+func isConnectionFailure(err error) bool {
+	var netErr net.Error
+	if errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		switch {
+		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
+			pqErr.Code == "53300", pqErr.Code == "3D000":
+			return true
+		}
+	}
+	return false
 }

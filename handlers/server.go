@@ -16,6 +16,8 @@ import (
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/registry"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -43,6 +45,11 @@ type Deps struct {
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
+	// Registry is the CIP-26 token registry (optional: no registry metadata).
+	Registry *registry.Registry
+	// PoolStats is the stored live stake distribution (optional: live stake
+	// is then computed per pool on demand).
+	PoolStats *poolstats.Stats
 	Log       *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time

@@ -110,13 +110,9 @@ func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCo
 
 // txsByAddress: GET /v1/tx/address/:address (detailed history).
 func (s *Server) txsByAddress(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, addr, err := s.chainAddress(c)
 	if err != nil {
 		return err
-	}
-	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidAddress
 	}
 	q, err := historyQuery(c, detailedHistoryDefaultLimit, detailedHistoryMaxLimit)
 	if err != nil {
@@ -140,13 +136,9 @@ func (s *Server) txsByAddress(c *gin.Context) error {
 
 // txHistory: GET /v1/tx/history/:address (light history).
 func (s *Server) txHistory(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, addr, err := s.chainAddress(c)
 	if err != nil {
 		return err
-	}
-	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidAddress
 	}
 	q, err := historyQuery(c, lightHistoryDefaultLimit, lightHistoryMaxLimit)
 	if err != nil {

@@ -40,13 +40,9 @@ func utxosJSON(utxos []dbsync.UTxO) []utxoJSON {
 
 // utxosByAddress: GET /v1/utxos/address/:address.
 func (s *Server) utxosByAddress(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, addr, err := s.chainAddress(c)
 	if err != nil {
 		return err
-	}
-	addr, err := dbsync.ParseAddress(c.Param("address"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidAddress
 	}
 	utxos, err := db.UTxOsByAddress(c.Request.Context(), addr)
 	if err != nil {
@@ -58,13 +54,9 @@ func (s *Server) utxosByAddress(c *gin.Context) error {
 
 // utxosByStake: GET /v1/utxos/stake/:stakeKey.
 func (s *Server) utxosByStake(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, key, err := s.chainStakeKey(c)
 	if err != nil {
 		return err
-	}
-	key, err := dbsync.ParseStakeKey(c.Param("stakeKey"), db.Network.Mainnet)
-	if err != nil {
-		return errInvalidStakeKey
 	}
 	utxos, err := db.UTxOsByStake(c.Request.Context(), key)
 	if err != nil {

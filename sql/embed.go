@@ -17,10 +17,15 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed dbsync admin
 var files embed.FS
+
+// loaded records every file a package asked for, so a test can find SQL
+// that nothing uses any more.
+var loaded sync.Map
 
 // Must returns the text of the named file (for example "dbsync/tip.sql").
 // It panics when the file does not exist: that is a build defect.
@@ -29,7 +34,20 @@ func Must(name string) string {
 	if err != nil {
 		panic("sql: missing embedded file " + name)
 	}
+	loaded.Store(name, true)
 	return string(b)
+}
+
+// Unused lists the embedded files no Must or Dir call has asked for in
+// this process (call it after every package's init has run).
+func Unused() []string {
+	var out []string
+	for _, name := range All() {
+		if _, ok := loaded.Load(name); !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Dir returns the names of the .sql files directly in dir, sorted, with
@@ -43,6 +61,7 @@ func Dir(dir string) []string {
 	for _, e := range entries {
 		if !e.IsDir() && strings.HasSuffix(e.Name(), ".sql") {
 			names = append(names, dir+"/"+e.Name())
+			loaded.Store(dir+"/"+e.Name(), true)
 		}
 	}
 	sort.Strings(names)

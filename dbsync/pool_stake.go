@@ -1,0 +1,145 @@
+package dbsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlPoolStakeAll         = sqlfiles.Must("dbsync/pool_stake_all.sql")
+	sqlPoolStakeAllConsumed = sqlfiles.Must("dbsync/pool_stake_all_consumed.sql")
+	sqlPoolStakeOne         = sqlfiles.Must("dbsync/pool_stake_one.sql")
+	sqlPoolStakeOneConsumed = sqlfiles.Must("dbsync/pool_stake_one_consumed.sql")
+	sqlPoolStakeSnapshot    = sqlfiles.Must("dbsync/pool_stake_snapshot.sql")
+)
+
+// PoolStake is one current delegator of a pool with its live stake
+// (unspent outputs + available rewards − withdrawals, lovelace).
+type PoolStake struct {
+	PoolIDHex     string `db:"pool_id_hex"`
+	StakeAddress  string `db:"stake_address"`
+	Amount        string `db:"amount"`
+	ActiveEpochNo int64  `db:"active_epoch_no"`
+}
+
+// PoolStakeAll computes every pool's current delegators and their live
+// stake in one REPEATABLE READ snapshot and hands each row to fn as it
+// streams in (a mainnet pass is over a million rows; nothing is buffered).
+// It runs on the primary, whose queries a replica's recovery cannot
+// cancel, with its own statement timeout, and returns the snapshot's tip.
+// It is a background full pass, never called on a request.
+func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(PoolStake) error) (tip Tip, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("dbsync.PoolStakeAll(%s): %w", db.Network.Name, classify(err))
+		}
+	}()
+	query := sqlPoolStakeAll
+	if db.Caps.UTxOMode == ModeConsumed {
+		query = sqlPoolStakeAllConsumed
+	}
+	tx, err := db.Primary().BeginTxx(ctx, &sqlTxOptions)
+	if err != nil {
+		return Tip{}, err
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only
+	if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
+		fmt.Sprintf("%dms", timeout.Milliseconds())); err != nil {
+		return Tip{}, err
+	}
+	if err := tx.GetContext(ctx, &tip, sqlTip); err != nil {
+		return Tip{}, err
+	}
+	tip.BlockTime = AsUTC(tip.BlockTime)
+	rows, err := tx.QueryxContext(ctx, query)
+	if err != nil {
+		return Tip{}, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s PoolStake
+		if err := rows.StructScan(&s); err != nil {
+			return Tip{}, err
+		}
+		if err := fn(s); err != nil {
+			return Tip{}, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Tip{}, err
+	}
+	return tip, tx.Commit()
+}
+
+// PoolStakeOne computes one pool's current delegators and their live stake
+// (index-backed; used before the first background refresh), ordered by
+// amount descending then stake address.
+func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) {
+	query := sqlPoolStakeOne
+	if db.Caps.UTxOMode == ModeConsumed {
+		query = sqlPoolStakeOneConsumed
+	}
+	var out []PoolStake
+	if err := db.Reader().SelectContext(ctx, &out, query, id[:]); err != nil {
+		return nil, fmt.Errorf("dbsync.PoolStakeOne(%s): %w", id, classify(err))
+	}
+	return out, nil
+}
+
+// PoolStakeSnapshot returns a pool's delegators and stake from the current
+// epoch's active stake distribution (epoch_stake), ordered as PoolStakeOne:
+// index-backed and cheap, but the snapshot, not live figures.
+func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, error) {
+	var out []PoolStake
+	if err := db.Reader().SelectContext(ctx, &out, sqlPoolStakeSnapshot, id[:]); err != nil {
+		return nil, fmt.Errorf("dbsync.PoolStakeSnapshot(%s): %w", id, classify(err))
+	}
+	return out, nil
+}
+
+// PoolStakeOnDemand is for requests that arrive before the first
+// background refresh: the exact one-pool computation (PoolStakeOne) when it
+// finishes within budget, else the active stake snapshot (exact=false).
+// A big pool's delegators can own millions of outputs; the budget keeps
+// such a request from running into the statement timeout.
+func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
+	query := sqlPoolStakeOne
+	if db.Caps.UTxOMode == ModeConsumed {
+		query = sqlPoolStakeOneConsumed
+	}
+	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
+			fmt.Sprintf("%dms", max(budget.Milliseconds(), 1))); err != nil {
+			return err
+		}
+		return tx.SelectContext(ctx, &rows, query, id[:])
+	})
+	if err == nil {
+		return rows, true, nil
+	}
+	if !errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+		return nil, false, fmt.Errorf("dbsync.PoolStakeOnDemand(%s): %w", id, err)
+	}
+	rows, err = db.PoolStakeSnapshot(ctx, id)
+	return rows, false, err
+}
+
+// SumStake adds the amounts of rows exactly.
+func SumStake(rows []PoolStake) (*big.Int, error) {
+	total := new(big.Int)
+	for _, r := range rows {
+		v, ok := new(big.Int).SetString(r.Amount, 10)
+		if !ok {
+			return nil, fmt.Errorf("amount %q is not an integer", r.Amount)
+		}
+		total.Add(total, v)
+	}
+	return total, nil
+}

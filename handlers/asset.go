@@ -1,0 +1,220 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// Asset answers are cached in Redis under a key that holds the chain tip
+// (block hash) they were read at, so a cached answer is never stale for
+// its tip: a new mint, burn or reference-datum update is a new block, hence
+// a new key. The TTL only bounds memory, and is short when the registry
+// could not be asked (so its metadata appears once it is back).
+const (
+	assetCacheTTL         = 10 * time.Minute
+	assetCacheDegradedTTL = 30 * time.Second
+	// chainTipMaxAge is how long an instance trusts the tip it last saw
+	// before asking db-sync again; it bounds how stale a cached answer can
+	// be served, and keeps the warm path to one Redis round trip.
+	chainTipMaxAge = time.Second
+)
+
+// assetInfoData is the spec's AssetInfo (§2.8).
+type assetInfoData struct {
+	PolicyID       string                `json:"policy_id"`
+	AssetName      string                `json:"asset_name"`
+	AssetNameASCII *string               `json:"asset_name_ascii"`
+	Fingerprint    string                `json:"fingerprint"`
+	TotalSupply    string                `json:"total_supply"`
+	MintCount      int64                 `json:"mint_count"`
+	BurnCount      int64                 `json:"burn_count"`
+	FirstMintTx    string                `json:"first_mint_tx"`
+	FirstMintSlot  int64                 `json:"first_mint_slot"`
+	FirstMintTime  string                `json:"first_mint_time"`
+	Metadata       *dbsync.AssetMetadata `json:"metadata"`
+	MetadataSource *string               `json:"metadata_source"`
+}
+
+// assetInfo: GET /v1/assets/:asset?metadata_source=auto|cip68|cip25|registry.
+func (s *Server) assetInfo(c *gin.Context) error {
+	id, err := dbsync.ParseAssetID(c.Param("asset"))
+	if err != nil {
+		return errInvalidAssetID
+	}
+	src := dbsync.SourceAuto
+	if raw, present := c.GetQuery("metadata_source"); present {
+		var valid bool
+		if src, valid = dbsync.ParseMetadataSource(raw); !valid {
+			return errInvalidMetaSrc
+		}
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request.Context()
+	rc := s.deps.Redis
+	if rc != nil {
+		if tip, known := chainTips.get(ctx, db); known {
+			if b, err := rc.Redis().Get(ctx, assetCacheKey(s, db, tip, id, src)).Bytes(); err == nil && json.Valid(b) {
+				ok(c, json.RawMessage(b))
+				return nil
+			}
+		}
+	}
+
+	a, err := db.AssetInfo(ctx, id, src)
+	if errors.Is(err, dbsync.ErrNotFound) {
+		return errAssetNotFound
+	}
+	if err != nil {
+		return err
+	}
+	data := assetData(a)
+	answered := true
+	if data.Metadata == nil && (src == dbsync.SourceAuto || src == dbsync.SourceRegistry) {
+		md, definitive := s.deps.Registry.LookupStatus(ctx, id.Unit())
+		answered = definitive
+		if md != nil {
+			decimals := md.Decimals
+			data.Metadata = &dbsync.AssetMetadata{
+				Name: md.Name, Ticker: md.Ticker, URL: md.URL, Logo: md.Logo, Decimals: &decimals,
+			}
+			if md.Description != "" {
+				data.Metadata.Description = &md.Description
+			}
+			source := string(dbsync.SourceRegistry)
+			data.MetadataSource = &source
+		}
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	if rc != nil {
+		ttl := assetCacheTTL
+		if !answered {
+			ttl = assetCacheDegradedTTL
+		}
+		chainTips.observe(db, a.Tip.BlockHash)
+		_ = rc.Redis().Set(context.WithoutCancel(ctx), assetCacheKey(s, db, a.Tip.BlockHash, id, src), b, ttl).Err()
+	}
+	ok(c, json.RawMessage(b))
+	return nil
+}
+
+func assetCacheKey(s *Server, db *dbsync.DB, tip string, id dbsync.AssetID, src dbsync.MetadataSource) string {
+	return s.deps.Redis.Key("asset", db.Network.Name, tip, id.String(), string(src))
+}
+
+func assetData(a dbsync.Asset) assetInfoData {
+	d := assetInfoData{
+		PolicyID:      a.ID.PolicyHex(),
+		AssetName:     a.ID.NameHex(),
+		Fingerprint:   a.ID.Fingerprint(),
+		TotalSupply:   a.TotalSupply.String(),
+		MintCount:     a.MintCount,
+		BurnCount:     a.BurnCount,
+		FirstMintTx:   a.FirstMintTx,
+		FirstMintSlot: a.FirstMintSlot,
+		FirstMintTime: a.FirstMintTime.UTC().Format(time.RFC3339),
+		Metadata:      a.Metadata,
+	}
+	if text, ok := a.ID.NameText(); ok {
+		d.AssetNameASCII = &text
+	}
+	if a.Metadata != nil {
+		source := string(a.MetadataSource)
+		d.MetadataSource = &source
+	}
+	return d
+}
+
+// chainTips remembers, per db-sync database, the last tip hash seen and
+// when, so an answer cached under the tip can be found without asking
+// db-sync (asset info, pool info, delegator pages).
+var chainTips tipMemo
+
+type tipMemo struct {
+	mu sync.Mutex
+	m  map[*dbsync.DB]tipSeen
+}
+
+type tipSeen struct {
+	hash string
+	at   time.Time
+}
+
+// get returns a tip hash no older than chainTipMaxAge, asking db-sync when
+// the remembered one is older.
+func (t *tipMemo) get(ctx context.Context, db *dbsync.DB) (string, bool) {
+	t.mu.Lock()
+	seen, found := t.m[db]
+	t.mu.Unlock()
+	if found && time.Since(seen.at) < chainTipMaxAge {
+		return seen.hash, true
+	}
+	tip, err := db.Tip(ctx)
+	if err != nil {
+		return "", false
+	}
+	t.observe(db, tip.BlockHash)
+	return tip.BlockHash, true
+}
+
+func (t *tipMemo) observe(db *dbsync.DB, hash string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[*dbsync.DB]tipSeen{}
+	}
+	t.m[db] = tipSeen{hash: hash, at: time.Now()}
+}
+
+// forget drops what is remembered for db (the next request asks db-sync).
+func (t *tipMemo) forget(db *dbsync.DB) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.m, db)
+}
+
+// servedByTip answers from the response cached under (parts, current tip)
+// when there is one; otherwise build makes the envelope, which is sent and
+// cached for ttl. The tip in the key is one the instance saw at most
+// chainTipMaxAge ago and the answer is read after it, so a cached answer
+// is never older than its key's tip. Without Redis it just builds.
+func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, ttl time.Duration, parts []string, build func(context.Context) (envelope, error)) error {
+	ctx := c.Request.Context()
+	rc := s.deps.Redis
+	key := ""
+	if rc != nil {
+		if tip, known := chainTips.get(ctx, db); known {
+			key = rc.Key(append([]string{parts[0], db.Network.Name, tip}, parts[1:]...)...)
+			if b, err := rc.Redis().Get(ctx, key).Bytes(); err == nil && json.Valid(b) {
+				c.Data(http.StatusOK, contentType, b)
+				return nil
+			}
+		}
+	}
+	env, err := build(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return err
+	}
+	if key != "" {
+		_ = rc.Redis().Set(context.WithoutCancel(ctx), key, b, ttl).Err()
+	}
+	c.Data(http.StatusOK, contentType, b)
+	return nil
+}

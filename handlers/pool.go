@@ -1,0 +1,245 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// poolOnDemandBudget bounds the exact live-stake computation of one pool
+// before the first background refresh; past it the active stake snapshot
+// answers (dbsync.PoolStakeOnDemand).
+var poolOnDemandBudget = 3 * time.Second
+
+// poolResponseTTL is how long a pool answer is kept under the tip it was
+// read at (about one block interval on mainnet). Within one tip a pool
+// answer changes only when a background refresh lands, so a cached answer
+// adds at most this much to the live figures' age.
+const poolResponseTTL = 20 * time.Second
+
+// poolTotalsTTL bounds how long a pool's per-epoch totals stay in Redis;
+// the key holds the epoch, so they are never stale, only kept.
+const poolTotalsTTL = time.Hour
+
+// poolData is the spec's Stake pool (§2.9).
+type poolData struct {
+	PoolID         string      `json:"pool_id"`
+	PoolIDHex      string      `json:"pool_id_hex"`
+	VRFKeyHash     string      `json:"vrf_key_hash"`
+	Pledge         string      `json:"pledge"`
+	Margin         float64     `json:"margin"`
+	FixedCost      string      `json:"fixed_cost"`
+	RewardAccount  *string     `json:"reward_account"`
+	Owners         []string    `json:"owners"`
+	Relays         []poolRelay `json:"relays"`
+	MetadataURL    *string     `json:"metadata_url"`
+	MetadataHash   *string     `json:"metadata_hash"`
+	ActiveStake    string      `json:"active_stake"`
+	LiveStake      string      `json:"live_stake"`
+	DelegatorCount int64       `json:"delegator_count"`
+	BlocksMinted   int64       `json:"blocks_minted"`
+	BlocksEpoch    int64       `json:"blocks_epoch"`
+	Saturation     float64     `json:"saturation"`
+	Status         string      `json:"status"`
+	RetiringEpoch  *int64      `json:"retiring_epoch"`
+}
+
+// poolRelay has a port and either ipv4 or dns (spec §2.9): ipv4 when the
+// relay has one, else its DNS name, else its SRV name, else its IPv6
+// address as a literal host in dns. ipv6 is added whenever the relay has
+// one. A relay without a port (SRV) reports port 0.
+type poolRelay struct {
+	IPv4 *string `json:"ipv4,omitempty"`
+	DNS  *string `json:"dns,omitempty"`
+	IPv6 *string `json:"ipv6,omitempty"`
+	Port int64   `json:"port"`
+}
+
+// poolDelegatorsData is the delegator list's data object.
+type poolDelegatorsData struct {
+	PoolID     string          `json:"pool_id"`
+	Delegators []poolDelegator `json:"delegators"`
+}
+
+// poolDelegator is the spec's Delegator (§2.10).
+type poolDelegator struct {
+	StakeAddress  string `json:"stake_address"`
+	Amount        string `json:"amount"`
+	ActiveEpochNo int64  `json:"active_epoch_no"`
+}
+
+// poolInfo: GET /v1/pools/:poolId.
+func (s *Server) poolInfo(c *gin.Context) error {
+	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+	if err != nil {
+		return errInvalidPoolID
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	return s.servedByTip(c, db, poolResponseTTL, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, error) {
+		p, err := db.PoolInfo(ctx, id)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return envelope{}, errPoolNotFound
+		}
+		if err != nil {
+			return envelope{}, err
+		}
+		live, count, err := s.poolLiveStake(ctx, db, id)
+		if err != nil {
+			return envelope{}, err
+		}
+		// Active stake and blocks before this epoch change once an epoch: one
+		// request per pool and epoch computes them, the others read Redis.
+		key := ""
+		if s.deps.Redis != nil {
+			key = s.deps.Redis.Key("pool", db.Network.Name, id.Hex(), "epoch", strconv.FormatInt(p.CurrentEpoch, 10))
+		}
+		totals, err := cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
+			return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
+		})
+		if err != nil {
+			return envelope{}, err
+		}
+		data := poolData{
+			PoolID:         id.String(),
+			PoolIDHex:      id.Hex(),
+			VRFKeyHash:     p.VRFKeyHash,
+			Pledge:         p.Pledge.String(),
+			Margin:         p.Margin,
+			FixedCost:      p.FixedCost.String(),
+			RewardAccount:  p.RewardAccount,
+			Owners:         p.Owners,
+			Relays:         make([]poolRelay, 0, len(p.Relays)),
+			MetadataURL:    p.MetadataURL,
+			MetadataHash:   p.MetadataHash,
+			ActiveStake:    totals.ActiveStake,
+			LiveStake:      live.String(),
+			DelegatorCount: count,
+			BlocksMinted:   totals.BlocksBefore + p.BlocksEpoch,
+			BlocksEpoch:    p.BlocksEpoch,
+			Saturation:     p.Saturation(live),
+			Status:         p.Status,
+			RetiringEpoch:  p.RetiringEpoch,
+		}
+		if data.Owners == nil {
+			data.Owners = []string{}
+		}
+		for _, r := range p.Relays {
+			out := poolRelay{IPv6: r.IPv6}
+			switch {
+			case r.IPv4 != nil:
+				out.IPv4 = r.IPv4
+			case r.DNS != nil:
+				out.DNS = r.DNS
+			case r.DNSSrv != nil:
+				out.DNS = r.DNSSrv
+			case r.IPv6 != nil:
+				out.DNS = r.IPv6
+			default:
+				continue // a relay with no address at all says nothing usable
+			}
+			if r.Port != nil {
+				out.Port = *r.Port
+			}
+			data.Relays = append(data.Relays, out)
+		}
+		return envelope{Success: true, Data: data}, nil
+	})
+}
+
+// poolDelegators: GET /v1/pools/:poolId/delegators/list?limit&offset.
+func (s *Server) poolDelegators(c *gin.Context) error {
+	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+	if err != nil {
+		return errInvalidPoolID
+	}
+	limit, err := queryInt(c, "limit", 100, 1, 500)
+	if err != nil {
+		return err
+	}
+	offset, err := queryOffset(c)
+	if err != nil {
+		return err
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	parts := []string{"pooldelegators", id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
+	return s.servedByTip(c, db, poolResponseTTL, parts, func(ctx context.Context) (envelope, error) {
+		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
+		var total int64
+		stored := false
+		if s.deps.PoolStats != nil {
+			page, sum, ok, err := s.deps.PoolStats.PoolDelegators(ctx, db.Network.Name, id, limit, offset)
+			if err != nil {
+				return envelope{}, err
+			}
+			if ok {
+				stored, total = true, sum.DelegatorCount
+				for _, d := range page {
+					data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+				}
+			}
+		}
+		// A pool with delegators was registered (delegating needs a
+		// registered pool); otherwise ask db-sync whether it exists at all.
+		if total == 0 {
+			registered, err := db.PoolRegistered(ctx, id)
+			if err != nil {
+				return envelope{}, err
+			}
+			if !registered {
+				return envelope{}, errPoolNotFound
+			}
+		}
+		if !stored {
+			// No refresh has completed yet: compute this one pool now.
+			rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
+			if err != nil {
+				return envelope{}, err
+			}
+			total = int64(len(rows))
+			if offset < len(rows) {
+				for _, d := range rows[offset:min(offset+limit, len(rows))] {
+					data.Delegators = append(data.Delegators, poolDelegator{StakeAddress: d.StakeAddress, Amount: d.Amount, ActiveEpochNo: d.ActiveEpochNo})
+				}
+			}
+		}
+		p := NewPagination(limit, offset, len(data.Delegators), total)
+		return envelope{Success: true, Data: data, Pagination: &p}, nil
+	})
+}
+
+// poolLiveStake returns the pool's live stake and delegator count from the
+// stored distribution, or, before the first background refresh (or
+// without one), computed for this pool on demand.
+func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (*big.Int, int64, error) {
+	if s.deps.PoolStats != nil {
+		sum, ok, err := s.deps.PoolStats.PoolSummary(ctx, db.Network.Name, id)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			return sum.LiveStake, sum.DelegatorCount, nil
+		}
+	}
+	rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
+	if err != nil {
+		return nil, 0, err
+	}
+	live, err := dbsync.SumStake(rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	return live, int64(len(rows)), nil
+}

@@ -1,0 +1,3 @@
+-- pool_stake_unlock: release the per-network refresh lock.
+-- $1 lock key (bigint).
+SELECT pg_advisory_unlock($1)

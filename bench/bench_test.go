@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
@@ -119,11 +120,19 @@ func TestBuildScenarios(t *testing.T) {
 	}
 	t.Cleanup(drop)
 	ctx := t.Context()
-	raw, err := openRaw(ctx, dsn, m.Network)
+	adminURL := testdb.New(t, "sg_test_bench_admin")
+	if _, err := admin.Migrate(ctx, testdb.Open(t, adminURL)); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := openRaw(ctx, dsn, adminURL, m.Network)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
+	// What the server's background refresher stores, for the pool runs.
+	if _, err := raw.stats.Refresh(ctx, m.Network); err != nil {
+		t.Fatal(err)
+	}
 	p, err := prepare(ctx, m, storePager(raw.db), 3, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +164,8 @@ func TestBuildScenarios(t *testing.T) {
 	}
 	for _, want := range []string{"utxos_by_address", "utxos_by_stake", "balance_by_address", "balance_by_stake",
 		"tx_history", "tx_history_whale_cursor", "tx_history_whale_offset", "tx_history_busy_slot",
-		"tx_address", "tx_address_whale_cursor", "tx_hash"} {
+		"tx_address", "tx_address_whale_cursor", "tx_hash", "asset_info_popular", "asset_info_rare",
+		"pool_info_big", "pool_info", "pool_delegators_big", "pool_delegators"} {
 		if !names[want] {
 			t.Errorf("no scenario %s", want)
 		}

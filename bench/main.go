@@ -81,7 +81,7 @@ func mainErr() error {
 	maxReq := flag.Int("max-requests", 1_000_000, "upper bound of requests per run")
 	serverPID := flag.Int("server-pid", 0, "the server's pid: report its CPU and resident memory per run")
 	doSetup := flag.Bool("setup", false, "create API keys for a bench run (with --admin-db, --key-file, --keys) and exit")
-	adminDB := flag.String("admin-db", "", "--setup: admin database URL (created if missing)")
+	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
 	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
 	flag.Parse()
@@ -125,7 +125,7 @@ func mainErr() error {
 		return errors.New("--raw-sql needs --db")
 	}
 	if *dbURL != "" {
-		if raw, err = openRaw(ctx, *dbURL, m.Network); err != nil {
+		if raw, err = openRaw(ctx, *dbURL, *adminDB, m.Network); err != nil {
 			return err
 		}
 		defer raw.Close()

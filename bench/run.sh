@@ -69,7 +69,16 @@ for _ in $(seq 1 60); do
   sleep 1
 done
 
+# The pool endpoints read a stake distribution the server computes in the
+# background; its first pass (a minute or more at 4 M transactions) must be
+# stored before the pool scenarios mean anything. Later runs find it stored.
+for _ in $(seq 1 600); do
+  grep -q '"pool stake refreshed"\|"another instance is refreshing"' "$work/server.log" && break
+  psql -XAtq "$BENCH_ADMIN_DB" -c "SELECT 1 FROM syncgate.pool_stake_refresh LIMIT 1" 2>/dev/null | grep -q 1 && break
+  sleep 1
+done
+
 # shellcheck disable=SC2086 # BENCH_FLAGS is a list of flags
-"$work/bench" --url "http://$BENCH_ADDR" --key-file "$work/keys.txt" --db "$BENCH_DB" \
+"$work/bench" --url "http://$BENCH_ADDR" --key-file "$work/keys.txt" --db "$BENCH_DB" --admin-db "$BENCH_ADMIN_DB" \
   --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" $BENCH_FLAGS "$@"
 echo "bench: server peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2/1024 " MB"}'); results in $BENCH_OUT" >&2

@@ -304,6 +304,12 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 		{"tx_address_whale_cursor", func() ([]target, error) { return b.history(true, cursorArgs(p.WhaleCursors)) }},
 		{"tx_address_busy_slot", func() ([]target, error) { return b.history(true, busy) }},
 		{"tx_hash", func() ([]target, error) { return b.txByHash(p.TxHashes) }},
+		{"asset_info_popular", func() ([]target, error) { return b.assetInfo([]string{m.Assets.Hosky.Unit}) }},
+		{"asset_info_rare", func() ([]target, error) { return b.assetInfo(rareAssets(m)) }},
+		{"pool_info_big", func() ([]target, error) { return b.poolInfo([]string{m.Pools.Biggest.ID}) }},
+		{"pool_info", func() ([]target, error) { return b.poolInfo(smallPools(m)) }},
+		{"pool_delegators_big", func() ([]target, error) { return b.poolDelegators(bigPoolPages(m)) }},
+		{"pool_delegators", func() ([]target, error) { return b.poolDelegators(firstPoolPages(smallPools(m))) }},
 	}
 	var out []Scenario
 	for _, s := range specs {
@@ -315,7 +321,11 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 			skipped = append(skipped, s.name)
 			continue
 		}
-		out = append(out, scenarioOf(s.name, ts, raw != nil))
+		withRaw := raw != nil
+		for _, t := range ts {
+			withRaw = withRaw && t.raw != nil
+		}
+		out = append(out, scenarioOf(s.name, ts, withRaw))
 	}
 	return out, skipped, nil
 }
@@ -499,6 +509,115 @@ func (b *builder) txByHash(hashes []string) ([]target, error) {
 		ts[i] = target{path: "/v1/tx/hash/" + h.String()}
 		if db := b.db(); db != nil {
 			ts[i].raw = func(ctx context.Context) error { _, err := db.TxByHash(ctx, h); return err }
+		}
+	}
+	return ts, nil
+}
+
+// rareAssets are the manifest's one-off tokens: NFTs (CIP-25 v1 and v2,
+// chunked image, empty name), CIP-68 user tokens, the 2^64-1 and
+// mint-and-burn tokens. (HOSKY, the popular one, sits in 800k outputs.)
+func rareAssets(m *fixture.Manifest) []string {
+	a := m.Assets
+	units := []string{a.CIP25V1.Unit, a.CIP25V2.Unit, a.CIP25V2Empty.Unit, a.CIP25Chunked.Unit, a.BigQuantity.Unit, a.MintBurn.Unit}
+	for _, c := range a.CIP68All {
+		units = append(units, c.UserUnit)
+	}
+	out := units[:0]
+	for _, u := range units {
+		if u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// smallPools are the manifest's pools other than the biggest that still
+// have delegators (the retired one answers from its last registration).
+func smallPools(m *fixture.Manifest) []string {
+	var out []string
+	for _, p := range []fixture.PoolRef{m.Pools.Small, m.Pools.Ordinary, m.Pools.Retiring, m.Pools.ReRegistered, m.Pools.CancelledRetirement} {
+		if p.ID != "" {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// delegatorPage is one delegator-list request.
+type delegatorPage struct {
+	pool   string
+	offset int
+}
+
+// bigPoolPages walks the biggest pool's delegators from the start, up to
+// 100 pages of the default 100.
+func bigPoolPages(m *fixture.Manifest) []delegatorPage {
+	var out []delegatorPage
+	for off := 0; off < min(m.Pools.Biggest.Delegators, 100*100); off += 100 {
+		out = append(out, delegatorPage{pool: m.Pools.Biggest.ID, offset: off})
+	}
+	return out
+}
+
+func firstPoolPages(pools []string) []delegatorPage {
+	out := make([]delegatorPage, len(pools))
+	for i, p := range pools {
+		out[i] = delegatorPage{pool: p}
+	}
+	return out
+}
+
+func (b *builder) assetInfo(units []string) ([]target, error) {
+	ts := make([]target, 0, len(units))
+	for _, u := range units {
+		if u == "" {
+			continue
+		}
+		id, err := dbsync.ParseAssetID(u)
+		if err != nil {
+			return nil, fmt.Errorf("asset %q: %w", u, err)
+		}
+		t := target{path: "/v1/assets/" + url.PathEscape(u)}
+		if db := b.db(); db != nil {
+			t.raw = func(ctx context.Context) error { _, err := db.AssetInfo(ctx, id, dbsync.SourceAuto); return err }
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// rawPools is true when the raw runner can read the stored pool stake.
+func (b *builder) rawPools() bool { return b.raw != nil && b.raw.stats != nil }
+
+func (b *builder) poolInfo(ids []string) ([]target, error) {
+	ts := make([]target, len(ids))
+	for i, s := range ids {
+		id, err := dbsync.ParsePoolID(s)
+		if err != nil {
+			return nil, fmt.Errorf("pool %q: %w", s, err)
+		}
+		ts[i] = target{path: "/v1/pools/" + s}
+		if b.rawPools() {
+			ts[i].raw = func(ctx context.Context) error { return b.raw.poolInfo(ctx, id) }
+		}
+	}
+	return ts, nil
+}
+
+func (b *builder) poolDelegators(pages []delegatorPage) ([]target, error) {
+	ts := make([]target, len(pages))
+	for i, pg := range pages {
+		id, err := dbsync.ParsePoolID(pg.pool)
+		if err != nil {
+			return nil, fmt.Errorf("pool %q: %w", pg.pool, err)
+		}
+		ts[i] = target{path: "/v1/pools/" + pg.pool + "/delegators/list"}
+		if pg.offset > 0 {
+			ts[i].path += "?offset=" + strconv.Itoa(pg.offset)
+		}
+		if b.rawPools() {
+			ts[i].raw = func(ctx context.Context) error { return b.raw.poolDelegators(ctx, id, 100, pg.offset) }
 		}
 	}
 	return ts, nil

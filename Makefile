@@ -17,5 +17,9 @@ test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 
+bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario (bench/run.sh; docs/PERFORMANCE.md)
+	@bash .ci/services
+	@bash bench/run.sh
+
 build: ## build ./syncgate
 	$(GO) build -o syncgate .

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
@@ -78,7 +79,7 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key] [flag
   serve                      run the HTTP service (configuration: README)
   migrate                    apply admin schema migrations
   demo                       create, seed and serve a local demo database
-  seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]
+  seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]  (creates the database if missing)
   indexes --db URL           create the recommended extra db-sync indexes
   admin-key create --name N --permissions p1,p2 [--db URL]`
 
@@ -211,6 +212,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopPprof()
+	}
 	errCh := make(chan error, 1)
 	go func() { errCh <- httpSrv.Serve(ln) }()
 	select {
@@ -232,6 +241,27 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// servePprof serves net/http/pprof on addr (PPROF_ADDR, loopback only,
+// off by default) on its own mux and listener, so the profiler is never
+// reachable through the API port. The returned function closes it.
+func servePprof(addr string, log *slog.Logger) (func(), error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof: %w", err)
+	}
+	// No WriteTimeout: a CPU profile or trace streams for its ?seconds=.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Warn("pprof listening: profiling endpoints are exposed on this address", slog.String("addr", ln.Addr().String()))
+	return func() { srv.Close() }, nil
 }
 
 func runMigrate(ctx context.Context, args []string) error {
@@ -274,6 +304,9 @@ func runSeed(ctx context.Context, args []string) error {
 	}
 	if *txs < 1 {
 		return errors.New("seed: --txs must be positive")
+	}
+	if err := ensureDatabase(ctx, *dbURL); err != nil {
+		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
 	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{

@@ -77,6 +77,10 @@ type Config struct {
 	// MaxTipLag is the db-sync lag above which /v1/health says degraded.
 	MaxTipLag time.Duration
 	LogLevel  string
+	// PprofAddr, when set, serves net/http/pprof on its own listener for
+	// profiling under load. Off by default; loopback addresses only, since
+	// profiles expose memory contents and cost CPU to take.
+	PprofAddr string
 	// TrustedProxies are the CIDRs (or IPs) whose X-Forwarded-For is
 	// believed for the client IP recorded in the audit log. Empty: the TCP
 	// peer is the client, so nobody can forge the audited address.
@@ -116,6 +120,7 @@ func Load(environ []string, args []string) (Config, error) {
 	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
@@ -224,6 +229,12 @@ func Load(environ []string, args []string) (Config, error) {
 		}
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
+	if *pprofAddr != "" {
+		if err := checkLoopback(*pprofAddr); err != nil {
+			add("PPROF_ADDR: %v", err)
+		}
+		cfg.PprofAddr = *pprofAddr
+	}
 	switch cfg.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -265,6 +276,7 @@ func (c Config) Summary() map[string]any {
 		"token_registry_url":  c.TokenRegistryURL,
 		"token_registry_dir":  c.TokenRegistryDir,
 		"statement_timeout":   c.StatementTimeout.String(),
+		"pprof_addr":          c.PprofAddr,
 	}
 }
 
@@ -316,6 +328,22 @@ func checkRedisURL(raw string) error {
 	}
 	if u.Host == "" {
 		return fmt.Errorf("missing host")
+	}
+	return nil
+}
+
+// checkLoopback accepts host:port whose host is a loopback address or
+// localhost.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q: only a loopback address (127.0.0.1, ::1, localhost) is allowed", addr)
 	}
 	return nil
 }

@@ -80,3 +80,26 @@ func TestTrustedProxies(t *testing.T) {
 		t.Fatalf("want TRUSTED_PROXIES error, got %v", err)
 	}
 }
+
+func TestPprofAddr(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	cfg, err := Load(base, nil)
+	if err != nil || cfg.PprofAddr != "" {
+		t.Fatalf("default: PprofAddr %q, err %v; want off", cfg.PprofAddr, err)
+	}
+	for _, ok := range []string{"127.0.0.1:6060", "localhost:6060", "[::1]:6060"} {
+		cfg, err := Load(append(base, "PPROF_ADDR="+ok), nil)
+		if err != nil || cfg.PprofAddr != ok {
+			t.Errorf("PPROF_ADDR=%s: PprofAddr %q, err %v", ok, cfg.PprofAddr, err)
+		}
+	}
+	cfg, err = Load(base, []string{"--pprof-addr", "127.0.0.1:7070"})
+	if err != nil || cfg.PprofAddr != "127.0.0.1:7070" {
+		t.Errorf("--pprof-addr: PprofAddr %q, err %v", cfg.PprofAddr, err)
+	}
+	for _, bad := range []string{":6060", "0.0.0.0:6060", "10.1.2.3:6060", "6060"} {
+		if _, err := Load(append(base, "PPROF_ADDR="+bad), nil); err == nil || !strings.Contains(err.Error(), "PPROF_ADDR: ") {
+			t.Errorf("PPROF_ADDR=%s: err %v, want a PPROF_ADDR problem", bad, err)
+		}
+	}
+}

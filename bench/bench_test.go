@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+func TestPercentileMs(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		out := make([]time.Duration, len(ns))
+		for i, n := range ns {
+			out[i] = time.Duration(n) * time.Millisecond
+		}
+		return out
+	}
+	hundred := make([]int, 100)
+	for i := range hundred {
+		hundred[i] = i + 1 // 1..100 ms
+	}
+	tests := []struct {
+		name   string
+		sorted []time.Duration
+		p      float64
+		want   float64
+	}{
+		{"empty", nil, 0.99, 0},
+		{"one sample", ms(7), 0.5, 7},
+		{"one sample max", ms(7), 1, 7},
+		{"median of two is the lower", ms(1, 2), 0.5, 1},
+		{"p50 of 1..100", ms(hundred...), 0.50, 50},
+		{"p95 of 1..100", ms(hundred...), 0.95, 95},
+		{"p99 of 1..100", ms(hundred...), 0.99, 99},
+		{"max of 1..100", ms(hundred...), 1, 100},
+		{"p99 of 10 samples is the largest", ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), 0.99, 10},
+		{"p90 of 10 samples", ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), 0.90, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := percentileMs(tt.sorted, tt.p); got != tt.want {
+				t.Errorf("percentileMs(p=%v) = %v, want %v", tt.p, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunBounded: the driver stops at maxRequests, counts errors and keeps
+// the first one.
+func TestRunBounded(t *testing.T) {
+	var calls atomic.Int64
+	boom := errors.New("boom")
+	res := run(t.Context(), "s", "raw", 4, time.Minute, 1000, func(ctx context.Context, r *rand.Rand) error {
+		if calls.Add(1)%10 == 0 {
+			return boom
+		}
+		return nil
+	})
+	if res.Requests != 1000 || calls.Load() != 1000 {
+		t.Fatalf("requests = %d, calls = %d, want 1000 each", res.Requests, calls.Load())
+	}
+	if res.Errors != 100 || res.FirstError != "boom" {
+		t.Errorf("errors = %d (%q), want 100 (boom)", res.Errors, res.FirstError)
+	}
+	if res.RPS <= 0 || res.P50ms > res.P99ms || res.P99ms > res.MaxMs {
+		t.Errorf("summary out of order: %+v", res)
+	}
+}
+
+// TestHTTPCaller: keys are taken in turn and a non-2xx answer is an error.
+func TestHTTPCaller(t *testing.T) {
+	seen := map[string]int{}
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.Header.Get("Authorization")]++
+		mu.Unlock()
+		if strings.HasSuffix(r.URL.Path, "/missing") {
+			http.Error(w, "no", http.StatusNotFound)
+			return
+		}
+		_, _ = w.Write([]byte(`{"success":true}`))
+	}))
+	defer srv.Close()
+	next := func(r *rand.Rand) Request { return Request{Method: "GET", Path: "/v1/ok"} }
+	call := httpCaller(srv.Client(), srv.URL, []string{"a", "b", "c"}, next)
+	res := run(t.Context(), "s", "gateway", 1, time.Minute, 30, call)
+	if res.Requests != 30 || res.Errors != 0 {
+		t.Fatalf("requests %d errors %d (%s)", res.Requests, res.Errors, res.FirstError)
+	}
+	for _, k := range []string{"Bearer a", "Bearer b", "Bearer c"} {
+		if seen[k] != 10 {
+			t.Errorf("%s used %d times, want 10 (%v)", k, seen[k], seen)
+		}
+	}
+	missing := httpCaller(srv.Client(), srv.URL, []string{"a"}, func(r *rand.Rand) Request { return Request{Method: "GET", Path: "/v1/missing"} })
+	res = run(t.Context(), "s", "gateway", 1, time.Minute, 3, missing)
+	if res.Errors != 3 || !strings.Contains(res.FirstError, "Not Found on /v1/missing") {
+		t.Errorf("errors %d (%q), want 3 Not Found", res.Errors, res.FirstError)
+	}
+}
+
+// TestBuildScenarios walks a small seeded chain as the bench does at start
+// and runs every target of every scenario once through the store: each
+// identifier the manifest and the walks give must be valid and found.
+func TestBuildScenarios(t *testing.T) {
+	dsn, m, drop, err := testdb.DBSync(fixture.ModeCore, 20_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	ctx := t.Context()
+	adminURL := testdb.New(t, "sg_test_bench_admin")
+	if _, err := admin.Migrate(ctx, testdb.Open(t, adminURL)); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := openRaw(ctx, dsn, adminURL, m.Network)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	// What the server's background refresher stores, for the pool runs.
+	if _, err := raw.stats.Refresh(ctx, m.Network); err != nil {
+		t.Fatal(err)
+	}
+	p, err := prepare(ctx, m, storePager(raw.db), 3, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.WhaleCursors) == 0 || len(p.TxHashes) < 10 {
+		t.Fatalf("prepared %d whale cursors and %d hashes", len(p.WhaleCursors), len(p.TxHashes))
+	}
+	for _, c := range p.WhaleCursors {
+		if c.Address != m.Whale.Address || c.FromSlot <= 0 || c.FromSlot > int64(m.Tip.Slot) {
+			t.Errorf("whale cursor %+v outside the chain (tip slot %d)", c, m.Tip.Slot)
+		}
+	}
+	scenarios, skipped, err := buildScenarios(m, p, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d scenarios; skipped on this small chain: %v", len(scenarios), skipped)
+	names := map[string]bool{}
+	for _, s := range scenarios {
+		names[s.Name] = true
+		if s.Raw == nil || len(s.Paths) == 0 {
+			t.Errorf("%s: no raw function or no paths", s.Name)
+		}
+		for _, path := range s.Paths {
+			if !strings.HasPrefix(path, "/v1/") || strings.Contains(path, "/tx/submit") {
+				t.Errorf("%s: path %q", s.Name, path)
+			}
+		}
+	}
+	for _, want := range []string{"utxos_by_address", "utxos_by_stake", "balance_by_address", "balance_by_stake",
+		"tx_history", "tx_history_whale_cursor", "tx_history_whale_offset", "tx_history_busy_slot",
+		"tx_address", "tx_address_whale_cursor", "tx_hash", "asset_info_popular", "asset_info_rare",
+		"pool_info_big", "pool_info", "pool_delegators_big", "pool_delegators"} {
+		if !names[want] {
+			t.Errorf("no scenario %s", want)
+		}
+	}
+	// Every request of every mix succeeds once through the store.
+	for _, s := range scenarios {
+		res := run(ctx, s.Name, "raw", 1, time.Minute, 3*len(s.Paths), s.Raw)
+		if res.Errors > 0 {
+			t.Errorf("%s: %d of %d store calls failed: %s", s.Name, res.Errors, res.Requests, res.FirstError)
+		}
+	}
+}
+
+func TestLoopbackOnly(t *testing.T) {
+	for _, u := range []string{"http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:80"} {
+		if err := loopbackOnly(u); err != nil {
+			t.Errorf("%s refused: %v", u, err)
+		}
+	}
+	for _, u := range []string{"http://10.0.0.1:8080", "https://example.com", "not a url"} {
+		if loopbackOnly(u) == nil {
+			t.Errorf("%s accepted", u)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Request is one call a scenario makes: an HTTP request for the gateway
+// run, or a direct function for the raw-SQL run.
+type Request struct {
+	Method string
+	Path   string
+	Body   string
+}
+
+// Scenario is one endpoint with a mix of identifiers to aim at.
+type Scenario struct {
+	Name string
+	// Paths lists every request the mix draws from (for the report).
+	Paths []string
+	// Next picks the next request (identifier mix) for the HTTP run.
+	Next func(r *rand.Rand) Request
+	// Raw runs the endpoint's own SQL directly (nil: no raw comparison).
+	Raw func(ctx context.Context, r *rand.Rand) error
+	// RawAt runs the raw call of Paths[i] (for priming).
+	RawAt func(ctx context.Context, i int) error
+}
+
+// Result is what one scenario did at one concurrency.
+type Result struct {
+	Scenario    string `json:"scenario"`
+	Mode        string `json:"mode"` // gateway or raw
+	Concurrency int    `json:"concurrency"`
+	Requests    int    `json:"requests"` // completed (answered or failed)
+	Errors      int    `json:"errors"`
+	// Incomplete counts requests still running when the run ended. Their
+	// time so far is in the percentiles (as a lower bound), so a run whose
+	// every request outlasts it still shows its latency.
+	Incomplete int     `json:"incomplete,omitempty"`
+	RPS        float64 `json:"rps"`
+	P50ms      float64 `json:"p50_ms"`
+	P95ms      float64 `json:"p95_ms"`
+	P99ms      float64 `json:"p99_ms"`
+	MaxMs      float64 `json:"max_ms"`
+	// FirstError is a sample of what failed, for the report.
+	FirstError string `json:"first_error,omitempty"`
+	usage
+}
+
+// run drives call with `concurrency` workers for d (bounded: it also stops
+// after maxRequests) and summarises latencies.
+func run(ctx context.Context, name, mode string, concurrency int, d time.Duration, maxRequests int,
+	call func(ctx context.Context, r *rand.Rand) error) Result {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		errs      int
+		cut       int
+		firstErr  string
+		count     atomic.Int64
+	)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < concurrency; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(seed, 0x5eed))
+			local := make([]time.Duration, 0, 1024)
+			localErrs, localCut := 0, 0
+			var localFirst string
+			for ctx.Err() == nil {
+				if count.Add(1) > int64(maxRequests) {
+					break
+				}
+				t0 := time.Now()
+				err := call(ctx, r)
+				if ctx.Err() != nil {
+					// The run ended mid-call: not a completed request, but
+					// its time so far is a lower bound of its latency.
+					local = append(local, time.Since(t0))
+					localCut++
+					break
+				}
+				local = append(local, time.Since(t0))
+				if err != nil {
+					localErrs++
+					if localFirst == "" {
+						localFirst = err.Error()
+					}
+				}
+			}
+			mu.Lock()
+			latencies = append(latencies, local...)
+			errs += localErrs
+			cut += localCut
+			if firstErr == "" {
+				firstErr = localFirst
+			}
+			mu.Unlock()
+		}(uint64(w + 1))
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	res := Result{Scenario: name, Mode: mode, Concurrency: concurrency, Requests: len(latencies) - cut, Errors: errs,
+		Incomplete: cut, FirstError: firstErr}
+	if len(latencies) == 0 {
+		return res
+	}
+	slices.Sort(latencies)
+	res.RPS = float64(res.Requests) / elapsed.Seconds()
+	res.P50ms, res.P95ms = percentileMs(latencies, 0.50), percentileMs(latencies, 0.95)
+	res.P99ms, res.MaxMs = percentileMs(latencies, 0.99), percentileMs(latencies, 1)
+	return res
+}
+
+// percentileMs is the nearest-rank p-quantile (0 < p <= 1) of sorted
+// latencies, in milliseconds: the smallest value with at least p of the
+// samples at or below it. Empty input gives 0.
+func percentileMs(sorted []time.Duration, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(p * float64(len(sorted))))
+	rank = min(max(rank, 1), len(sorted))
+	return float64(sorted[rank-1]) / float64(time.Millisecond)
+}
+
+// httpCaller sends a scenario's requests to the gateway, taking the API
+// keys in turn (many keys, like many customers: each credential's rate
+// limit is at most 10 000/min, which one busy client would exceed).
+// A non-2xx answer is an error (the bench aims only at valid identifiers).
+func httpCaller(client *http.Client, base string, keys []string, next func(r *rand.Rand) Request) func(ctx context.Context, r *rand.Rand) error {
+	var turn atomic.Uint64
+	return func(ctx context.Context, r *rand.Rand) error {
+		q := next(r)
+		key := keys[turn.Add(1)%uint64(len(keys))]
+		var body io.Reader
+		if q.Body != "" {
+			body = strings.NewReader(q.Body)
+		}
+		req, err := http.NewRequestWithContext(ctx, q.Method, base+q.Path, body)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "Bearer "+key)
+		if q.Body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			return &statusError{code: resp.StatusCode, path: q.Path}
+		}
+		return nil
+	}
+}
+
+type statusError struct {
+	code int
+	path string
+}
+
+func (e *statusError) Error() string { return http.StatusText(e.code) + " on " + e.path }

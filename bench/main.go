@@ -1,0 +1,370 @@
+// Command bench drives every syncgate data endpoint with a realistic mix of
+// identifiers taken from the generator's manifest, at several concurrency
+// levels for a fixed duration, and prints requests/s and latency
+// percentiles per endpoint. With --raw-sql it also runs each endpoint's
+// store method (the dbsync call the handler makes, so the same SQL)
+// directly against PostgreSQL at the same concurrency and prints the
+// gateway/raw throughput ratio. POST /v1/tx/submit is not driven: it needs
+// a cardano-node.
+//
+//	go run ./bench --setup --admin-db postgres://…/sg_bench_admin --key-file keys.txt
+//	go run ./bench --url http://127.0.0.1:18080 --key-file keys.txt --db postgres://… --manifest manifest.json --raw-sql
+//
+// `make bench` does both around a freshly started server (bench/run.sh).
+// Traffic goes only where --url points; every run is bounded by --duration
+// and --max-requests.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/syncgate/syncgate/dbsync/fixture"
+)
+
+func main() {
+	if err := mainErr(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// report is the --json document.
+type report struct {
+	Label       string            `json:"label,omitempty"`
+	Started     time.Time         `json:"started"`
+	Duration    string            `json:"duration_per_run"`
+	Concurrency []int             `json:"concurrency"`
+	Machine     machine           `json:"machine"`
+	DataSet     fixture.Counts    `json:"data_set"`
+	Mode        fixture.Mode      `json:"utxo_mode"`
+	Scenarios   map[string]string `json:"scenarios"` // name → one sample path
+	Notes       []string          `json:"notes,omitempty"`
+	Results     []Result          `json:"results"`
+}
+
+type machine struct {
+	CPUs       int    `json:"cpus"`
+	MemTotalMB int64  `json:"mem_total_mb"`
+	LoadAvg    string `json:"load_avg_at_start"`
+	GoVersion  string `json:"go_version"`
+}
+
+func mainErr() error {
+	base := flag.String("url", "http://127.0.0.1:8080", "gateway base URL (loopback only)")
+	key := flag.String("key", os.Getenv("SYNCGATE_API_KEY"), "API key (or SYNCGATE_API_KEY); --key-file for several")
+	keyFile := flag.String("key-file", "", "API keys, one per line, used in turn (written by --setup)")
+	dbURL := flag.String("db", "", "db-sync database URL (needed for --raw-sql; also finds cursors without the API)")
+	manifestPath := flag.String("manifest", "manifest.json", "generator manifest (notable entities)")
+	duration := flag.Duration("duration", 10*time.Second, "duration per scenario, concurrency and mode")
+	warmup := flag.Duration("warmup", 2*time.Second, "unmeasured run at the highest concurrency before each scenario")
+	levels := flag.String("concurrency", "1,16,64", "comma-separated concurrency levels")
+	rawSQL := flag.Bool("raw-sql", false, "also run each endpoint's store method directly and print gateway/raw")
+	only := flag.String("only", "", "comma-separated scenario names to run (default all)")
+	list := flag.Bool("list", false, "print the scenarios and a sample request of each, then exit")
+	jsonOut := flag.String("json", "", "also write the results as JSON to this file")
+	label := flag.String("label", "", "free text stored in the JSON (what this run measures)")
+	maxReq := flag.Int("max-requests", 1_000_000, "upper bound of requests per run")
+	serverPID := flag.Int("server-pid", 0, "the server's pid: report its CPU and resident memory per run")
+	doSetup := flag.Bool("setup", false, "create API keys for a bench run (with --admin-db, --key-file, --keys) and exit")
+	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
+	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
+	network := flag.String("network", "mainnet", "--setup: the keys' network")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if *doSetup {
+		return setup(ctx, *adminDB, *network, *nKeys, *keyFile)
+	}
+
+	var conc []int
+	for _, s := range strings.Split(*levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n > 1024 {
+			return fmt.Errorf("--concurrency: %q is not an integer from 1 to 1024", s)
+		}
+		conc = append(conc, n)
+	}
+	if err := loopbackOnly(*base); err != nil {
+		return err
+	}
+	var keys []string
+	switch {
+	case *keyFile != "":
+		var err error
+		if keys, err = readKeys(*keyFile); err != nil {
+			return err
+		}
+	case *key != "":
+		keys = []string{*key}
+	default:
+		return errors.New("--key-file or --key (or SYNCGATE_API_KEY) is required")
+	}
+	m, err := loadManifest(*manifestPath)
+	if err != nil {
+		return err
+	}
+
+	var raw *rawRunner
+	if *rawSQL && *dbURL == "" {
+		return errors.New("--raw-sql needs --db")
+	}
+	if *dbURL != "" {
+		if raw, err = openRaw(ctx, *dbURL, *adminDB, m.Network); err != nil {
+			return err
+		}
+		defer raw.Close()
+	}
+	client := &http.Client{
+		Transport: &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, DisableCompression: true},
+		Timeout:   30 * time.Second,
+	}
+	gw := strings.TrimRight(*base, "/")
+	pager := httpPager(client, gw, keys[0])
+	if raw != nil {
+		pager = storePager(raw.db)
+	}
+	prep, err := prepare(ctx, m, pager, 10, 256)
+	if err != nil {
+		return fmt.Errorf("preparing cursors: %w", err)
+	}
+	for _, n := range prep.Notes {
+		fmt.Fprintf(os.Stderr, "bench: left out of the cursor mix: %s\n", n)
+	}
+	scenarios, skipped, err := buildScenarios(m, prep, raw)
+	if err != nil {
+		return err
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(os.Stderr, "bench: nothing to aim at in this chain for %s; skipped\n", strings.Join(skipped, ", "))
+	}
+	if !*rawSQL {
+		for i := range scenarios {
+			scenarios[i].Raw = nil
+		}
+	}
+	if *only != "" {
+		want := map[string]bool{}
+		for _, n := range strings.Split(*only, ",") {
+			want[strings.TrimSpace(n)] = true
+		}
+		var kept []Scenario
+		for _, s := range scenarios {
+			if want[s.Name] {
+				kept = append(kept, s)
+				delete(want, s.Name)
+			}
+		}
+		for n := range want {
+			return fmt.Errorf("--only: no scenario %q (see --list)", n)
+		}
+		scenarios = kept
+	}
+	if *list {
+		for _, s := range scenarios {
+			fmt.Printf("%-26s %3d requests in the mix, e.g. GET %s\n", s.Name, len(s.Paths), s.Paths[0])
+		}
+		return nil
+	}
+
+	rep := report{Label: *label, Started: time.Now().UTC(), Duration: duration.String(), Concurrency: conc,
+		Machine: machineInfo(), DataSet: m.Counts, Mode: m.Mode, Scenarios: map[string]string{}, Notes: prep.Notes}
+	for _, s := range scenarios {
+		rep.Scenarios[s.Name] = s.Paths[0]
+	}
+	top := conc[0]
+	for _, c := range conc {
+		top = max(top, c)
+	}
+	for _, s := range scenarios {
+		if ctx.Err() != nil {
+			break
+		}
+		call := httpCaller(client, gw, keys, s.Next)
+		if err := prime(ctx, s, client, gw, keys); err != nil {
+			fmt.Fprintf(os.Stderr, "warning: %s: priming: %v\n", s.Name, err)
+		}
+		if *warmup > 0 {
+			// Unmeasured: fills caches (history totals, the credential
+			// cache, PostgreSQL's buffers) on both sides.
+			warm := map[string]func(context.Context, *rand.Rand) error{"gateway": call, "raw": s.Raw}
+			for _, mode := range []string{"gateway", "raw"} {
+				if warm[mode] == nil {
+					continue
+				}
+				w := run(ctx, s.Name, "warmup", top, *warmup, *maxReq, warm[mode])
+				if w.Errors > 0 {
+					fmt.Fprintf(os.Stderr, "warning: %s %s warm-up: %d of %d requests failed: %s\n", s.Name, mode, w.Errors, w.Requests, w.FirstError)
+				}
+			}
+		}
+		for _, c := range conc {
+			if ctx.Err() != nil {
+				break
+			}
+			obs := observe(*serverPID)
+			g := run(ctx, s.Name, "gateway", c, *duration, *maxReq, call)
+			g.usage = obs()
+			rep.Results = append(rep.Results, g)
+			if s.Raw != nil {
+				obs := observe(0)
+				r := run(ctx, s.Name, "raw", c, *duration, *maxReq, s.Raw)
+				r.usage = obs()
+				rep.Results = append(rep.Results, r)
+			}
+			fmt.Fprintf(os.Stderr, "done %-26s c=%-3d %8.0f req/s p99 %6.1f ms errors %d\n", s.Name, c, g.RPS, g.P99ms, g.Errors)
+		}
+	}
+	printTable(os.Stdout, rep.Results)
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// primeTimeout bounds priming one scenario. Priming is sequential and
+// generous because a whale's history total, counted once per tip and then
+// cached, can take seconds: a short warm-up would cancel it every time.
+const primeTimeout = 3 * time.Minute
+
+// prime sends every request of the mix once, in turn, through the gateway
+// and the store, so caches hold what they would in steady state.
+func prime(ctx context.Context, s Scenario, client *http.Client, base string, keys []string) error {
+	ctx, cancel := context.WithTimeout(ctx, primeTimeout)
+	defer cancel()
+	var firstErr error
+	keep := func(err error) {
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for i, p := range s.Paths {
+		keep(httpCaller(client, base, keys, func(*rand.Rand) Request { return Request{Method: "GET", Path: p} })(ctx, r))
+		if s.RawAt != nil {
+			keep(s.RawAt(ctx, i))
+		}
+	}
+	return firstErr
+}
+
+// loopbackOnly refuses to aim load anywhere but this machine.
+func loopbackOnly(base string) error {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("--url %q is not a URL", base)
+	}
+	switch u.Hostname() {
+	case "127.0.0.1", "localhost", "::1":
+		return nil
+	}
+	return fmt.Errorf("--url %q: the bench only sends traffic to 127.0.0.1", base)
+}
+
+// httpPager pages the light history through the API.
+func httpPager(client *http.Client, base, key string) historyPager {
+	return func(ctx context.Context, addr string, a pageArgs) ([]string, *int64, error) {
+		q := url.Values{"limit": {strconv.Itoa(a.limit)}}
+		if a.offset > 0 {
+			q.Set("offset", strconv.Itoa(a.offset))
+		}
+		if a.fromSlot != nil {
+			q.Set("fromSlot", strconv.FormatInt(*a.fromSlot, 10))
+		}
+		if a.asc {
+			q.Set("order", "asc")
+		}
+		req, err := http.NewRequestWithContext(ctx, "GET", base+"/v1/tx/history/"+url.PathEscape(addr)+"?"+q.Encode(), nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			return nil, nil, fmt.Errorf("%s: %s", resp.Status, b)
+		}
+		var body struct {
+			Data []struct {
+				TxHash string `json:"tx_hash"`
+			} `json:"data"`
+			Pagination struct {
+				NextCursor *int64 `json:"next_cursor"`
+			} `json:"pagination"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+			return nil, nil, err
+		}
+		hashes := make([]string, len(body.Data))
+		for i, d := range body.Data {
+			hashes[i] = d.TxHash
+		}
+		return hashes, body.Pagination.NextCursor, nil
+	}
+}
+
+func machineInfo() machine {
+	m := machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		m.LoadAvg = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	if kb, err := procStatusKBFile("/proc/meminfo", "MemTotal"); err == nil {
+		m.MemTotalMB = kb / 1024
+	}
+	return m
+}
+
+// printTable prints one row per scenario and concurrency, with the
+// gateway/raw throughput ratio when a raw run exists.
+func printTable(w io.Writer, results []Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\tconc\treq/s\tp50 ms\tp95 ms\tp99 ms\terrors\tcut\traw req/s\traw p99\tgw/raw\tclient cpu\tserver cpu\tserver MB\t")
+	rawBy := map[string]Result{}
+	for _, r := range results {
+		if r.Mode == "raw" {
+			rawBy[r.Scenario+"/"+strconv.Itoa(r.Concurrency)] = r
+		}
+	}
+	for _, r := range results {
+		if r.Mode != "gateway" {
+			continue
+		}
+		rawRPS, rawP99, ratio := "-", "-", "-"
+		if rr, ok := rawBy[r.Scenario+"/"+strconv.Itoa(r.Concurrency)]; ok && rr.RPS > 0 {
+			rawRPS = fmt.Sprintf("%.1f", rr.RPS)
+			rawP99 = fmt.Sprintf("%.1f", rr.P99ms)
+			ratio = fmt.Sprintf("%.0f%%", 100*r.RPS/rr.RPS)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%s\t%s\t%s\t%.2f\t%.2f\t%.0f\t\n", r.Scenario, r.Concurrency, r.RPS,
+			r.P50ms, r.P95ms, r.P99ms, r.Errors, r.Incomplete, rawRPS, rawP99, ratio, r.ClientCores, r.ServerCores, r.ServerRSSMB)
+	}
+	tw.Flush()
+}
+
+// pick returns a random element.
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }

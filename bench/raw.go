@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/poolstats"
+)
+
+// rawStatementTimeout matches the service's default STATEMENT_TIMEOUT, so
+// both runs give up on a statement at the same point.
+const rawStatementTimeout = 10 * time.Second
+
+// rawRunner calls the dbsync store methods the handlers call, directly:
+// PostgreSQL plus the driver and the store's scanning, without HTTP, auth,
+// rate limiting, usage counting and JSON. It is the limit the gateway is
+// compared with.
+type rawRunner struct {
+	db *dbsync.DB
+	// stats reads the stored pool stake distribution the server keeps in
+	// the admin database (nil without --admin-db: no raw pool runs).
+	stats *poolstats.Stats
+	admin *sqlx.DB
+
+	// epochTotals stands in for the handler's per-(pool, epoch) cache.
+	emu         sync.Mutex
+	epochTotals map[string]dbsync.PoolEpochTotals
+
+	// totals stands in for the gateway's Redis cache of history totals
+	// (handlers.historyTotal, single-flight like cache.Fetch): counted once
+	// per address and tip, so raw cursor pages pay what gateway cursor
+	// pages pay, minus the round trip.
+	mu     sync.Mutex
+	totals map[string]*total
+}
+
+type total struct {
+	mu   sync.Mutex // held while counting: concurrent callers wait
+	done bool
+	n    int64
+}
+
+// openRaw opens the db-sync database of network the way `serve` does
+// (dbsync.Open: same pool sizes, same statement timeout) and, when
+// adminURL is set, the pool stake store the server fills there.
+func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, error) {
+	n, ok := config.NetworkByName(network)
+	if !ok {
+		return nil, fmt.Errorf("unknown network %q in the manifest", network)
+	}
+	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: n, DBSyncURL: dbURL}, rawStatementTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Caps.Supported(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &rawRunner{db: db, totals: map[string]*total{}, epochTotals: map[string]dbsync.PoolEpochTotals{}}
+	if adminURL != "" {
+		if r.admin, err = sqlx.Open("postgres", adminURL); err != nil {
+			db.Close()
+			return nil, err
+		}
+		r.stats = poolstats.New(r.admin, map[string]*dbsync.DB{network: db}, poolstats.Options{}) // read only: never started
+	}
+	return r, nil
+}
+
+// Close closes the pools.
+func (r *rawRunner) Close() {
+	r.db.Close()
+	if r.admin != nil {
+		r.admin.Close()
+	}
+}
+
+// poolInfo makes the store calls of GET /v1/pools/:poolId on a cache miss:
+// the pool's parameters, its stored live stake, its epoch totals (cached
+// per epoch as the handler does).
+func (r *rawRunner) poolInfo(ctx context.Context, id dbsync.PoolID) error {
+	p, err := r.db.PoolInfo(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, ok, err := r.stats.PoolSummary(ctx, r.db.Network.Name, id); err != nil {
+		return err
+	} else if !ok {
+		return fmt.Errorf("no stored pool stake yet: the server's first refresh has not completed")
+	}
+	key := fmt.Sprintf("%s/%d", id.Hex(), p.CurrentEpoch)
+	r.emu.Lock()
+	_, cached := r.epochTotals[key]
+	r.emu.Unlock()
+	if !cached {
+		t, err := r.db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
+		if err != nil {
+			return err
+		}
+		r.emu.Lock()
+		r.epochTotals[key] = t
+		r.emu.Unlock()
+	}
+	return nil
+}
+
+// poolDelegators makes the store calls of the delegator list on a cache
+// miss: one page of the stored distribution (and the registration check
+// the handler adds when the pool has no delegators).
+func (r *rawRunner) poolDelegators(ctx context.Context, id dbsync.PoolID, limit, offset int) error {
+	_, sum, ok, err := r.stats.PoolDelegators(ctx, r.db.Network.Name, id, limit, offset)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no stored pool stake yet: the server's first refresh has not completed")
+	}
+	if sum.DelegatorCount == 0 {
+		_, err = r.db.PoolRegistered(ctx, id)
+	}
+	return err
+}
+
+// counter caches an address's history total per tip, in process.
+func (r *rawRunner) counter(addr string) dbsync.TotalCounter {
+	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
+		key := tip.BlockHash + "/" + addr
+		r.mu.Lock()
+		t := r.totals[key]
+		if t == nil {
+			t = &total{}
+			r.totals[key] = t
+		}
+		r.mu.Unlock()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if !t.done {
+			n, err := count(ctx)
+			if err != nil {
+				return 0, err
+			}
+			t.n, t.done = n, true
+		}
+		return t.n, nil
+	}
+}
+
+// noTotal skips the count: walks that only want cursors need no total.
+func noTotal(context.Context, dbsync.Tip, func(context.Context) (int64, error)) (int64, error) {
+	return 0, nil
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `make bench`: seed the bench database if it is missing, start a server on
+# it, create API keys, run every scenario (gateway and raw SQL), and write
+# bench/results/<UTC time>.json. Everything stays on 127.0.0.1.
+#
+# Settings (environment):
+#   BENCH_DB        db-sync database       postgres://postgres@127.0.0.1:5432/sg_bench_4m?sslmode=disable
+#   BENCH_TXS       transactions to seed   4200000 (about 10.2 M tx_out, ~12 GB, ~8 min)
+#   BENCH_MODE      core or consumed       core
+#   BENCH_MANIFEST  the seed's manifest    bench/results/manifest-4m.json
+#   BENCH_ADMIN_DB  admin schema database  postgres://postgres@127.0.0.1:5432/sg_bench_admin?sslmode=disable
+#   BENCH_REDIS     Redis                  redis://127.0.0.1:6379/0
+#   BENCH_ADDR      server listen address  127.0.0.1:18080
+#   BENCH_OUT       results file           bench/results/<UTC time>.json
+#   BENCH_FLAGS     bench flags            --duration 10s --concurrency 1,16,64 --raw-sql
+#   BENCH_SERVER    server binary to run   built from this tree (set it to compare builds)
+#   BENCH_PPROF     PPROF_ADDR for the server (e.g. 127.0.0.1:6060)  off
+# Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BENCH_DB=${BENCH_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_4m?sslmode=disable}
+BENCH_TXS=${BENCH_TXS:-4200000}
+BENCH_MODE=${BENCH_MODE:-core}
+BENCH_MANIFEST=${BENCH_MANIFEST:-bench/results/manifest-4m.json}
+BENCH_ADMIN_DB=${BENCH_ADMIN_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_admin?sslmode=disable}
+BENCH_REDIS=${BENCH_REDIS:-redis://127.0.0.1:6379/0}
+BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:18080}
+BENCH_OUT=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ).json}
+BENCH_FLAGS=${BENCH_FLAGS:---duration 10s --concurrency 1,16,64 --raw-sql}
+
+case "$BENCH_ADDR" in
+  127.0.0.1:*|localhost:*) ;;
+  *) echo "bench: BENCH_ADDR must be on 127.0.0.1" >&2; exit 1 ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/syncgate-bench.XXXXXX")
+server=
+cleanup() {
+  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
+    kill -TERM "$server" && wait "$server" || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/syncgate" .
+go build -o "$work/bench" ./bench
+BENCH_SERVER=${BENCH_SERVER:-$work/syncgate}
+mkdir -p "$(dirname "$BENCH_MANIFEST")" "$(dirname "$BENCH_OUT")"
+
+if [ ! -s "$BENCH_MANIFEST" ]; then
+  echo "bench: seeding $BENCH_TXS transactions ($BENCH_MODE mode); this takes a while" >&2
+  start=$(date +%s)
+  "$work/syncgate" seed --db "$BENCH_DB" --txs "$BENCH_TXS" --mode "$BENCH_MODE" --manifest "$BENCH_MANIFEST"
+  echo "bench: seeded in $(( $(date +%s) - start )) s" >&2
+fi
+
+"$work/bench" --setup --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" --keys 64
+
+# The server as deployed: Redis for auth, rate limits and the history-total
+# cache; JSON access log at info level (to a file, as a log shipper reads it).
+DBSYNC_MAINNET_URL="$BENCH_DB" ADMIN_DATABASE_URL="$BENCH_ADMIN_DB" REDIS_URL="$BENCH_REDIS" \
+  LISTEN_ADDR="$BENCH_ADDR" PPROF_ADDR="${BENCH_PPROF:-}" "$BENCH_SERVER" serve >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 60); do
+  curl -fsS "http://$BENCH_ADDR/v1/health" >/dev/null 2>&1 && break
+  kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+  sleep 1
+done
+
+# The pool endpoints read a stake distribution the server computes in the
+# background; its first pass (a minute or more at 4 M transactions) must be
+# stored before the pool scenarios mean anything. Later runs find it stored.
+for _ in $(seq 1 600); do
+  grep -q '"pool stake refreshed"\|"another instance is refreshing"' "$work/server.log" && break
+  psql -XAtq "$BENCH_ADMIN_DB" -c "SELECT 1 FROM syncgate.pool_stake_refresh LIMIT 1" 2>/dev/null | grep -q 1 && break
+  sleep 1
+done
+
+# shellcheck disable=SC2086 # BENCH_FLAGS is a list of flags
+"$work/bench" --url "http://$BENCH_ADDR" --key-file "$work/keys.txt" --db "$BENCH_DB" --admin-db "$BENCH_ADMIN_DB" \
+  --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" $BENCH_FLAGS "$@"
+echo "bench: server peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2/1024 " MB"}'); results in $BENCH_OUT" >&2

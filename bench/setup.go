@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq" // PostgreSQL driver
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/config"
+)
+
+// benchRateLimit is the highest per-credential limit the admin schema
+// allows (rate_limit_per_minute BETWEEN 1 AND 10000): 167 requests/s per
+// key, which is why the bench spreads its requests over many keys.
+const benchRateLimit = 10_000
+
+// setup prepares the admin database for a bench run: creates it if
+// missing, applies the migrations, and issues an admin key, a user and n
+// API keys for network at the highest rate limit, written one per line to
+// keyFile (mode 0600). It writes through admin.Store, as the admin API
+// would, so the keys are ordinary credentials with their audit entries.
+func setup(ctx context.Context, adminURL, network string, n int, keyFile string) error {
+	if adminURL == "" || keyFile == "" {
+		return errors.New("--setup needs --admin-db and --key-file")
+	}
+	if n < 1 {
+		return errors.New("--keys must be at least 1")
+	}
+	nw, ok := config.NetworkByName(network)
+	if !ok {
+		return fmt.Errorf("unknown network %q", network)
+	}
+	if err := createDatabase(ctx, adminURL); err != nil {
+		return fmt.Errorf("admin database: %w", err)
+	}
+	db, err := sqlx.Open("postgres", adminURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := admin.Migrate(ctx, db); err != nil {
+		return err
+	}
+	store := admin.NewStore(db, admin.Options{})
+	defer store.Close()
+	perms := []string{admin.PermManageUsers, admin.PermManageCredentials}
+	k, _, err := store.CreateAdminKey(ctx, admin.Bootstrap(""), "syncgate-bench", perms)
+	if err != nil {
+		return err
+	}
+	a := admin.Admin{ID: k.ID, EntityName: k.EntityName, Permissions: perms}
+	u, err := store.CreateUser(ctx, a, admin.NewUser{Name: "bench", ExternalID: "bench", BillingPlan: "bench"})
+	if err != nil {
+		return err
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		_, key, err := store.CreateCredential(ctx, a, admin.NewCredential{
+			Name: fmt.Sprintf("bench-%d", i), UserAccountID: u.ID, NetworkID: nw.ID, RateLimitPerMinute: benchRateLimit,
+		})
+		if err != nil {
+			return err
+		}
+		keys[i] = key
+	}
+	if err := os.WriteFile(keyFile, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "bench setup: %d API keys for %s (%d/min each) written to %s\n", n, network, benchRateLimit, keyFile)
+	return nil
+}
+
+// readKeys reads API keys, one per line.
+func readKeys(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			keys = append(keys, l)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s holds no keys", path)
+	}
+	return keys, nil
+}
+
+// createDatabase creates the database named in dsn unless it exists.
+func createDatabase(ctx context.Context, dsn string) error {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return errors.New("unparseable database URL")
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if name == "" {
+		return errors.New("database URL names no database")
+	}
+	maint := *u
+	maint.Path = "/postgres"
+	db, err := sqlx.Open("postgres", maint.String())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var exists bool
+	if err := db.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err = db.ExecContext(ctx, `CREATE DATABASE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
+	return err
+}

@@ -8,16 +8,14 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlAssetInfo               = sqlfiles.Must("dbsync/asset_info.sql")
-	sqlAssetCIP25              = sqlfiles.Must("dbsync/asset_cip25.sql")
-	sqlAssetCIP68Datum         = sqlfiles.Must("dbsync/asset_cip68_datum.sql")
-	sqlAssetCIP68DatumConsumed = sqlfiles.Must("dbsync/asset_cip68_datum_consumed.sql")
+	sqlAssetInfo               = prepared(sqlfiles.Must("dbsync/asset_info.sql"))
+	sqlAssetCIP25              = prepared(sqlfiles.Must("dbsync/asset_cip25.sql"))
+	sqlAssetCIP68Datum         = prepared(sqlfiles.Must("dbsync/asset_cip68_datum.sql"))
+	sqlAssetCIP68DatumConsumed = prepared(sqlfiles.Must("dbsync/asset_cip68_datum_consumed.sql"))
 )
 
 // MetadataSource selects where asset metadata comes from (spec §4.1).
@@ -85,7 +83,7 @@ func (db *DB) AssetInfo(ctx context.Context, id AssetID, src MetadataSource) (a 
 			err = fmt.Errorf("dbsync.AssetInfo(%s): %w", id, err)
 		}
 	}()
-	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		if err := tx.GetContext(ctx, &a.Tip, sqlTip); err != nil {
 			return err
 		}
@@ -131,7 +129,7 @@ func (db *DB) AssetInfo(ctx context.Context, id AssetID, src MetadataSource) (a 
 // cip68Metadata reads the current reference datum of a CIP-68 user token;
 // nil for other assets, or when the reference NFT is not in the UTxO, has
 // no known datum, or the datum is not CIP-68 metadata.
-func (db *DB) cip68Metadata(ctx context.Context, tx *sqlx.Tx, id AssetID) (*AssetMetadata, error) {
+func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id AssetID) (*AssetMetadata, error) {
 	ref, ok := id.CIP68Reference()
 	if !ok {
 		return nil, nil

@@ -830,6 +830,18 @@ func c2Explain(t *testing.T, c *c2Chain) {
 					t.Errorf("Seq Scan on %s:\n%s", scan, plan)
 				}
 			}
+			if !isPreparable(sqlfiles.Must(q.file)) {
+				return
+			}
+			plan = genericPlan(t, tx, sqlfiles.Must(q.file), q.args)
+			if err := json.Unmarshal([]byte(plan), &nodes); err != nil {
+				t.Fatal(err)
+			}
+			for _, scan := range c2SeqScans(nodes[0]["Plan"]) {
+				if c2BigTables[scan] {
+					t.Errorf("generic plan: Seq Scan on %s:\n%s", scan, plan)
+				}
+			}
 		})
 	}
 	// Every asset/pool query file is either checked or explicitly exempt.

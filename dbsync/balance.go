@@ -12,10 +12,10 @@ import (
 )
 
 var (
-	sqlBalanceByAddress         = sqlfiles.Must("dbsync/balance_by_address.sql")
-	sqlBalanceByAddressConsumed = sqlfiles.Must("dbsync/balance_by_address_consumed.sql")
-	sqlBalanceByStake           = sqlfiles.Must("dbsync/balance_by_stake.sql")
-	sqlBalanceByStakeConsumed   = sqlfiles.Must("dbsync/balance_by_stake_consumed.sql")
+	sqlBalanceByAddress         = prepared(sqlfiles.Must("dbsync/balance_by_address.sql"))
+	sqlBalanceByAddressConsumed = prepared(sqlfiles.Must("dbsync/balance_by_address_consumed.sql"))
+	sqlBalanceByStake           = prepared(sqlfiles.Must("dbsync/balance_by_stake.sql"))
+	sqlBalanceByStakeConsumed   = prepared(sqlfiles.Must("dbsync/balance_by_stake_consumed.sql"))
 )
 
 // BalanceByAddress sums the address's unspent outputs: lovelace and each

@@ -3,13 +3,17 @@ package dbsync_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/fixture"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -87,29 +91,92 @@ func TestExplainIndexBacked(t *testing.T) {
 			suffix = "_consumed.sql"
 		}
 		for _, tc := range append(perMode(suffix), shared...) {
-			plan := explain(t, c, sqlfiles.Must("dbsync/"+tc.file), tc.args)
+			query := sqlfiles.Must("dbsync/" + tc.file)
+			plan := explain(t, c, query, tc.args)
 			if bad := unindexedScans(plan); len(bad) > 0 {
 				t.Errorf("%s %v: %s\n%s", tc.file, tc.args, strings.Join(bad, "; "), plan)
 			}
+			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+				t.Errorf("%s %v does not read %s:\n%s", tc.file, tc.args, idx, plan)
+			}
+			if !isPreparable(query) {
+				continue
+			}
+			tx := lockedDownTx(t, c.raw)
+			plan = genericPlan(t, tx, query, tc.args)
+			tx.Rollback() //nolint:errcheck // read-only
+			if bad := unindexedScans(plan); len(bad) > 0 {
+				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
+			}
+			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+				t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
+			}
 		}
 	})
+}
+
+// unspentOnly are the consumed-mode statements that must find unspent
+// outputs through the partial unspent-only indexes, so that their cost
+// follows the unspent outputs, not the address's whole history.
+var unspentOnly = map[string]string{
+	"utxos_by_address_consumed.sql": "sg_tx_out_unspent_address", "balance_by_address_consumed.sql": "sg_tx_out_unspent_address",
+	"utxos_by_stake_consumed.sql": "sg_tx_out_unspent_stake", "balance_by_stake_consumed.sql": "sg_tx_out_unspent_stake",
 }
 
 // explain plans query with args on a connection that prices sequential
 // scans out, as the planner does when no index can serve a table.
 func explain(t *testing.T, c *chain, query string, args []any) string {
 	t.Helper()
-	tx, err := c.raw.BeginTxx(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := lockedDownTx(t, c.raw)
 	defer tx.Rollback() //nolint:errcheck // read-only
-	if _, err := tx.Exec(`SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`); err != nil {
-		t.Fatal(err)
-	}
 	var plan string
 	if err := tx.Get(&plan, "EXPLAIN (FORMAT JSON) "+query, args...); err != nil {
 		t.Fatalf("EXPLAIN %.60s: %v", query, err)
+	}
+	return plan
+}
+
+// lockedDownTx begins a transaction that prices sequential scans, hash and
+// merge joins out, as the planner does when no index can serve a table.
+func lockedDownTx(t *testing.T, db *sqlx.DB) *sqlx.Tx {
+	t.Helper()
+	tx, err := db.BeginTxx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`); err != nil {
+		tx.Rollback() //nolint:errcheck // read-only
+		t.Fatal(err)
+	}
+	return tx
+}
+
+// isPreparable says whether dbsync runs query as a prepared statement.
+func isPreparable(query string) bool {
+	return slices.Contains(dbsync.Preparable(), query)
+}
+
+// genericPlan returns, in JSON, the plan PostgreSQL caches for query as a
+// prepared statement once it stops planning per call: the plan that serves
+// every request after the fifth on a connection, whatever the parameters.
+func genericPlan(t *testing.T, tx *sqlx.Tx, query string, args []any) string {
+	t.Helper()
+	if _, err := tx.Exec(`SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`PREPARE sg_generic AS ` + query); err != nil {
+		t.Fatalf("PREPARE %.60s: %v", query, err)
+	}
+	defer tx.Exec(`DEALLOCATE sg_generic`) //nolint:errcheck // the transaction is rolled back anyway
+	// A generic plan does not look at the values, so NULLs stand in for
+	// them (EXECUTE cannot take protocol parameters).
+	execute := `EXECUTE sg_generic`
+	if len(args) > 0 {
+		execute += `(` + strings.TrimSuffix(strings.Repeat("NULL, ", len(args)), ", ") + `)`
+	}
+	var plan string
+	if err := tx.Get(&plan, `EXPLAIN (FORMAT JSON) `+execute); err != nil {
+		t.Fatalf("EXPLAIN EXECUTE %.60s: %v", query, err)
 	}
 	return plan
 }
@@ -158,4 +225,64 @@ func pageIDs(t *testing.T, addr string) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// TestStatementsArePrepared checks that Open prepared every registered
+// statement on both modes' databases (the generator's schema has every
+// column either mode reads), so requests do not fall back to planning per
+// call, and that a prepared statement answers as the plain query does.
+func TestStatementsArePrepared(t *testing.T) {
+	if len(dbsync.Preparable()) < 20 {
+		t.Fatalf("only %d statements registered as preparable", len(dbsync.Preparable()))
+	}
+	forEachChain(t, func(t *testing.T, c *chain) {
+		if got, want := c.db.PreparedCount(), len(slices.Compact(slices.Sorted(slices.Values(dbsync.Preparable())))); got != want {
+			t.Errorf("%d of %d statements prepared", got, want)
+		}
+		// Past the fifth run PostgreSQL may switch to the generic plan.
+		addr := mustAddress(t, samples.Small[0])
+		first, err := c.db.UTxOsByAddress(t.Context(), addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 8 {
+			again, err := c.db.UTxOsByAddress(t.Context(), addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(again) != fmt.Sprint(first) {
+				t.Fatalf("answer changed between runs of the prepared statement")
+			}
+		}
+	})
+}
+
+// TestSessionOptions checks what every pooled session carries: the
+// statement timeout Open was given and JIT off.
+func TestSessionOptions(t *testing.T) {
+	var jit, timeout string
+	if err := chains[0].db.Primary().Get(&jit, `SHOW jit`); err != nil {
+		t.Fatal(err)
+	}
+	if err := chains[0].db.Primary().Get(&timeout, `SHOW statement_timeout`); err != nil {
+		t.Fatal(err)
+	}
+	if jit != "off" || timeout != "30s" {
+		t.Errorf("jit %q, statement_timeout %q; want off, 30s", jit, timeout)
+	}
+}
+
+// TestUnspentIndexesOnlyInConsumedMode: in core mode every output has a NULL
+// consumed_by_tx_id, so the partial unspent-only indexes would copy the
+// whole address index; CreateRecommendedIndexes leaves them out there.
+func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		var n int
+		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake')`); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 2}[c.mode]; n != want {
+			t.Errorf("%d unspent-only indexes, want %d", n, want)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package dbsync
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -15,8 +16,23 @@ import (
 // order, and returns how long each took. It is the one place syncgate
 // writes DDL into a db-sync database, and only when an operator asks
 // (`syncgate indexes`) or the generator seeds.
+//
+// Files ending in _consumed.sql are partial indexes over unspent outputs
+// (consumed_by_tx_id IS NULL): small and decisive in consumed mode, a copy
+// of the whole address index in core mode, where every row qualifies. They
+// are created only when the database is detected in consumed mode.
 func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string, ...any)) error {
+	caps, err := DetectCapabilities(ctx, db)
+	if err != nil {
+		return err
+	}
 	for _, name := range sqlfiles.Dir("dbsync/indexes") {
+		if strings.HasSuffix(name, "_consumed.sql") && caps.UTxOMode != ModeConsumed {
+			if logf != nil {
+				logf("index %s skipped: the database is in %s mode", name, caps.UTxOMode)
+			}
+			continue
+		}
 		start := time.Now()
 		if _, err := db.ExecContext(ctx, sqlfiles.Must(name)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)

@@ -12,9 +12,9 @@ import (
 )
 
 var (
-	sqlPoolInfo   = sqlfiles.Must("dbsync/pool_info.sql")
-	sqlPoolExists = sqlfiles.Must("dbsync/pool_exists.sql")
-	sqlPoolTotals = sqlfiles.Must("dbsync/pool_epoch_totals.sql")
+	sqlPoolInfo   = prepared(sqlfiles.Must("dbsync/pool_info.sql"))
+	sqlPoolExists = prepared(sqlfiles.Must("dbsync/pool_exists.sql"))
+	sqlPoolTotals = prepared(sqlfiles.Must("dbsync/pool_epoch_totals.sql"))
 )
 
 // Pool statuses (spec §3.3).

@@ -7,8 +7,6 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -17,7 +15,7 @@ var (
 	sqlPoolStakeAllConsumed = sqlfiles.Must("dbsync/pool_stake_all_consumed.sql")
 	sqlPoolStakeOne         = sqlfiles.Must("dbsync/pool_stake_one.sql")
 	sqlPoolStakeOneConsumed = sqlfiles.Must("dbsync/pool_stake_one_consumed.sql")
-	sqlPoolStakeSnapshot    = sqlfiles.Must("dbsync/pool_stake_snapshot.sql")
+	sqlPoolStakeSnapshot    = prepared(sqlfiles.Must("dbsync/pool_stake_snapshot.sql"))
 )
 
 // PoolStake is one current delegator of a pool with its live stake
@@ -114,7 +112,7 @@ func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Dura
 	if db.Caps.UTxOMode == ModeConsumed {
 		query = sqlPoolStakeOneConsumed
 	}
-	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
 			fmt.Sprintf("%dms", max(budget.Milliseconds(), 1))); err != nil {
 			return err

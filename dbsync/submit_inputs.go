@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	sqlUnspentInputs         = sqlfiles.Must("dbsync/unspent_inputs.sql")
-	sqlUnspentInputsConsumed = sqlfiles.Must("dbsync/unspent_inputs_consumed.sql")
+	sqlUnspentInputs         = prepared(sqlfiles.Must("dbsync/unspent_inputs.sql"))
+	sqlUnspentInputsConsumed = prepared(sqlfiles.Must("dbsync/unspent_inputs_consumed.sql"))
 )
 
 // OutputRef names a transaction output: the producing transaction's hash

@@ -176,4 +176,7 @@ func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, refs .
 	if strings.Contains(text, "Seq Scan") {
 		t.Errorf("%s is not index-backed:\n%s", file, text)
 	}
+	if generic := genericPlan(t, tx, sqlfiles.Must(file), []any{hashes, indexes}); strings.Contains(generic, "Seq Scan") {
+		t.Errorf("generic plan of %s is not index-backed:\n%s", file, generic)
+	}
 }

@@ -7,17 +7,16 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlTxByHash         = sqlfiles.Must("dbsync/tx_by_hash.sql")
-	sqlTxInputs         = sqlfiles.Must("dbsync/tx_inputs.sql")
-	sqlTxInputsConsumed = sqlfiles.Must("dbsync/tx_inputs_consumed.sql")
-	sqlTxOutputs        = sqlfiles.Must("dbsync/tx_outputs.sql")
+	sqlTxByHash         = prepared(sqlfiles.Must("dbsync/tx_by_hash.sql"))
+	sqlTxInputs         = prepared(sqlfiles.Must("dbsync/tx_inputs.sql"))
+	sqlTxInputsConsumed = prepared(sqlfiles.Must("dbsync/tx_inputs_consumed.sql"))
+	sqlTxOutputs        = prepared(sqlfiles.Must("dbsync/tx_outputs.sql"))
 )
 
 // TxRef is a transaction and the block that holds it.
@@ -81,7 +80,7 @@ func (r txRefRow) ref() (TxRef, error) {
 // ErrNotFound.
 func (db *DB) TxByHash(ctx context.Context, hash TxHash) (Tx, error) {
 	var out Tx
-	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var row txRefRow
 		if err := tx.GetContext(ctx, &row, sqlTxByHash, hash[:]); err != nil {
 			return err
@@ -125,7 +124,7 @@ type txOutputRow struct {
 
 // txDetails adds inputs and outputs to refs with three queries whatever
 // their number (inputs, outputs, the assets of both), never one per tx.
-func (db *DB) txDetails(ctx context.Context, tx *sqlx.Tx, refs []TxRef) ([]Tx, error) {
+func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, error) {
 	txs := make([]Tx, len(refs))
 	if len(refs) == 0 {
 		return txs, nil

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/jmoiron/sqlx"
-
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlTxFirstIDFromSlot        = sqlfiles.Must("dbsync/tx_first_id_from_slot.sql")
+	sqlTxFirstIDFromSlot        = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
 	sqlTxHistoryPageDesc        = sqlfiles.Must("dbsync/tx_history_page_desc.sql")
 	sqlTxHistoryPageDescConsume = sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql")
 	sqlTxHistoryPageAsc         = sqlfiles.Must("dbsync/tx_history_page_asc.sql")
@@ -55,7 +53,7 @@ type TotalCounter func(ctx context.Context, tip Tip, count func(context.Context)
 // only), in one snapshot.
 func (db *DB) TxHistory(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
-	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var err error
 		page, err = db.historyPage(ctx, tx, addr, q, counter)
 		return err
@@ -70,7 +68,7 @@ func (db *DB) TxHistory(ctx context.Context, addr Address, q HistoryQuery, count
 // inputs and outputs, in one snapshot and a fixed number of queries.
 func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[Tx], error) {
 	var page HistoryPage[Tx]
-	err := db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		refs, err := db.historyPage(ctx, tx, addr, q, counter)
 		if err != nil {
 			return err
@@ -91,7 +89,7 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // historyPage walks the address's transactions in tx.id order, which is
 // chain order in db-sync. A fromSlot cursor becomes a tx.id bound first,
 // so the walk starts at the cursor instead of skipping the newer history.
-func (db *DB) historyPage(ctx context.Context, tx *sqlx.Tx, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
+func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
 	tip, err := tipIn(ctx, tx)
 	if err != nil {
@@ -134,7 +132,7 @@ func (db *DB) historyPage(ctx context.Context, tx *sqlx.Tx, addr Address, q Hist
 // [lo, hi), in one direction.
 type historyWalk struct {
 	db     *DB
-	tx     *sqlx.Tx
+	tx     *Snapshot
 	addr   string
 	asc    bool
 	lo, hi int64
@@ -235,7 +233,7 @@ func (w historyWalk) firstIDFromSlot(ctx context.Context, slot int64) (int64, er
 }
 
 // tipIn reads the chain tip inside a request's snapshot.
-func tipIn(ctx context.Context, tx *sqlx.Tx) (Tip, error) {
+func tipIn(ctx context.Context, tx *Snapshot) (Tip, error) {
 	var t Tip
 	if err := tx.GetContext(ctx, &t, sqlTip); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {

@@ -4,17 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlUTxOsByAddress         = sqlfiles.Must("dbsync/utxos_by_address.sql")
-	sqlUTxOsByAddressConsumed = sqlfiles.Must("dbsync/utxos_by_address_consumed.sql")
-	sqlUTxOsByStake           = sqlfiles.Must("dbsync/utxos_by_stake.sql")
-	sqlUTxOsByStakeConsumed   = sqlfiles.Must("dbsync/utxos_by_stake_consumed.sql")
+	sqlUTxOsByAddress         = prepared(sqlfiles.Must("dbsync/utxos_by_address.sql"))
+	sqlUTxOsByAddressConsumed = prepared(sqlfiles.Must("dbsync/utxos_by_address_consumed.sql"))
+	sqlUTxOsByStake           = prepared(sqlfiles.Must("dbsync/utxos_by_stake.sql"))
+	sqlUTxOsByStakeConsumed   = prepared(sqlfiles.Must("dbsync/utxos_by_stake_consumed.sql"))
 )
 
 // UTxO is an unspent output. ScriptHash is the payment script hash when the
@@ -46,7 +45,7 @@ type utxoRow struct {
 // (slot, position in block, output index). An address never seen on chain
 // has none.
 func (db *DB) UTxOsByAddress(ctx context.Context, addr Address) (utxos []UTxO, err error) {
-	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		utxos, err = selectUTxOs(ctx, tx, db.byMode(sqlUTxOsByAddress, sqlUTxOsByAddressConsumed), addr.String())
 		return err
 	})
@@ -59,7 +58,7 @@ func (db *DB) UTxOsByAddress(ctx context.Context, addr Address) (utxos []UTxO, e
 // UTxOsByStake returns the unspent outputs of every address carrying the
 // stake credential, in chain order. An unknown stake key has none.
 func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) (utxos []UTxO, err error) {
-	err = db.ReadTx(ctx, func(tx *sqlx.Tx) error {
+	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		utxos, err = selectUTxOs(ctx, tx, db.byMode(sqlUTxOsByStake, sqlUTxOsByStakeConsumed), pq.ByteaArray(key.Candidates()))
 		return err
 	})
@@ -70,7 +69,7 @@ func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) (utxos []UTxO, err
 }
 
 // selectUTxOs runs one UTxO listing, then one query for all their assets.
-func selectUTxOs(ctx context.Context, tx *sqlx.Tx, query string, arg any) ([]UTxO, error) {
+func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any) ([]UTxO, error) {
 	var rows []utxoRow
 	if err := tx.SelectContext(ctx, &rows, query, arg); err != nil {
 		return nil, err

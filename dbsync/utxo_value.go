@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
-var sqlTxOutAssets = sqlfiles.Must("dbsync/tx_out_assets.sql")
+var sqlTxOutAssets = prepared(sqlfiles.Must("dbsync/tx_out_assets.sql"))
 
 // AssetQuantity is an amount of one native asset. Policy and Name are hex
 // (Name may be empty).
@@ -47,7 +46,7 @@ type assetRow struct {
 
 // assetsByTxOut loads the native assets of the given outputs in one query,
 // keyed by tx_out id.
-func assetsByTxOut(ctx context.Context, tx *sqlx.Tx, txOutIDs []int64) (map[int64][]AssetQuantity, error) {
+func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int64][]AssetQuantity, error) {
 	out := make(map[int64][]AssetQuantity)
 	if len(txOutIDs) == 0 {
 		return out, nil

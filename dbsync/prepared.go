@@ -17,9 +17,13 @@ import (
 // connection, a request costs one round trip per statement, and PostgreSQL
 // switches to a cached generic plan after five runs.
 //
-// Statements whose plan must follow the values (the history pages choose
-// between two strategies by how often the address occurs) are not
-// registered and keep a custom plan per request.
+// Statements whose plans must follow the values are not registered and keep
+// a custom plan per request: the core-mode history pages, whose spent side
+// is found either from the address's outputs or from the spends in tx id
+// order depending on how often the address occurs (a generic plan took
+// 200-800 ms where the custom one takes 1-20 ms). In consumed mode both
+// sides are plain index walks and the generic plan is the fast one (0.3 ms
+// for the whale's first page against 9 ms custom, 2 ms of it planning).
 
 var (
 	preparableMu sync.Mutex

@@ -12,10 +12,11 @@ import (
 
 var (
 	sqlTxFirstIDFromSlot        = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
+	sqlTxHistoryFirstID         = prepared(sqlfiles.Must("dbsync/tx_history_first_id.sql"))
 	sqlTxHistoryPageDesc        = sqlfiles.Must("dbsync/tx_history_page_desc.sql")
-	sqlTxHistoryPageDescConsume = sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql")
+	sqlTxHistoryPageDescConsume = prepared(sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql"))
 	sqlTxHistoryPageAsc         = sqlfiles.Must("dbsync/tx_history_page_asc.sql")
-	sqlTxHistoryPageAscConsumed = sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql")
+	sqlTxHistoryPageAscConsumed = prepared(sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql"))
 	sqlTxHistoryTotal           = sqlfiles.Must("dbsync/tx_history_total.sql")
 	sqlTxHistoryTotalConsumed   = sqlfiles.Must("dbsync/tx_history_total_consumed.sql")
 )
@@ -107,6 +108,17 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 			return page, err
 		}
 	}
+	// Start the walk at the address's first transaction (the plans are
+	// chosen with it as a constant, which an SQL subquery would hide).
+	var first int64
+	switch err := tx.GetContext(ctx, &first, sqlTxHistoryFirstID, w.addr); {
+	case errors.Is(err, sql.ErrNoRows):
+		page.Items = []TxRef{} // never seen on chain: no history
+		return page, nil
+	case err != nil:
+		return page, err
+	}
+	w.lo = max(w.lo, first)
 	page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
 	if err != nil {
 		return page, err

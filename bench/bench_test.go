@@ -191,3 +191,28 @@ func TestLoopbackOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownMarksMissedTargets: the report table puts the c=16 rows that
+// miss a target in bold and pairs before/after rows by scenario and level.
+func TestMarkdownMarksMissedTargets(t *testing.T) {
+	after := &report{Results: []Result{
+		{Scenario: "fast", Mode: "gateway", Concurrency: 16, RPS: 900, P50ms: 5, P99ms: 20},
+		{Scenario: "fast", Mode: "raw", Concurrency: 16, RPS: 1000},
+		{Scenario: "slow", Mode: "gateway", Concurrency: 16, RPS: 100, P50ms: 40, P99ms: 80},
+		{Scenario: "slow", Mode: "raw", Concurrency: 16, RPS: 200},
+		{Scenario: "slow", Mode: "gateway", Concurrency: 64, RPS: 100, P99ms: 300},
+	}}
+	before := &report{Results: []Result{{Scenario: "slow", Mode: "gateway", Concurrency: 16, RPS: 50, P99ms: 400}}}
+	var b strings.Builder
+	writeMarkdown(&b, before, after)
+	got := b.String()
+	for _, want := range []string{
+		"| fast | 16 | 900 | 5.0 | 20.0 | 0 | 1000 | 90% | - | - |",
+		"| slow | 16 | 100 | 40.0 | **80.0** | 0 | 200 | **50%** | 50 | 400.0 |",
+		"| slow | 64 | 100 | 0.0 | 300.0 | 0 | - | - | - | - |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing row %q in\n%s", want, got)
+		}
+	}
+}

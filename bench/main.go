@@ -84,7 +84,24 @@ func mainErr() error {
 	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
 	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
+	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
+	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
 	flag.Parse()
+
+	if *markdown != "" {
+		after, err := readReport(*markdown)
+		if err != nil {
+			return err
+		}
+		var old *report
+		if *before != "" {
+			if old, err = readReport(*before); err != nil {
+				return err
+			}
+		}
+		writeMarkdown(os.Stdout, old, after)
+		return nil
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -45,6 +45,8 @@ type DB struct {
 
 	primary  *pool
 	replicas []*pool
+	// utxoChunk: outputs per chunk of a UTxO listing (0: the default).
+	utxoChunk int
 	next     atomic.Uint64
 }
 

@@ -60,7 +60,8 @@ func TestExplainIndexBacked(t *testing.T) {
 		var cases []explainCase
 		for _, a := range []string{samples.Whale, samples.Small[0], samples.Busy} {
 			cases = append(cases,
-				explainCase{"utxos_by_address" + suffix, []any{a}},
+				explainCase{"utxos_by_address" + suffix, []any{a, -1, -1, 500}},
+				explainCase{"utxos_by_address" + suffix, []any{a, midID, 0, 500}},
 				explainCase{"balance_by_address" + suffix, []any{a}},
 				explainCase{"tx_history_total" + suffix, []any{a}},
 			)
@@ -76,7 +77,8 @@ func TestExplainIndexBacked(t *testing.T) {
 		}
 		for _, key := range []any{stake, pq.ByteaArray(stakeHex.Candidates())} {
 			cases = append(cases,
-				explainCase{"utxos_by_stake" + suffix, []any{key}},
+				explainCase{"utxos_by_stake" + suffix, []any{key, -1, -1, 500}},
+				explainCase{"utxos_by_stake" + suffix, []any{key, midID, 0, 500}},
 				explainCase{"balance_by_stake" + suffix, []any{key}},
 			)
 		}

@@ -29,8 +29,32 @@ type UTxO struct {
 	BlockHash   string
 }
 
+// utxoChunk is how many outputs one statement of a UTxO listing reads. A
+// Byron-era exchange address can hold tens of thousands of unspent outputs;
+// reading and answering them chunk by chunk keeps a request's memory at one
+// chunk (16 such requests at once took the server to 448 MB when the whole
+// list was built first).
+const defaultUTxOChunk = 500
+
+// SetUTxOChunk changes how many outputs one chunk of a UTxO listing reads
+// (tests use tiny chunks to cross many chunk boundaries). Call it before
+// the DB serves requests.
+func (db *DB) SetUTxOChunk(n int) {
+	if n > 0 {
+		db.utxoChunk = n
+	}
+}
+
+func (db *DB) chunkSize() int {
+	if db.utxoChunk > 0 {
+		return db.utxoChunk
+	}
+	return defaultUTxOChunk
+}
+
 type utxoRow struct {
 	TxOutID     int64   `db:"tx_out_id"`
+	TxID        int64   `db:"tx_id"`
 	TxHash      string  `db:"tx_hash"`
 	OutputIndex int     `db:"output_index"`
 	Address     string  `db:"address"`
@@ -44,35 +68,76 @@ type utxoRow struct {
 // UTxOsByAddress returns the address's unspent outputs in chain order
 // (slot, position in block, output index). An address never seen on chain
 // has none.
-func (db *DB) UTxOsByAddress(ctx context.Context, addr Address) (utxos []UTxO, err error) {
-	err = db.ReadTx(ctx, func(tx *Snapshot) error {
-		utxos, err = selectUTxOs(ctx, tx, db.byMode(sqlUTxOsByAddress, sqlUTxOsByAddressConsumed), addr.String())
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dbsync.UTxOsByAddress: %w", err)
-	}
-	return utxos, nil
+func (db *DB) UTxOsByAddress(ctx context.Context, addr Address) ([]UTxO, error) {
+	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByAddress(ctx, addr, fn) })
 }
 
 // UTxOsByStake returns the unspent outputs of every address carrying the
 // stake credential, in chain order. An unknown stake key has none.
-func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) (utxos []UTxO, err error) {
-	err = db.ReadTx(ctx, func(tx *Snapshot) error {
-		utxos, err = selectUTxOs(ctx, tx, db.byMode(sqlUTxOsByStake, sqlUTxOsByStakeConsumed), pq.ByteaArray(key.Candidates()))
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("dbsync.UTxOsByStake: %w", err)
-	}
-	return utxos, nil
+func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) ([]UTxO, error) {
+	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByStake(ctx, key, fn) })
 }
 
-// selectUTxOs runs one UTxO listing, then one query for all their assets.
-func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any) ([]UTxO, error) {
-	var rows []utxoRow
-	if err := tx.SelectContext(ctx, &rows, query, arg); err != nil {
+// EachUTxOByAddress calls fn with the address's unspent outputs in chain
+// order, a chunk at a time, all from one snapshot. fn is not called for an
+// address with none; an error from fn stops the listing and is returned.
+func (db *DB) EachUTxOByAddress(ctx context.Context, addr Address, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByAddress, sqlUTxOsByAddressConsumed), addr.String(), fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByAddress: %w", err)
+	}
+	return nil
+}
+
+// EachUTxOByStake is EachUTxOByAddress for every address of a stake key.
+func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByStake, sqlUTxOsByStakeConsumed), pq.ByteaArray(key.Candidates()), fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByStake: %w", err)
+	}
+	return nil
+}
+
+func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {
+	all := []UTxO{}
+	err := each(func(chunk []UTxO) error {
+		all = append(all, chunk...)
+		return nil
+	})
+	if err != nil {
 		return nil, err
+	}
+	return all, nil
+}
+
+// eachUTxO reads the listing in keyset chunks of (tx_id, index) inside one
+// snapshot: each chunk resumes the index walk where the last one stopped.
+func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTxO) error) error {
+	return db.ReadTx(ctx, func(tx *Snapshot) error {
+		afterTx, afterIndex := int64(-1), -1
+		for {
+			utxos, rows, err := selectUTxOs(ctx, tx, query, arg, afterTx, afterIndex, db.chunkSize())
+			if err != nil {
+				return err
+			}
+			if len(utxos) > 0 {
+				if err := fn(utxos); err != nil {
+					return err
+				}
+			}
+			if len(rows) < db.chunkSize() {
+				return nil
+			}
+			last := rows[len(rows)-1]
+			afterTx, afterIndex = last.TxID, last.OutputIndex
+		}
+	})
+}
+
+// selectUTxOs runs one chunk of a UTxO listing, then one query for all
+// their assets.
+func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any, afterTx int64, afterIndex, limit int) ([]UTxO, []utxoRow, error) {
+	var rows []utxoRow
+	if err := tx.SelectContext(ctx, &rows, query, arg, afterTx, afterIndex, limit); err != nil {
+		return nil, nil, err
 	}
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
@@ -80,13 +145,13 @@ func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any) ([]UT
 	}
 	assets, err := assetsByTxOut(ctx, tx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	utxos := make([]UTxO, len(rows))
 	for i, r := range rows {
 		lovelace, err := parseQuantity(r.Lovelace)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		utxos[i] = UTxO{
 			TxHash:      r.TxHash,
@@ -99,5 +164,5 @@ func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any) ([]UT
 			BlockHash:   r.BlockHash,
 		}
 	}
-	return utxos, nil
+	return utxos, rows, nil
 }

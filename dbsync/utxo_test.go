@@ -97,7 +97,30 @@ func sameAcrossModes(t *testing.T, what string, perMode []any) {
 	}
 }
 
-func TestUTxOsByAddress(t *testing.T) {
+// inChunks runs f with the default UTxO chunk and again with chunks of two
+// outputs, so every listing of more than two outputs crosses chunk
+// boundaries (keyset resumption inside one snapshot) and must still match.
+func inChunks(t *testing.T, f func(t *testing.T)) {
+	for _, n := range []int{500, 2} {
+		t.Run(fmt.Sprintf("chunk=%d", n), func(t *testing.T) {
+			for _, c := range chains {
+				c.db.SetUTxOChunk(n)
+			}
+			t.Cleanup(func() {
+				for _, c := range chains {
+					c.db.SetUTxOChunk(500)
+				}
+			})
+			f(t)
+		})
+	}
+}
+
+func TestUTxOsByAddress(t *testing.T) { inChunks(t, testUTxOsByAddress) }
+
+func TestUTxOsByStake(t *testing.T) { inChunks(t, testUTxOsByStake) }
+
+func testUTxOsByAddress(t *testing.T) {
 	ctx := t.Context()
 	for _, a := range append(samples.Addresses(), neverSeen) {
 		var perMode []any
@@ -125,7 +148,7 @@ func TestUTxOsByAddress(t *testing.T) {
 	}
 }
 
-func TestUTxOsByStake(t *testing.T) {
+func testUTxOsByStake(t *testing.T) {
 	ctx := t.Context()
 	if len(samples.StakeKeys) == 0 {
 		t.Fatal("the seeded chain has no stake addresses")

@@ -2,10 +2,14 @@
 -- no tx_in row spends (tx_id, index)), in chain order: slot, position of the
 -- tx in its block, output index. tx.id follows chain order in db-sync.
 -- $1 address text as db-sync stores it
+-- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
+--   first chunk. $4 chunk size. A long list is read in chunks inside one
+--   snapshot, so a request holds one chunk in memory, not the whole list.
 -- Indexes: sg_tx_out_address_tx_id walks the address's outputs in order;
 -- sg_tx_in_tx_out_id_index answers the anti-join; tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
+  o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
   o.address,
@@ -22,4 +26,6 @@ WHERE o.address = $1
     SELECT 1 FROM tx_in i
     WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
   )
+  AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
+LIMIT $4

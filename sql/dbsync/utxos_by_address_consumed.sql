@@ -2,10 +2,14 @@
 -- mode (unspent = consumed_by_tx_id IS NULL; tx_in is empty), in chain
 -- order: slot, position of the tx in its block, output index.
 -- $1 address text as db-sync stores it
+-- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
+--   first chunk. $4 chunk size. A long list is read in chunks inside one
+--   snapshot, so a request holds one chunk in memory, not the whole list.
 -- Indexes: sg_tx_out_address_tx_id walks the address's outputs in order;
 -- tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
+  o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
   o.address,
@@ -19,4 +23,6 @@ JOIN tx t ON t.id = o.tx_id
 JOIN block b ON b.id = t.block_id
 WHERE o.address = $1
   AND o.consumed_by_tx_id IS NULL
+  AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
+LIMIT $4

@@ -3,10 +3,14 @@
 -- address is resolved from its candidate reward-address bytes, the first
 -- candidate that exists winning (key credential before script credential).
 -- $1 bytea[] candidate stake_address.hash_raw values, preferred first
+-- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
+--   first chunk. $4 chunk size. A long list is read in chunks inside one
+--   snapshot, so a request holds one chunk in memory, not the whole list.
 -- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id;
 -- sg_tx_in_tx_out_id_index for the anti-join; tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
+  o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
   o.address,
@@ -28,4 +32,6 @@ WHERE o.stake_address_id = (
     SELECT 1 FROM tx_in i
     WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
   )
+  AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
+LIMIT $4

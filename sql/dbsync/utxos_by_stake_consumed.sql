@@ -3,10 +3,14 @@
 -- order. The stake address is resolved from its candidate reward-address
 -- bytes, the first candidate that exists winning (key before script).
 -- $1 bytea[] candidate stake_address.hash_raw values, preferred first
+-- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
+--   first chunk. $4 chunk size. A long list is read in chunks inside one
+--   snapshot, so a request holds one chunk in memory, not the whole list.
 -- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id;
 -- tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
+  o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
   o.address,
@@ -25,4 +29,6 @@ WHERE o.stake_address_id = (
     LIMIT 1
   )
   AND o.consumed_by_tx_id IS NULL
+  AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
+LIMIT $4

@@ -27,6 +27,7 @@ var (
 	sqlCapabilities      = sqlfiles.Must("dbsync/capabilities.sql")
 	sqlConsumedPopulated = sqlfiles.Must("dbsync/consumed_populated.sql")
 	sqlEpochViewEnabled  = sqlfiles.Must("dbsync/epoch_view_enabled.sql")
+	sqlCustomPlans       = sqlfiles.Must("dbsync/custom_plans.sql")
 )
 
 // Pool sizes: db-sync queries are short and index-backed, so a small pool per
@@ -47,7 +48,7 @@ type DB struct {
 	replicas []*pool
 	// utxoChunk: outputs per chunk of a UTxO listing (0: the default).
 	utxoChunk int
-	next     atomic.Uint64
+	next      atomic.Uint64
 }
 
 // Open connects to a network's db-sync (and its replicas) with the given
@@ -85,11 +86,22 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 	return db, nil
 }
 
-// connect opens a pool whose every session carries statement_timeout, so a
-// runaway query is cancelled by PostgreSQL itself (answered 504), and jit
-// off: PostgreSQL compiles any plan whose estimate passes jit_above_cost,
-// which for a skewed address (a whale's statistics promise 60 k rows, the
-// partial index finds 9) spent 56 ms compiling a query that ran in 1 ms.
+// connect opens a pool whose every session carries:
+//   - statement_timeout, so a runaway query is cancelled by PostgreSQL
+//     itself (answered 504);
+//   - jit off: PostgreSQL compiles any plan whose estimate passes
+//     jit_above_cost, which for a skewed address (a whale's statistics
+//     promise 60 k rows, the partial index finds 9) spent 56 ms compiling a
+//     query that ran in 1 ms;
+//   - plan_cache_mode force_generic_plan: a prepared statement otherwise
+//     plans its first five runs per connection for the actual values, and
+//     for the whale those custom plans (a block seq scan and hash join, or
+//     a LIMIT walk of the whole address index) took seconds under load
+//     where the generic plan takes 0.3 ms. Statements whose plan must
+//     follow the values ask for custom plans in their transaction
+//     (custom_plans.sql);
+//   - no parallel workers: on a box serving many short requests, a query
+//     taking three processes only queues the others.
 func connect(dsn string, statementTimeout time.Duration) (*pool, error) {
 	withOptions, err := WithSessionOptions(dsn, statementTimeout)
 	if err != nil {
@@ -105,7 +117,10 @@ func connect(dsn string, statementTimeout time.Duration) (*pool, error) {
 	return &pool{DB: db}, nil
 }
 
-// WithSessionOptions adds "-c jit=off" and, unless the timeout is zero,
+// sessionOptions are the settings every db-sync session starts with.
+const sessionOptions = "-c jit=off -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0"
+
+// WithSessionOptions adds sessionOptions and, unless the timeout is zero,
 // "-c statement_timeout=<ms>" to a postgres URL's options parameter.
 func WithSessionOptions(dsn string, statementTimeout time.Duration) (string, error) {
 	u, err := url.Parse(dsn)
@@ -117,7 +132,7 @@ func WithSessionOptions(dsn string, statementTimeout time.Duration) (string, err
 	if opt != "" {
 		opt += " "
 	}
-	opt += "-c jit=off"
+	opt += sessionOptions
 	if statementTimeout > 0 {
 		opt += " -c statement_timeout=" + strconv.FormatInt(statementTimeout.Milliseconds(), 10)
 	}

@@ -261,17 +261,32 @@ func TestStatementsArePrepared(t *testing.T) {
 }
 
 // TestSessionOptions checks what every pooled session carries: the
-// statement timeout Open was given and JIT off.
+// statement timeout Open was given, JIT off, generic plans for prepared
+// statements and no parallel workers; and that a core-mode history
+// transaction switches itself to custom plans.
 func TestSessionOptions(t *testing.T) {
-	var jit, timeout string
-	if err := chains[0].db.Primary().Get(&jit, `SHOW jit`); err != nil {
+	want := map[string]string{"jit": "off", "statement_timeout": "30s",
+		"plan_cache_mode": "force_generic_plan", "max_parallel_workers_per_gather": "0"}
+	for name, value := range want {
+		var got string
+		if err := chains[0].db.Primary().Get(&got, `SELECT current_setting($1)`, name); err != nil {
+			t.Fatal(err)
+		}
+		if got != value {
+			t.Errorf("%s = %q, want %q", name, got, value)
+		}
+	}
+	tx, err := chains[0].db.Primary().Beginx()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chains[0].db.Primary().Get(&timeout, `SHOW statement_timeout`); err != nil {
+	defer tx.Rollback() //nolint:errcheck // read-only
+	var mode string
+	if _, err := tx.Exec(sqlfiles.Must("dbsync/custom_plans.sql")); err != nil {
 		t.Fatal(err)
 	}
-	if jit != "off" || timeout != "30s" {
-		t.Errorf("jit %q, statement_timeout %q; want off, 30s", jit, timeout)
+	if err := tx.Get(&mode, `SHOW plan_cache_mode`); err != nil || mode != "force_custom_plan" {
+		t.Errorf("custom_plans.sql: plan_cache_mode %q (%v)", mode, err)
 	}
 }
 

@@ -113,7 +113,8 @@ func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Dura
 		query = sqlPoolStakeOneConsumed
 	}
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
-		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
+		// Custom plans: how to gather a pool's delegators depends on its size.
+		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)`,
 			fmt.Sprintf("%dms", max(budget.Milliseconds(), 1))); err != nil {
 			return err
 		}

@@ -11,19 +11,22 @@ import (
 // Prepared statements. lib/pq sends a parameterised query unnamed: one round
 // trip to parse and describe it, one to bind and run it, and PostgreSQL plans
 // it afresh every time. For the short index-backed queries of a request that
-// overhead was larger than the execution itself (plan 0.5 ms, run 0.25 ms),
-// so statements whose best plan does not depend on the parameter values are
-// prepared once per pool: database/sql then prepares them lazily on each
-// connection, a request costs one round trip per statement, and PostgreSQL
-// switches to a cached generic plan after five runs.
+// overhead was larger than the execution itself (plan 0.5-2.5 ms, run
+// 0.25 ms), so statements whose best plan does not depend on the parameter
+// values are prepared once per pool: database/sql then prepares them lazily
+// on each connection, a request costs one round trip per statement, and
+// sessions run with plan_cache_mode=force_generic_plan (see connect), so the
+// plan is made once per connection and never re-made for a skewed value.
 //
-// Statements whose plans must follow the values are not registered and keep
-// a custom plan per request: the core-mode history pages, whose spent side
-// is found either from the address's outputs or from the spends in tx id
-// order depending on how often the address occurs (a generic plan took
-// 200-800 ms where the custom one takes 1-20 ms). In consumed mode both
-// sides are plain index walks and the generic plan is the fast one (0.3 ms
-// for the whale's first page against 9 ms custom, 2 ms of it planning).
+// Statements whose plans must follow the values are not registered and their
+// transactions ask for custom plans (custom_plans.sql): the core-mode
+// history pages, whose spent side is found either from the address's outputs
+// or from the spends in tx id order depending on how often the address
+// occurs (a generic plan took 200-800 ms where the custom one takes
+// 1-20 ms), and the on-demand pool stake. In consumed mode both sides of a
+// history page are plain index walks and the generic plan is the fast one
+// (0.3 ms for the whale's first page against 9 ms custom, 2 ms of it
+// planning).
 
 var (
 	preparableMu sync.Mutex

@@ -92,6 +92,11 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // so the walk starts at the cursor instead of skipping the newer history.
 func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
+	if db.Caps.UTxOMode == ModeCore {
+		if _, err := tx.ExecContext(ctx, sqlCustomPlans); err != nil {
+			return page, err
+		}
+	}
 	tip, err := tipIn(ctx, tx)
 	if err != nil {
 		return page, err

@@ -42,6 +42,7 @@ var (
 	sqlRefreshGet    = sqlfiles.Must("admin/pool_stake_refresh_get.sql")
 	sqlSummaryGet    = sqlfiles.Must("admin/pool_stake_summary_get.sql")
 	sqlDelegators    = sqlfiles.Must("admin/pool_stake_delegators.sql")
+	sqlAnalyze       = sqlfiles.Must("admin/pool_stake_analyze.sql")
 )
 
 // Defaults: a refresh at most every 2 minutes while blocks arrive, the tip
@@ -309,6 +310,11 @@ func (s *Stats) refresh(ctx context.Context, conn *sqlx.Conn, db *dbsync.DB, net
 	}
 	if err := tx.Commit(); err != nil {
 		return State{}, err
+	}
+	// The rows are stored; stale statistics only slow reads down, so a
+	// failure here is logged, not returned.
+	if _, err := conn.ExecContext(ctx, sqlAnalyze); err != nil {
+		slog.Warn("pool stake: analyze after refresh", "network", network, "error", err)
 	}
 	return st, nil
 }

@@ -31,6 +31,7 @@ import (
 var (
 	preparableMu sync.Mutex
 	preparable   []string
+	customOnly   []string
 )
 
 // prepared registers query as safe to run as a prepared statement with a
@@ -39,6 +40,16 @@ func prepared(query string) string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
 	preparable = append(preparable, query)
+	return query
+}
+
+// preparedCustom registers query as a prepared statement that only ever
+// runs in transactions that ask for custom plans (custom_plans.sql): it is
+// planned for its values every time, but skips the parse round trip.
+func preparedCustom(query string) string {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	customOnly = append(customOnly, query)
 	return query
 }
 
@@ -62,7 +73,10 @@ type pool struct {
 // request holding one while waiting for another could starve the pool.
 func (p *pool) prepareAll(ctx context.Context) {
 	p.stmts = make(map[string]*sqlx.Stmt)
-	for _, q := range Preparable() {
+	preparableMu.Lock()
+	all := append(append([]string(nil), preparable...), customOnly...)
+	preparableMu.Unlock()
+	for _, q := range all {
 		if _, ok := p.stmts[q]; ok {
 			continue
 		}

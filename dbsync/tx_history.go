@@ -13,11 +13,11 @@ import (
 var (
 	sqlTxFirstIDFromSlot        = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
 	sqlTxHistoryFirstID         = prepared(sqlfiles.Must("dbsync/tx_history_first_id.sql"))
-	sqlTxHistoryPageDesc        = sqlfiles.Must("dbsync/tx_history_page_desc.sql")
+	sqlTxHistoryPageDesc        = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_desc.sql"))
 	sqlTxHistoryPageDescConsume = prepared(sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql"))
-	sqlTxHistoryPageAsc         = sqlfiles.Must("dbsync/tx_history_page_asc.sql")
+	sqlTxHistoryPageAsc         = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_asc.sql"))
 	sqlTxHistoryPageAscConsumed = prepared(sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql"))
-	sqlTxHistoryTotal           = sqlfiles.Must("dbsync/tx_history_total.sql")
+	sqlTxHistoryTotal           = preparedCustom(sqlfiles.Must("dbsync/tx_history_total.sql"))
 	sqlTxHistoryTotalConsumed   = sqlfiles.Must("dbsync/tx_history_total_consumed.sql")
 )
 

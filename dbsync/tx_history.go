@@ -18,7 +18,7 @@ var (
 	sqlTxHistoryPageAsc         = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_asc.sql"))
 	sqlTxHistoryPageAscConsumed = prepared(sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql"))
 	sqlTxHistoryTotal           = preparedCustom(sqlfiles.Must("dbsync/tx_history_total.sql"))
-	sqlTxHistoryTotalConsumed   = sqlfiles.Must("dbsync/tx_history_total_consumed.sql")
+	sqlTxHistoryTotalConsumed   = prepared(sqlfiles.Must("dbsync/tx_history_total_consumed.sql"))
 )
 
 // HistoryQuery selects one page of an address's transaction history.

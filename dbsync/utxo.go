@@ -29,7 +29,7 @@ type UTxO struct {
 	BlockHash   string
 }
 
-// utxoChunk is how many outputs one statement of a UTxO listing reads. A
+// defaultUTxOChunk is how many outputs one statement of a UTxO listing reads. A
 // Byron-era exchange address can hold tens of thousands of unspent outputs;
 // reading and answering them chunk by chunk keeps a request's memory at one
 // chunk (16 such requests at once took the server to 448 MB when the whole

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/big"
 	"net/url"
@@ -315,6 +316,16 @@ func TestUTxOsStreamedInChunks(t *testing.T) {
 			}
 			if string(whole.Raw) != string(chunked.Raw) {
 				t.Errorf("%s %s: chunked answer differs:\n%.300s\n%.300s", c.mode, path, whole.Raw, chunked.Raw)
+			}
+			// And they are the bytes the ordinary envelope writer produces.
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(envelope{Success: true, Data: list}); err != nil {
+				t.Fatal(err)
+			}
+			if want.String() != string(chunked.Raw) {
+				t.Errorf("%s %s: streamed envelope differs from writeJSON's:\n%.300s\n%.300s", c.mode, path, want.String(), chunked.Raw)
 			}
 		}
 	}

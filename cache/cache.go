@@ -29,7 +29,7 @@ const (
 type Client struct {
 	rdb    redis.UniversalClient
 	prefix string
-	group  flightGroup
+	group  FlightGroup
 }
 
 // New connects to the Redis at rawURL: a redis:// or rediss:// URL, or a
@@ -103,7 +103,7 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 	if v, ok := getJSON[T](ctx, c, key); ok {
 		return v, nil
 	}
-	v, err := c.group.do(key, func() (any, error) {
+	v, err := c.group.Do(ctx, key, func(ctx context.Context) (any, error) {
 		// A flight that ended between our miss and this call has stored
 		// the value already: look again before loading.
 		if v, ok := getJSON[T](ctx, c, key); ok {
@@ -114,7 +114,7 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 			return nil, err
 		}
 		if b, err := json.Marshal(val); err == nil {
-			_ = c.rdb.Set(context.WithoutCancel(ctx), key, b, ttl).Err()
+			_ = c.rdb.Set(ctx, key, b, ttl).Err()
 		}
 		return val, nil
 	})
@@ -133,37 +133,56 @@ func getJSON[T any](ctx context.Context, c *Client, key string) (T, bool) {
 	return v, true
 }
 
-// flightGroup collapses concurrent loads of one key into one call.
-type flightGroup struct {
+// FlightGroup collapses concurrent loads of one key into one call. The load
+// runs detached from the cancellation of the caller that started it (it
+// keeps that caller's deadline, if any), so one client going away does not
+// fail everyone else waiting on the same key; each caller stops waiting when
+// its own context ends. A panic in the load becomes its error.
+type FlightGroup struct {
 	mu    sync.Mutex
 	calls map[string]*flight
 }
 
 type flight struct {
-	wg  sync.WaitGroup
-	val any
-	err error
+	done chan struct{}
+	val  any
+	err  error
 }
 
-func (g *flightGroup) do(key string, fn func() (any, error)) (any, error) {
+// Do returns the result of fn for key, sharing one call among concurrent
+// callers.
+func (g *FlightGroup) Do(ctx context.Context, key string, fn func(context.Context) (any, error)) (any, error) {
 	g.mu.Lock()
 	if g.calls == nil {
 		g.calls = map[string]*flight{}
 	}
-	if f, ok := g.calls[key]; ok {
-		g.mu.Unlock()
-		f.wg.Wait()
-		return f.val, f.err
+	f, ok := g.calls[key]
+	if !ok {
+		f = &flight{done: make(chan struct{})}
+		g.calls[key] = f
+		loadCtx, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
+		if d, ok := ctx.Deadline(); ok {
+			loadCtx, cancel = context.WithDeadline(loadCtx, d)
+		}
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					f.err = fmt.Errorf("cache: load of %q panicked: %v", key, r)
+				}
+				cancel()
+				g.mu.Lock()
+				delete(g.calls, key)
+				g.mu.Unlock()
+				close(f.done)
+			}()
+			f.val, f.err = fn(loadCtx)
+		}()
 	}
-	f := &flight{}
-	f.wg.Add(1)
-	g.calls[key] = f
 	g.mu.Unlock()
-
-	f.val, f.err = fn()
-	f.wg.Done()
-	g.mu.Lock()
-	delete(g.calls, key)
-	g.mu.Unlock()
-	return f.val, f.err
+	select {
+	case <-f.done:
+		return f.val, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }

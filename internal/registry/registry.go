@@ -77,7 +77,7 @@ type Registry struct {
 	index map[string]int64 // dir mode: subject → file mtime (ns)
 
 	local  localCache
-	flight flightGroup
+	flight cache.FlightGroup
 }
 
 // New returns a Registry. In directory mode the folder is indexed now, so
@@ -216,10 +216,10 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 	if o, ok := r.cached(ctx, key); ok {
 		return o.MD, !o.Failed
 	}
-	v, _ := r.flight.do(key, func() (any, error) {
-		// Detached from the caller: other waiters share this result even
-		// if the first caller goes away.
-		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.Timeout)
+	v, err := r.flight.Do(ctx, key, func(ctx context.Context) (any, error) {
+		// ctx is detached from the caller: other waiters share this result
+		// even if the first caller goes away.
+		lctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 		defer cancel()
 		// A flight that finished between our cache miss and this call has
 		// already stored the answer: look again before asking the registry.
@@ -230,6 +230,9 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 		r.store(lctx, key, o, ttl)
 		return o, nil
 	})
+	if err != nil {
+		return nil, false // this caller's context ended first
+	}
 	o := v.(outcome)
 	return o.MD, !o.Failed
 }
@@ -417,37 +420,4 @@ func (c *localCache) set(key string, o outcome, ttl time.Duration) {
 		c.m = make(map[string]localEntry) // crude bound: start over
 	}
 	c.m[key] = localEntry{o: o, expires: time.Now().Add(ttl)}
-}
-
-type flightGroup struct {
-	mu    sync.Mutex
-	calls map[string]*flightCall
-}
-
-type flightCall struct {
-	wg  sync.WaitGroup
-	val any
-	err error
-}
-
-func (g *flightGroup) do(key string, fn func() (any, error)) (any, error) {
-	g.mu.Lock()
-	if g.calls == nil {
-		g.calls = map[string]*flightCall{}
-	}
-	if c, ok := g.calls[key]; ok {
-		g.mu.Unlock()
-		c.wg.Wait()
-		return c.val, c.err
-	}
-	c := &flightCall{}
-	c.wg.Add(1)
-	g.calls[key] = c
-	g.mu.Unlock()
-	c.val, c.err = fn()
-	c.wg.Done()
-	g.mu.Lock()
-	delete(g.calls, key)
-	g.mu.Unlock()
-	return c.val, c.err
 }

@@ -36,22 +36,34 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %v", ErrTimeout, err)
 	}
 	var pqErr *pq.Error
-	if errors.As(err, &pqErr) {
-		switch {
-		case pqErr.Code == "57014": // query_canceled: statement_timeout fired
-			return fmt.Errorf("%w: %v", ErrTimeout, err)
-		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
-			pqErr.Code == "53300", pqErr.Code == "3D000", pqErr.Code == "28P01", pqErr.Code == "28000":
-			// connection exceptions, admin shutdown, too many connections,
-			// missing database, bad credentials: the chain database is not usable.
-			return fmt.Errorf("%w: %v", ErrUnavailable, err)
-		}
-		return err
+	if errors.As(err, &pqErr) && pqErr.Code == "57014" { // query_canceled: statement_timeout fired
+		return fmt.Errorf("%w: %v", ErrTimeout, err)
 	}
-	var netErr net.Error
-	if errors.As(err, &netErr) || errors.Is(err, pq.ErrSSLNotSupported) || errors.Is(err, sql.ErrConnDone) ||
-		errors.Is(err, driver.ErrBadConn) {
+	if IsConnectionFailure(err) {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return err
+}
+
+// IsConnectionFailure reports whether err means a PostgreSQL server could
+// not be reached or used (connection exceptions, admin shutdown, too many
+// connections, missing database, bad credentials, TLS refused, a dropped
+// connection) as opposed to a bad query. The admin database's errors are
+// judged by the same rule.
+func IsConnectionFailure(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false // both satisfy net.Error, but are our own deadline or the client leaving
+	}
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) {
+		switch {
+		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
+			pqErr.Code == "53300", pqErr.Code == "3D000", pqErr.Code == "28P01", pqErr.Code == "28000":
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) || errors.Is(err, pq.ErrSSLNotSupported) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, driver.ErrBadConn)
 }

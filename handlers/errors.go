@@ -2,16 +2,12 @@ package handlers
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
-	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
 )
@@ -23,7 +19,6 @@ type apiError struct {
 	status  int
 	msg     string
 	details any
-	header  map[string]string
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.status, e.msg) }
@@ -39,8 +34,11 @@ var (
 	errInternal         = newAPIError(http.StatusInternalServerError, "Internal server error")
 	errChainUnavailable = newAPIError(http.StatusServiceUnavailable, "Chain database unavailable")
 	errQueryTimeout     = newAPIError(http.StatusGatewayTimeout, "Query timed out")
-	errNotImplemented   = newAPIError(http.StatusNotImplemented, "Not implemented")
 	errAdminUnavailable = newAPIError(http.StatusServiceUnavailable, "Service temporarily unavailable")
+	// errClientGone: the client cancelled the request (closed the
+	// connection) before the answer was ready. Nobody reads the body; the
+	// status (nginx's 499) keeps it out of the 5xx counts and error logs.
+	errClientGone = newAPIError(499, "Client closed request")
 )
 
 // Data-endpoint identifier errors (spec §7).
@@ -72,11 +70,13 @@ func fail(c *gin.Context, err error) {
 	var ae *apiError
 	switch {
 	case errors.As(err, &ae):
+	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
+		ae = errClientGone
 	case errors.Is(err, dbsync.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		ae = errQueryTimeout
 	case errors.Is(err, dbsync.ErrUnavailable):
 		ae = errChainUnavailable
-	case isConnectionFailure(err):
+	case dbsync.IsConnectionFailure(err):
 		// Only the admin database is left: db-sync errors are classified
 		// by dbsync. A dead dependency is a 503, not our bug.
 		ae = errAdminUnavailable
@@ -87,27 +87,6 @@ func fail(c *gin.Context, err error) {
 		logger(c).Error("request failed", slog.String("request_id", requestID(c)),
 			slog.Int("status", ae.status), slog.String("error", err.Error()))
 	}
-	for k, v := range ae.header {
-		c.Header(k, v)
-	}
 	writeJSON(c, ae.status, envelope{Success: false, Error: ae.msg, Details: ae.details})
 	c.Abort()
-}
-
-// isConnectionFailure reports whether err means a database could not be
-// reached or dropped the connection (as opposed to a bad query).
-func isConnectionFailure(err error) bool {
-	var netErr net.Error
-	if errors.As(err, &netErr) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
-		return true
-	}
-	var pqErr *pq.Error
-	if errors.As(err, &pqErr) {
-		switch {
-		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
-			pqErr.Code == "53300", pqErr.Code == "3D000":
-			return true
-		}
-	}
-	return false
 }

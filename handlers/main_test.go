@@ -28,6 +28,7 @@ type testChain struct {
 	db       *dbsync.DB
 	raw      *sqlx.DB
 	manifest *fixture.Manifest
+	dsn      string
 }
 
 var testChains []*testChain
@@ -76,7 +77,7 @@ func openTestChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*
 		db.Close()
 		return nil, err
 	}
-	return &testChain{mode: mode, db: db, raw: raw, manifest: manifest}, nil
+	return &testChain{mode: mode, db: db, raw: raw, manifest: manifest, dsn: dsn}, nil
 }
 
 // Test API keys: fakeCredentials stands in for the admin store until it

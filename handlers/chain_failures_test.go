@@ -1,0 +1,87 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// TestChainFailuresAnswered sends data requests into the three ways the
+// chain database can fail a request and checks the spec's status and
+// message for each: a statement past statement_timeout (504), a db-sync
+// without blocks and a database that has gone (503), and a client that
+// leaves before the answer (499, not a 500).
+func TestChainFailuresAnswered(t *testing.T) {
+	smp := testSamples(t)
+	c := testChains[0]
+
+	// 504: tx_out is locked by another session, the statement waits past
+	// its 200 ms statement_timeout and PostgreSQL cancels it.
+	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: c.dsn}, 200*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	lock, err := c.raw.Beginx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.Exec(`LOCK TABLE tx_out IN ACCESS EXCLUSIVE MODE`); err != nil {
+		lock.Rollback() //nolint:errcheck
+		t.Fatal(err)
+	}
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": slow}, Credentials: testCredentials, Log: quietLog})
+	for _, path := range []string{"/v1/utxos/address/" + smp.Small, "/v1/assets/balance/address/" + smp.Small, "/v1/tx/history/" + smp.Small} {
+		if r := get(t, s, path); r.Status != http.StatusGatewayTimeout || r.Error != "Query timed out" {
+			t.Errorf("GET %s with tx_out locked: %d %q", path, r.Status, r.Error)
+		}
+	}
+	lock.Rollback() //nolint:errcheck
+	if r := get(t, s, "/v1/utxos/address/"+smp.Small); r.Status != http.StatusOK {
+		t.Errorf("after the lock: %d %s", r.Status, r.Raw)
+	}
+
+	// 503: a db-sync schema without a block yet, then the database gone.
+	dsn, drop, err := testdb.Create("sg_test_chain_gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
+		drop()
+		t.Fatal(err)
+	}
+	gone, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, time.Second)
+	if err != nil {
+		drop()
+		t.Fatal(err)
+	}
+	defer gone.Close()
+	s = New(Deps{Networks: map[string]*dbsync.DB{"mainnet": gone}, Credentials: testCredentials, Log: quietLog})
+	if r := get(t, s, "/v1/tx/history/"+smp.Small); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
+		t.Errorf("history on a chain without blocks: %d %q", r.Status, r.Error)
+	}
+	drop()
+	for _, path := range []string{"/v1/utxos/address/" + smp.Small, "/v1/tx/hash/" + smp.FailedTx} {
+		if r := get(t, s, path); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
+			t.Errorf("GET %s, database gone: %d %q", path, r.Status, r.Error)
+		}
+	}
+
+	// 499: the client has already gone when the handler reaches the database.
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/v1/utxos/address/"+smp.Small, nil)
+	req.Header.Set("Authorization", "Bearer "+mainnetKey)
+	w := httptest.NewRecorder()
+	chainServer(t, c).Handler().ServeHTTP(w, req)
+	if w.Code != 499 {
+		t.Errorf("client gone: %d %s; want 499", w.Code, w.Body.Bytes())
+	}
+}

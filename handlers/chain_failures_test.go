@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -83,5 +84,51 @@ func TestChainFailuresAnswered(t *testing.T) {
 	chainServer(t, c).Handler().ServeHTTP(w, req)
 	if w.Code != 499 {
 		t.Errorf("client gone: %d %s; want 499", w.Code, w.Body.Bytes())
+	}
+}
+
+// TestHealthOneNetworkHangs: networks are probed at once, so one chain
+// database that hangs costs the probe timeout once and the other network
+// still reads as up; without Redis configured the instance is healthy.
+func TestHealthOneNetworkHangs(t *testing.T) {
+	hung, ok := testChains[0], testChains[1]
+	health := func(s *Server) (int, healthData) {
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/v1/health", nil))
+		var b struct {
+			Data healthData `json:"data"`
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil {
+			t.Fatalf("health body %s", w.Body)
+		}
+		return w.Code, b.Data
+	}
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": hung.db, "preprod": ok.db}, Log: quietLog})
+
+	lock, err := hung.raw.Beginx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.Exec(`LOCK TABLE block IN ACCESS EXCLUSIVE MODE`); err != nil {
+		lock.Rollback() //nolint:errcheck
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, h := health(s)
+	took := time.Since(start)
+	lock.Rollback() //nolint:errcheck
+	if code != http.StatusServiceUnavailable || h.Networks["mainnet"].Error != "unavailable" {
+		t.Errorf("hung network: %d %+v", code, h)
+	}
+	if p := h.Networks["preprod"]; p.Error != "" || p.TipSlot == nil || *p.TipSlot != int64(ok.manifest.Tip.Slot) {
+		t.Errorf("the other network was reported down or without its tip: %+v", p)
+	}
+	if took > healthProbeTimeout+time.Second {
+		t.Errorf("health took %s", took)
+	}
+
+	code, h = health(s)
+	if code != http.StatusOK || h.Status != "healthy" || h.Redis != "unavailable" {
+		t.Errorf("no Redis configured, both networks up: %d %+v", code, h)
 	}
 }

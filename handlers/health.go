@@ -4,9 +4,12 @@ import (
 	"context"
 	"net/http"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/dbsync"
 )
 
 // healthNetwork is one network's line in /v1/health.
@@ -42,9 +45,22 @@ func (s *Server) health(c *gin.Context) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	// Probe every network at once: probed in turn, one hung database
+	// would spend the whole timeout and the others would read as down.
+	tips := make([]dbsync.Tip, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tips[i], errs[i] = s.deps.Networks[name].Tip(ctx)
+		}()
+	}
+	wg.Wait()
 	unhealthy, degraded := false, false
-	for _, name := range names {
-		tip, err := s.deps.Networks[name].Tip(ctx)
+	for i, name := range names {
+		tip, err := tips[i], errs[i]
 		if err != nil {
 			unhealthy = true
 			data.Networks[name] = healthNetwork{Error: "unavailable"}

@@ -84,17 +84,17 @@ func (db *DB) AssetInfo(ctx context.Context, id AssetID, src MetadataSource) (a 
 		}
 	}()
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
-		if err := tx.GetContext(ctx, &a.Tip, sqlTip); err != nil {
+		var err error
+		if a.Tip, err = tipIn(ctx, tx); err != nil {
 			return err
 		}
-		a.Tip.BlockTime = AsUTC(a.Tip.BlockTime)
 		var row assetInfoRow
 		if err := tx.GetContext(ctx, &row, sqlAssetInfo, id.Policy[:], id.Name); err != nil {
 			return err
 		}
-		supply, ok := new(big.Int).SetString(row.TotalSupply, 10)
-		if !ok {
-			return fmt.Errorf("total supply %q is not an integer", row.TotalSupply)
+		supply, err := parseQuantity(row.TotalSupply)
+		if err != nil {
+			return err
 		}
 		a.ID, a.TotalSupply, a.MintCount, a.BurnCount = id, supply, row.MintCount, row.BurnCount
 		a.FirstMintTx, a.FirstMintSlot, a.FirstMintTime = row.FirstMintTx, row.FirstMintSlot.Int64, AsUTC(row.FirstMintTime)
@@ -134,12 +134,8 @@ func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id AssetID) (*Ass
 	if !ok {
 		return nil, nil
 	}
-	query := sqlAssetCIP68Datum
-	if db.Caps.UTxOMode == ModeConsumed {
-		query = sqlAssetCIP68DatumConsumed
-	}
 	var row cip68Row
-	if err := tx.GetContext(ctx, &row, query, ref.Policy[:], ref.Name); err != nil {
+	if err := tx.GetContext(ctx, &row, db.byMode(sqlAssetCIP68Datum, sqlAssetCIP68DatumConsumed), ref.Policy[:], ref.Name); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil
 		}

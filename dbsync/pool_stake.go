@@ -39,10 +39,7 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 			err = fmt.Errorf("dbsync.PoolStakeAll(%s): %w", db.Network.Name, classify(err))
 		}
 	}()
-	query := sqlPoolStakeAll
-	if db.Caps.UTxOMode == ModeConsumed {
-		query = sqlPoolStakeAllConsumed
-	}
+	query := db.byMode(sqlPoolStakeAll, sqlPoolStakeAllConsumed)
 	tx, err := db.Primary().BeginTxx(ctx, &sqlTxOptions)
 	if err != nil {
 		return Tip{}, err
@@ -80,10 +77,7 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 // (index-backed; used before the first background refresh), ordered by
 // amount descending then stake address.
 func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) {
-	query := sqlPoolStakeOne
-	if db.Caps.UTxOMode == ModeConsumed {
-		query = sqlPoolStakeOneConsumed
-	}
+	query := db.byMode(sqlPoolStakeOne, sqlPoolStakeOneConsumed)
 	var out []PoolStake
 	if err := db.Reader().SelectContext(ctx, &out, query, id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolStakeOne(%s): %w", id, classify(err))
@@ -108,10 +102,7 @@ func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, er
 // A big pool's delegators can own millions of outputs; the budget keeps
 // such a request from running into the statement timeout.
 func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
-	query := sqlPoolStakeOne
-	if db.Caps.UTxOMode == ModeConsumed {
-		query = sqlPoolStakeOneConsumed
-	}
+	query := db.byMode(sqlPoolStakeOne, sqlPoolStakeOneConsumed)
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		// Custom plans: how to gather a pool's delegators depends on its size.
 		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)`,

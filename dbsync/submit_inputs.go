@@ -42,10 +42,7 @@ func (db *DB) UnspentInputs(ctx context.Context, inputs []OutputRef) (int, error
 		hashes[i] = h
 		indexes[i] = int64(in.Index)
 	}
-	query := sqlUnspentInputs
-	if db.Caps.UTxOMode == ModeConsumed {
-		query = sqlUnspentInputsConsumed
-	}
+	query := db.byMode(sqlUnspentInputs, sqlUnspentInputsConsumed)
 	var pos int64 // 1-based, from WITH ORDINALITY
 	err := db.Reader().GetContext(ctx, &pos, query, hashes, indexes)
 	switch {

@@ -65,8 +65,10 @@ func TestChainFailuresAnswered(t *testing.T) {
 	}
 	defer gone.Close()
 	s = New(Deps{Networks: map[string]*dbsync.DB{"mainnet": gone}, Credentials: testCredentials, Log: quietLog})
-	if r := get(t, s, "/v1/tx/history/"+smp.Small); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
-		t.Errorf("history on a chain without blocks: %d %q", r.Status, r.Error)
+	for _, path := range []string{"/v1/tx/history/" + smp.Small, "/v1/assets/" + c.manifest.Assets.CIP25V1.Unit} {
+		if r := get(t, s, path); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
+			t.Errorf("GET %s on a chain without blocks: %d %q", path, r.Status, r.Error)
+		}
 	}
 	drop()
 	for _, path := range []string{"/v1/utxos/address/" + smp.Small, "/v1/tx/hash/" + smp.FailedTx} {

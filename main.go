@@ -19,7 +19,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -35,6 +34,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/pgdb"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/node"
@@ -305,7 +305,7 @@ func runSeed(ctx context.Context, args []string) error {
 	if *txs < 1 {
 		return errors.New("seed: --txs must be positive")
 	}
-	if err := ensureDatabase(ctx, *dbURL); err != nil {
+	if err := pgdb.EnsureDatabase(ctx, *dbURL); err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
@@ -403,7 +403,7 @@ func runDemo(ctx context.Context, args []string) error {
 		return err
 	}
 	dbURL := envOr("DATABASE_URL", demoDatabaseURL)
-	if err := ensureDatabase(ctx, dbURL); err != nil {
+	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
 		return fmt.Errorf("demo: %w (is PostgreSQL running? see README)", err)
 	}
 	m, err := fixture.Seed(ctx, dbURL, fixture.Options{Txs: *txs, Seed: 1, Mode: fixture.ModeCore,
@@ -515,36 +515,6 @@ func demoAddress(manifestPath string) string {
 		return other
 	}
 	return fallbackDemoAddress
-}
-
-// ensureDatabase creates the database named in dsn if it does not exist,
-// connecting to the server's postgres database to do so.
-func ensureDatabase(ctx context.Context, dsn string) error {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return fmt.Errorf("unparseable database URL")
-	}
-	name := strings.TrimPrefix(u.Path, "/")
-	if name == "" {
-		return errors.New("database URL names no database")
-	}
-	maint := *u
-	maint.Path = "/postgres"
-	db, err := sqlx.Open("postgres", maint.String())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	var exists bool
-	if err := db.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name); err != nil {
-		return err
-	}
-	if exists {
-		return nil
-	}
-	// Identifiers cannot be parameters; quote it as an identifier.
-	_, err = db.ExecContext(ctx, `CREATE DATABASE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
-	return err
 }
 
 // localRedisURL is where `make demo` starts Redis when it can.

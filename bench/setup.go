@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/internal/pgdb"
 )
 
 // benchRateLimit is the highest per-credential limit the admin schema
@@ -36,7 +36,7 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 	if !ok {
 		return fmt.Errorf("unknown network %q", network)
 	}
-	if err := createDatabase(ctx, adminURL); err != nil {
+	if err := pgdb.EnsureDatabase(ctx, adminURL); err != nil {
 		return fmt.Errorf("admin database: %w", err)
 	}
 	db, err := sqlx.Open("postgres", adminURL)
@@ -92,32 +92,4 @@ func readKeys(path string) ([]string, error) {
 		return nil, fmt.Errorf("%s holds no keys", path)
 	}
 	return keys, nil
-}
-
-// createDatabase creates the database named in dsn unless it exists.
-func createDatabase(ctx context.Context, dsn string) error {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return errors.New("unparseable database URL")
-	}
-	name := strings.TrimPrefix(u.Path, "/")
-	if name == "" {
-		return errors.New("database URL names no database")
-	}
-	maint := *u
-	maint.Path = "/postgres"
-	db, err := sqlx.Open("postgres", maint.String())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	var exists bool
-	if err := db.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name); err != nil {
-		return err
-	}
-	if exists {
-		return nil
-	}
-	_, err = db.ExecContext(ctx, `CREATE DATABASE "`+strings.ReplaceAll(name, `"`, `""`)+`"`)
-	return err
 }

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/cache"
 )
@@ -59,7 +59,7 @@ func Create(prefix string) (dsn string, drop func(), err error) {
 		return "", nil, err
 	}
 	defer maint.Close()
-	if _, err := maint.ExecContext(ctx, `CREATE DATABASE `+quoteIdent(name)); err != nil {
+	if _, err := maint.ExecContext(ctx, `CREATE DATABASE `+pq.QuoteIdentifier(name)); err != nil {
 		return "", nil, fmt.Errorf("create test database: %w (%s)", err, hint)
 	}
 	u, err := url.Parse(ServerURL())
@@ -86,7 +86,7 @@ func Drop(name string) {
 	}
 	defer maint.Close()
 	_, _ = maint.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name)
-	_, _ = maint.ExecContext(ctx, `DROP DATABASE IF EXISTS `+quoteIdent(name))
+	_, _ = maint.ExecContext(ctx, `DROP DATABASE IF EXISTS `+pq.QuoteIdentifier(name))
 }
 
 // New creates a database for one test and drops it in t.Cleanup.
@@ -138,5 +138,3 @@ func Redis(t testing.TB) *cache.Client {
 	})
 	return c
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

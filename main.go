@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -471,48 +470,17 @@ func demoAccess(ctx context.Context, dbURL string) (admin.DemoAccess, error) {
 const fallbackDemoAddress = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"
 
 // demoAddress picks the address for the demo's UTxO query from the
-// generator's manifest: a field naming a whale, else any address field,
-// else the fallback.
+// generator's manifest: the whale, else an ordinary address, else the
+// fallback (no manifest when the database was seeded earlier elsewhere).
 func demoAddress(manifestPath string) string {
-	b, err := os.ReadFile(manifestPath)
-	if err != nil {
-		return fallbackDemoAddress
-	}
-	var doc any
-	if json.Unmarshal(b, &doc) != nil {
-		return fallbackDemoAddress
-	}
-	var whale, other string
-	var walk func(key string, v any)
-	walk = func(key string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				walk(k, e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(key, e)
-			}
-		case string:
-			if !strings.HasPrefix(x, "addr1") {
-				return
-			}
-			lk := strings.ToLower(key)
-			if whale == "" && strings.Contains(lk, "whale") {
-				whale = x
-			}
-			if other == "" || x < other { // deterministic among several
-				other = x
-			}
-		}
-	}
-	walk("", doc)
+	m, err := fixture.ReadManifest(manifestPath)
 	switch {
-	case whale != "":
-		return whale
-	case other != "":
-		return other
+	case err != nil:
+		return fallbackDemoAddress
+	case m.Whale.Address != "":
+		return m.Whale.Address
+	case len(m.Addresses) > 0:
+		return m.Addresses[0].Address
 	}
 	return fallbackDemoAddress
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"strconv"
 	"time"
 
@@ -28,13 +26,9 @@ const whaleOffsetSpan = 10_000
 
 // loadManifest reads the generator's manifest (`syncgate seed --manifest`).
 func loadManifest(path string) (*fixture.Manifest, error) {
-	b, err := os.ReadFile(path)
+	m, err := fixture.ReadManifest(path)
 	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	var m fixture.Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("manifest %s: %w", path, err)
+		return nil, err
 	}
 	if m.Whale.Address == "" || len(m.Addresses) == 0 {
 		return nil, fmt.Errorf("manifest %s names no whale or no ordinary addresses", path)
@@ -42,7 +36,7 @@ func loadManifest(path string) (*fixture.Manifest, error) {
 	if m.Network == "" {
 		m.Network = "mainnet"
 	}
-	return &m, nil
+	return m, nil
 }
 
 // pageCursor is a fromSlot a client would hold: the next_cursor of a page

@@ -60,59 +60,36 @@ func (s *Server) assetInfo(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request.Context()
-	rc := s.deps.Redis
-	if rc != nil {
-		if tip, known := chainTips.get(ctx, db); known {
-			if b, err := rc.Redis().Get(ctx, assetCacheKey(s, db, tip, id, src)).Bytes(); err == nil && json.Valid(b) {
-				ok(c, json.RawMessage(b))
-				return nil
-			}
+	parts := []string{"asset", id.String(), string(src)}
+	return s.servedByTip(c, db, parts, func(ctx context.Context) (envelope, time.Duration, error) {
+		a, err := db.AssetInfo(ctx, id, src)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return envelope{}, 0, errAssetNotFound
 		}
-	}
-
-	a, err := db.AssetInfo(ctx, id, src)
-	if errors.Is(err, dbsync.ErrNotFound) {
-		return errAssetNotFound
-	}
-	if err != nil {
-		return err
-	}
-	data := assetData(a)
-	answered := true
-	if data.Metadata == nil && (src == dbsync.SourceAuto || src == dbsync.SourceRegistry) {
-		md, definitive := s.deps.Registry.LookupStatus(ctx, id.Unit())
-		answered = definitive
-		if md != nil {
-			decimals := md.Decimals
-			data.Metadata = &dbsync.AssetMetadata{
-				Name: md.Name, Ticker: md.Ticker, URL: md.URL, Logo: md.Logo, Decimals: &decimals,
-			}
-			if md.Description != "" {
-				data.Metadata.Description = &md.Description
-			}
-			source := string(dbsync.SourceRegistry)
-			data.MetadataSource = &source
+		if err != nil {
+			return envelope{}, 0, err
 		}
-	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	if rc != nil {
+		data := assetData(a)
 		ttl := assetCacheTTL
-		if !answered {
-			ttl = assetCacheDegradedTTL
+		if data.Metadata == nil && (src == dbsync.SourceAuto || src == dbsync.SourceRegistry) {
+			md, definitive := s.deps.Registry.LookupStatus(ctx, id.Unit())
+			if !definitive {
+				ttl = assetCacheDegradedTTL // the registry did not answer: ask again soon
+			}
+			if md != nil {
+				decimals := md.Decimals
+				data.Metadata = &dbsync.AssetMetadata{
+					Name: md.Name, Ticker: md.Ticker, URL: md.URL, Logo: md.Logo, Decimals: &decimals,
+				}
+				if md.Description != "" {
+					data.Metadata.Description = &md.Description
+				}
+				source := string(dbsync.SourceRegistry)
+				data.MetadataSource = &source
+			}
 		}
-		chainTips.observe(db, a.Tip.BlockHash)
-		_ = rc.Redis().Set(context.WithoutCancel(ctx), assetCacheKey(s, db, a.Tip.BlockHash, id, src), b, ttl).Err()
-	}
-	ok(c, json.RawMessage(b))
-	return nil
-}
-
-func assetCacheKey(s *Server, db *dbsync.DB, tip string, id dbsync.AssetID, src dbsync.MetadataSource) string {
-	return s.deps.Redis.Key("asset", db.Network.Name, tip, id.String(), string(src))
+		return envelope{Success: true, Data: data}, ttl, nil
+	})
 }
 
 func assetData(a dbsync.Asset) assetInfoData {
@@ -190,8 +167,9 @@ func (t *tipMemo) forget(db *dbsync.DB) {
 // when there is one; otherwise build makes the envelope, which is sent and
 // cached for ttl. The tip in the key is one the instance saw at most
 // chainTipMaxAge ago and the answer is read after it, so a cached answer
-// is never older than its key's tip. Without Redis it just builds.
-func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, ttl time.Duration, parts []string, build func(context.Context) (envelope, error)) error {
+// is never older than its key's tip. build also says how long its answer
+// may be kept. Without Redis it just builds.
+func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, parts []string, build func(context.Context) (envelope, time.Duration, error)) error {
 	ctx := c.Request.Context()
 	rc := s.deps.Redis
 	key := ""
@@ -204,11 +182,11 @@ func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, ttl time.Duration, p
 			}
 		}
 	}
-	env, err := build(ctx)
+	env, ttl, err := build(ctx)
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(env)
+	b, err := encodeJSON(env)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,18 @@ func writeJSON(c *gin.Context, status int, v any) {
 	c.Data(status, contentType, buf.Bytes())
 }
 
+// encodeJSON is writeJSON's encoding (no HTML escaping, trailing newline)
+// for answers that are stored before they are sent.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // ok answers 200 {success:true, data}.
 func ok(c *gin.Context, data any) {
 	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data})

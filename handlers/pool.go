@@ -85,17 +85,17 @@ func (s *Server) poolInfo(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.servedByTip(c, db, poolResponseTTL, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, error) {
+	return s.servedByTip(c, db, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
 		p, err := db.PoolInfo(ctx, id)
 		if errors.Is(err, dbsync.ErrNotFound) {
-			return envelope{}, errPoolNotFound
+			return envelope{}, 0, errPoolNotFound
 		}
 		if err != nil {
-			return envelope{}, err
+			return envelope{}, 0, err
 		}
 		live, count, err := s.poolLiveStake(ctx, db, id)
 		if err != nil {
-			return envelope{}, err
+			return envelope{}, 0, err
 		}
 		// Active stake and blocks before this epoch change once an epoch: one
 		// request per pool and epoch computes them, the others read Redis.
@@ -107,7 +107,7 @@ func (s *Server) poolInfo(c *gin.Context) error {
 			return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
 		})
 		if err != nil {
-			return envelope{}, err
+			return envelope{}, 0, err
 		}
 		data := poolData{
 			PoolID:         id.String(),
@@ -152,7 +152,7 @@ func (s *Server) poolInfo(c *gin.Context) error {
 			}
 			data.Relays = append(data.Relays, out)
 		}
-		return envelope{Success: true, Data: data}, nil
+		return envelope{Success: true, Data: data}, poolResponseTTL, nil
 	})
 }
 
@@ -175,14 +175,14 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 		return err
 	}
 	parts := []string{"pooldelegators", id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
-	return s.servedByTip(c, db, poolResponseTTL, parts, func(ctx context.Context) (envelope, error) {
+	return s.servedByTip(c, db, parts, func(ctx context.Context) (envelope, time.Duration, error) {
 		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
 		var total int64
 		stored := false
 		if s.deps.PoolStats != nil {
 			page, sum, ok, err := s.deps.PoolStats.PoolDelegators(ctx, db.Network.Name, id, limit, offset)
 			if err != nil {
-				return envelope{}, err
+				return envelope{}, 0, err
 			}
 			if ok {
 				stored, total = true, sum.DelegatorCount
@@ -196,17 +196,17 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 		if total == 0 {
 			registered, err := db.PoolRegistered(ctx, id)
 			if err != nil {
-				return envelope{}, err
+				return envelope{}, 0, err
 			}
 			if !registered {
-				return envelope{}, errPoolNotFound
+				return envelope{}, 0, errPoolNotFound
 			}
 		}
 		if !stored {
 			// No refresh has completed yet: compute this one pool now.
 			rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
 			if err != nil {
-				return envelope{}, err
+				return envelope{}, 0, err
 			}
 			total = int64(len(rows))
 			if offset < len(rows) {
@@ -216,7 +216,7 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 			}
 		}
 		p := NewPagination(limit, offset, len(data.Delegators), total)
-		return envelope{Success: true, Data: data, Pagination: &p}, nil
+		return envelope{Success: true, Data: data, Pagination: &p}, poolResponseTTL, nil
 	})
 }
 

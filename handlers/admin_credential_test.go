@@ -93,6 +93,8 @@ func TestCreateCredentialBadInput(t *testing.T) {
 		{"missing name", `{"user_account_id":"` + userID + `","network_id":0}`, 400, "Name is required and must be a non-empty string"},
 		{"number name", `{"name":1,"user_account_id":"` + userID + `","network_id":0}`, 400, "Name is required and must be a non-empty string"},
 		{"long name", `{"name":"` + strings.Repeat("n", 256) + `","user_account_id":"` + userID + `","network_id":0}`, 400, "Name must be 255 characters or less"},
+		{"NUL in name", `{"name":"a\u0000","user_account_id":"` + userID + `","network_id":0}`, 400, "Name must not contain \\u0000 characters"},
+		{"NUL in description", `{"name":"c","description":"a\u0000","user_account_id":"` + userID + `","network_id":0}`, 400, "description must not contain \\u0000 characters"},
 		{"missing user", `{"name":"c","network_id":0}`, 400, "user_account_id is required"},
 		{"null user", `{"name":"c","user_account_id":null,"network_id":0}`, 400, "user_account_id is required"},
 		{"number user", `{"name":"c","user_account_id":12,"network_id":0}`, 400, "user_account_id is required"},
@@ -215,6 +217,7 @@ func TestUpdateCredential(t *testing.T) {
 			{id, `{"name":""}`, 400, "Name must be a non-empty string"},
 			{id, `{"name":3}`, 400, "Name must be a non-empty string"},
 			{id, `{"description":{}}`, 400, "description must be a string or null"},
+			{id, `{"description":"a\u0000"}`, 400, "description must not contain \\u0000 characters"},
 			{id, `not json`, 400, "Invalid JSON body"},
 			{"00000000-0000-0000-0000-00000000beef", `{"name":"a"}`, 404, "Credential not found or already revoked"},
 		} {

@@ -72,9 +72,6 @@ func (c *Client) Redis() redis.UniversalClient { return c.rdb }
 // Key joins parts under the client's prefix: "<prefix>asset:<id>".
 func (c *Client) Key(parts ...string) string { return c.prefix + strings.Join(parts, ":") }
 
-// Prefix returns the key prefix.
-func (c *Client) Prefix() string { return c.prefix }
-
 // Ping checks that Redis answers.
 func (c *Client) Ping(ctx context.Context) error {
 	if c == nil {

@@ -28,6 +28,7 @@ var (
 	sqlConsumedPopulated = sqlfiles.Must("dbsync/consumed_populated.sql")
 	sqlEpochViewEnabled  = sqlfiles.Must("dbsync/epoch_view_enabled.sql")
 	sqlCustomPlans       = sqlfiles.Must("dbsync/custom_plans.sql")
+	sqlGenericPlans      = sqlfiles.Must("dbsync/generic_plans.sql")
 )
 
 // Pool sizes: db-sync queries are short and index-backed, so a small pool per
@@ -48,7 +49,10 @@ type DB struct {
 	replicas []*pool
 	// utxoChunk: outputs per chunk of a UTxO listing (0: the default).
 	utxoChunk int
-	next      atomic.Uint64
+	// smallHistory: addresses with fewer outputs read their history whole
+	// (see smallHistoryOutputs).
+	smallHistory int
+	next         atomic.Uint64
 }
 
 // Open connects to a network's db-sync (and its replicas) with the given
@@ -60,7 +64,7 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 	if err != nil {
 		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
 	}
-	db := &DB{Network: nc.Network, primary: primary}
+	db := &DB{Network: nc.Network, primary: primary, smallHistory: smallHistoryOutputs}
 	for _, r := range nc.ReplicaURLs {
 		rdb, err := connect(r, statementTimeout)
 		if err != nil {

@@ -50,7 +50,7 @@ func TestExplainIndexBacked(t *testing.T) {
 	}
 	shared := []explainCase{
 		{"tx_first_id_from_slot.sql", []any{midSlot}},
-		{"tx_history_first_id.sql", []any{samples.Whale}},
+		{"tx_history_first_id.sql", []any{samples.Whale, 1000}},
 		{"tx_by_hash.sql", []any{failed}},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}},
@@ -64,6 +64,8 @@ func TestExplainIndexBacked(t *testing.T) {
 				explainCase{"utxos_by_address" + suffix, []any{a, midID, 0, 500}},
 				explainCase{"balance_by_address" + suffix, []any{a}},
 				explainCase{"tx_history_total" + suffix, []any{a}},
+				explainCase{"tx_history_small" + suffix, []any{a, 0, math.MaxInt64, 0, 21, false}},
+				explainCase{"tx_history_small" + suffix, []any{a, midID, math.MaxInt64, 40, nil, true}},
 			)
 			for _, page := range []string{"tx_history_page_desc", "tx_history_page_asc"} {
 				for _, bounds := range [][2]int64{{0, math.MaxInt64}, {0, midID}, {midID, math.MaxInt64}} {

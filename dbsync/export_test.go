@@ -1,5 +1,7 @@
 package dbsync
 
+import "context"
+
 // PreparedCount is how many statements the primary pool holds prepared.
 func (db *DB) PreparedCount() int { return len(db.primary.stmts) }
 
@@ -13,4 +15,18 @@ func RegisteredCount() int {
 		seen[q] = true
 	}
 	return len(seen)
+}
+
+// PlanCacheModes reports plan_cache_mode inside withCustomPlans and after
+// it, in one snapshot.
+func (db *DB) PlanCacheModes(ctx context.Context) (inside, after string, err error) {
+	err = db.ReadTx(ctx, func(tx *Snapshot) error {
+		if err := db.withCustomPlans(ctx, tx, func() error {
+			return tx.GetContext(ctx, &inside, "SHOW plan_cache_mode")
+		}); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &after, "SHOW plan_cache_mode")
+	})
+	return inside, after, err
 }

@@ -18,13 +18,16 @@ import (
 // sessions run with plan_cache_mode=force_generic_plan (see connect), so the
 // plan is made once per connection and never re-made for a skewed value.
 //
-// Statements whose plans must follow the values run in transactions that ask
-// for custom plans (custom_plans.sql): the core-mode history statements,
-// registered with preparedCustom so they still skip the parse round trip
-// (their spent side is found either from the address's outputs or from the
-// spends in tx id order depending on how often the address occurs; a
-// generic plan took 200-800 ms where the custom one takes 1-20 ms), and the
-// on-demand pool stake. In consumed mode both sides of a history page are
+// Statements whose plans must follow the values run with custom plans
+// (custom_plans.sql, and generic_plans.sql right after them so the rest of
+// the request keeps its generic plans): the core-mode history walk of
+// addresses with many outputs, registered with preparedCustom so it still
+// skips the parse round trip (its spent side is found either from the
+// address's outputs or from the spends in tx id order depending on how
+// often the address occurs; a generic plan took 200-800 ms where the custom
+// one takes 1-20 ms), and the on-demand pool stake. Addresses with few
+// outputs, nearly all of them, are read whole by tx_history_small with one
+// generic plan. In consumed mode both sides of a history page are
 // plain index walks and the generic plan is the fast one (0.3 ms for the
 // whale's first page against 9 ms custom, 2 ms of it planning).
 

@@ -19,7 +19,26 @@ var (
 	sqlTxHistoryPageAscConsumed = prepared(sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql"))
 	sqlTxHistoryTotal           = preparedCustom(sqlfiles.Must("dbsync/tx_history_total.sql"))
 	sqlTxHistoryTotalConsumed   = prepared(sqlfiles.Must("dbsync/tx_history_total_consumed.sql"))
+	sqlTxHistorySmall           = prepared(sqlfiles.Must("dbsync/tx_history_small.sql"))
+	sqlTxHistorySmallConsumed   = prepared(sqlfiles.Must("dbsync/tx_history_small_consumed.sql"))
 )
+
+// smallHistoryOutputs: an address with fewer outputs than this has its
+// history pages read by tx_history_small (all of its outputs, one generic
+// plan, the count in the same statement); larger ones walk the history in
+// tx id order and stop after the page. At this size reading every output
+// costs about what the walk's planning alone costs an ordinary address.
+const smallHistoryOutputs = 1000
+
+// SetSmallHistoryOutputs changes the output count below which an address's
+// history is read whole by tx_history_small (0: never). Tests use it to run
+// every history test through both reads. Call it before the DB serves
+// requests.
+func (db *DB) SetSmallHistoryOutputs(n int) {
+	if n >= 0 {
+		db.smallHistory = n
+	}
+}
 
 // HistoryQuery selects one page of an address's transaction history.
 type HistoryQuery struct {
@@ -92,11 +111,6 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // so the walk starts at the cursor instead of skipping the newer history.
 func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
-	if db.Caps.UTxOMode == ModeCore {
-		if _, err := tx.ExecContext(ctx, sqlCustomPlans); err != nil {
-			return page, err
-		}
-	}
 	tip, err := tipIn(ctx, tx)
 	if err != nil {
 		return page, err
@@ -115,34 +129,74 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	// Start the walk at the address's first transaction (the plans are
 	// chosen with it as a constant, which an SQL subquery would hide).
-	var first int64
-	switch err := tx.GetContext(ctx, &first, sqlTxHistoryFirstID, w.addr); {
+	var first struct {
+		ID      int64 `db:"first_id"`
+		Outputs int64 `db:"outputs"`
+	}
+	switch err := tx.GetContext(ctx, &first, sqlTxHistoryFirstID, w.addr, max(db.smallHistory, 1)); {
 	case errors.Is(err, sql.ErrNoRows):
 		page.Items = []TxRef{} // never seen on chain: no history
 		return page, nil
 	case err != nil:
 		return page, err
 	}
-	w.lo = max(w.lo, first)
-	page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
-	if err != nil {
+	w.lo = max(w.lo, first.ID)
+	if first.Outputs < int64(db.smallHistory) {
+		w.total = new(int64)
+		*w.total = -1
+		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
+		if err != nil || *w.total >= 0 {
+			page.Total = *w.total
+			return page, err
+		}
+		// Every read came back empty (an offset past the end): count.
+		page.Total, err = db.historyTotal(ctx, tx, w.addr, q, page, counter)
 		return page, err
 	}
+	err = db.withCustomPlans(ctx, tx, func() error {
+		var err error
+		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
+		if err != nil {
+			return err
+		}
+		page.Total, err = db.historyTotal(ctx, tx, w.addr, q, page, counter)
+		return err
+	})
+	return page, err
+}
+
+// historyTotal is the address's transaction count: the page's length when
+// the page holds the whole history, else counted (through counter).
+func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q HistoryQuery, page HistoryPage[TxRef], counter TotalCounter) (int64, error) {
 	if q.Offset == 0 && q.FromSlot == nil && page.NextCursor == nil {
-		page.Total = int64(len(page.Items)) // the whole history is on this page
-		return page, nil
+		return int64(len(page.Items)), nil // the whole history is on this page
 	}
 	count := func(ctx context.Context) (int64, error) {
 		var n int64
-		err := tx.GetContext(ctx, &n, db.byMode(sqlTxHistoryTotal, sqlTxHistoryTotalConsumed), w.addr)
+		err := tx.GetContext(ctx, &n, db.byMode(sqlTxHistoryTotal, sqlTxHistoryTotalConsumed), addr)
 		return n, err
 	}
 	if counter == nil {
-		page.Total, err = count(ctx)
-	} else {
-		page.Total, err = counter(ctx, tip, count)
+		return count(ctx)
 	}
-	return page, err
+	return counter(ctx, page.Tip, count)
+}
+
+// withCustomPlans runs fn with the statements of the core-mode history
+// walk planned for their values (custom_plans.sql), and the rest of the
+// transaction back on generic plans. Consumed mode needs neither.
+func (db *DB) withCustomPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
+	if db.Caps.UTxOMode != ModeCore {
+		return fn()
+	}
+	if _, err := tx.ExecContext(ctx, sqlCustomPlans); err != nil {
+		return err
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, sqlGenericPlans)
+	return err
 }
 
 // historyWalk is one address's transactions between two tx ids
@@ -153,6 +207,10 @@ type historyWalk struct {
 	addr   string
 	asc    bool
 	lo, hi int64
+	// total is set for an address with few outputs, whose reads go through
+	// tx_history_small: the address's transaction count, as the last
+	// non-empty read saw it (-1 before one).
+	total *int64
 }
 
 // page returns limit transactions from offset on, adjusted so the page
@@ -211,13 +269,30 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 	if lo >= hi {
 		return []TxRef{}, nil
 	}
-	query := w.db.byMode(sqlTxHistoryPageDesc, sqlTxHistoryPageDescConsume)
-	if w.asc {
-		query = w.db.byMode(sqlTxHistoryPageAsc, sqlTxHistoryPageAscConsumed)
-	}
 	var lim *int
 	if limit >= 0 {
 		lim = &limit
+	}
+	if w.total != nil {
+		var rows []txRefTotalRow
+		query := w.db.byMode(sqlTxHistorySmall, sqlTxHistorySmallConsumed)
+		if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lo, hi, offset, lim, w.asc); err != nil {
+			return nil, err
+		}
+		refs := make([]TxRef, len(rows))
+		for i, r := range rows {
+			ref, err := r.ref()
+			if err != nil {
+				return nil, err
+			}
+			refs[i] = ref
+			*w.total = r.Total
+		}
+		return refs, nil
+	}
+	query := w.db.byMode(sqlTxHistoryPageDesc, sqlTxHistoryPageDescConsume)
+	if w.asc {
+		query = w.db.byMode(sqlTxHistoryPageAsc, sqlTxHistoryPageAscConsumed)
 	}
 	var rows []txRefRow
 	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lo, hi, offset, lim); err != nil {
@@ -232,6 +307,13 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		refs[i] = ref
 	}
 	return refs, nil
+}
+
+// txRefTotalRow is a tx_history_small row: a transaction and the address's
+// transaction count.
+type txRefTotalRow struct {
+	txRefRow
+	Total int64 `db:"total"`
 }
 
 // firstIDFromSlot is the first tx id at or after slot (MaxInt64 when no

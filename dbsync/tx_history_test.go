@@ -2,6 +2,7 @@ package dbsync_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -118,7 +119,44 @@ func checkPage(t *testing.T, addr string, limit int, asc bool, p dbsync.HistoryP
 	}
 }
 
-func TestTxHistoryCursorWalk(t *testing.T) {
+// historyReads are the small-history thresholds every history test runs
+// with: the default, 0 (every address walks the history in tx id order)
+// and one so large that every address, the whale too, is read whole by
+// tx_history_small. Both reads must give the same pages.
+var historyReads = []int{1000, 0, 1 << 30}
+
+// inHistoryReads runs f once per historyReads threshold.
+func inHistoryReads(t *testing.T, f func(t *testing.T)) {
+	for _, n := range historyReads {
+		t.Run(fmt.Sprintf("small=%d", n), func(t *testing.T) {
+			setSmallHistory(t, n)
+			f(t)
+		})
+	}
+}
+
+// setSmallHistory sets every chain's small-history threshold until the
+// test ends.
+func setSmallHistory(t *testing.T, n int) {
+	for _, c := range chains {
+		c.db.SetSmallHistoryOutputs(n)
+	}
+	t.Cleanup(func() {
+		for _, c := range chains {
+			c.db.SetSmallHistoryOutputs(historyReads[0])
+		}
+	})
+}
+
+func TestTxHistoryCursorWalk(t *testing.T) { inHistoryReads(t, testTxHistoryCursorWalk) }
+
+func TestTxHistoryOffsetWalk(t *testing.T) { inHistoryReads(t, testTxHistoryOffsetWalk) }
+
+func TestTxHistoryFromSlot(t *testing.T) { inHistoryReads(t, testTxHistoryFromSlot) }
+
+func TestManifestCounts(t *testing.T) { inHistoryReads(t, testManifestCounts) }
+
+func testTxHistoryCursorWalk(t *testing.T) {
 	if samples.BusyTxs < 21 {
 		t.Fatalf("the busiest slot holds %d txs of one address; the whole-slot page needs more than a limit of 20", samples.BusyTxs)
 	}
@@ -157,7 +195,7 @@ func TestTxHistoryCursorWalk(t *testing.T) {
 	})
 }
 
-func TestTxHistoryOffsetWalk(t *testing.T) {
+func testTxHistoryOffsetWalk(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		for _, a := range []string{samples.Whale, samples.Busy, samples.Small[0]} {
 			want := independentHistory(t, c, a)
@@ -189,7 +227,7 @@ func TestTxHistoryOffsetWalk(t *testing.T) {
 
 // A cursor that falls between the address's slots starts at the next
 // transaction in walk order; with an offset, that many are skipped first.
-func TestTxHistoryFromSlot(t *testing.T) {
+func testTxHistoryFromSlot(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		want := independentHistory(t, c, samples.Whale)
 		mid := want[len(want)/2]
@@ -231,6 +269,7 @@ func TestTxHistoryFromSlot(t *testing.T) {
 // The total comes from the counter when one is given (the handler caches it
 // per tip) and is the same number either way.
 func TestTxHistoryTotalCounter(t *testing.T) {
+	setSmallHistory(t, 0) // addresses read whole count in the same statement
 	forEachChain(t, func(t *testing.T, c *chain) {
 		want := len(independentHistory(t, c, samples.Whale))
 		calls := 0
@@ -257,7 +296,7 @@ func TestTxHistoryTotalCounter(t *testing.T) {
 
 // The generator counts each address's transactions and UTxOs itself while
 // it builds the chain: a third computation the store must agree with.
-func TestManifestCounts(t *testing.T) {
+func testManifestCounts(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		m := c.manifest
 		if m == nil {
@@ -311,6 +350,25 @@ func TestManifestCounts(t *testing.T) {
 				t.Errorf("asc=%v offset 5: %d txs (next %s); want the slot's last %d from its 6th", asc, len(rest.Items),
 					cursorString(rest.NextCursor), len(p.Items)-5)
 			}
+		}
+	})
+}
+
+// Core-mode history pages are planned for their values; the statements
+// that follow in the request (inputs, outputs, assets) must go back to
+// their generic plans, or each request re-plans them all (about 2 ms).
+func TestCustomPlansOnlyForTheWalk(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		inside, after, err := c.db.PlanCacheModes(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantInside := "force_generic_plan"
+		if c.mode == fixture.ModeCore {
+			wantInside = "force_custom_plan"
+		}
+		if inside != wantInside || after != "force_generic_plan" {
+			t.Fatalf("plan_cache_mode inside the walk %q, after it %q; want %q then force_generic_plan", inside, after, wantInside)
 		}
 	})
 }

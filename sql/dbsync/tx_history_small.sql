@@ -1,0 +1,44 @@
+-- tx_history_small: one page of the history of an address with few outputs
+-- (fewer than dbsync.smallHistoryOutputs, which tx_history_first_id counts),
+-- with the address's distinct transaction count, core mode (spends found
+-- through tx_in). A transaction belongs to the address when it pays to the
+-- address or spends one of its outputs; each counts once. For such an
+-- address reading all of its outputs is cheap, so one generic plan serves
+-- every one of them: no per-request planning (the custom-planned walk of
+-- tx_history_page_* spent about 1 ms planning an ordinary address's page)
+-- and no separate count. tx.id order is chain order in db-sync.
+-- $1 address text, $2 lowest tx id (inclusive), $3 highest tx id
+-- (exclusive), $4 offset, $5 limit (NULL: no limit), $6 oldest first (bool)
+-- Indexes: sg_tx_out_address_tx_id (index-only), sg_tx_in_tx_out_id_index
+-- (one probe per output), tx_pkey, block_pkey.
+WITH outs AS MATERIALIZED (
+  SELECT o.tx_id, o.index
+  FROM tx_out o
+  WHERE o.address = $1
+), ids AS MATERIALIZED (
+  SELECT outs.tx_id AS id FROM outs
+  UNION
+  SELECT i.tx_in_id
+  FROM outs
+  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+), page AS (
+  SELECT id
+  FROM ids
+  WHERE id >= $2 AND id < $3
+  ORDER BY CASE WHEN $6::boolean THEN id END, id DESC
+  OFFSET $4 LIMIT $5
+)
+SELECT
+  t.id,
+  encode(t.hash, 'hex') AS tx_hash,
+  encode(b.hash, 'hex') AS block_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  COALESCE(b.block_no, 0) AS block_no,
+  b.time AS block_time,
+  t.fee::text AS fee,
+  t.size,
+  (SELECT count(*) FROM ids) AS total
+FROM page p
+JOIN tx t ON t.id = p.id
+JOIN block b ON b.id = t.block_id
+ORDER BY CASE WHEN $6::boolean THEN t.id END, t.id DESC

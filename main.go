@@ -118,6 +118,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		if err != nil {
 			return err
 		}
+		db.SetMaxActive(cfg.DBSyncMaxActive)
 		if err := db.Caps.Supported(); err != nil {
 			db.Close()
 			return fmt.Errorf("%s: %w", n.Name, err)

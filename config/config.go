@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -72,6 +74,10 @@ type Config struct {
 	// StatementTimeout bounds every db-sync statement; a query that runs
 	// longer is answered 504 instead of holding a connection.
 	StatementTimeout time.Duration
+	// DBSyncMaxActive is how many requests at a time may query one db-sync
+	// server; the rest wait in arrival order (0: no limit). The default,
+	// four per core of this host, suits PostgreSQL on the same machine.
+	DBSyncMaxActive int
 	// ShutdownTimeout is how long in-flight requests get to finish on SIGTERM.
 	ShutdownTimeout time.Duration
 	// MaxTipLag is the db-sync lag above which /v1/health says degraded.
@@ -117,6 +123,8 @@ func Load(environ []string, args []string) (Config, error) {
 	regURL := fs.String("token-registry-url", env("TOKEN_REGISTRY_URL", ""), "token registry server (TOKEN_REGISTRY_URL)")
 	regDir := fs.String("token-registry-dir", env("TOKEN_REGISTRY_DIR", ""), "local clone of registry mappings/ (TOKEN_REGISTRY_DIR)")
 	stmt := fs.String("statement-timeout", env("STATEMENT_TIMEOUT", "10s"), "db-sync statement timeout (STATEMENT_TIMEOUT)")
+	maxActive := fs.String("dbsync-max-active", env("DBSYNC_MAX_ACTIVE", strconv.Itoa(4*runtime.GOMAXPROCS(0))),
+		"requests querying one db-sync server at a time; 0: no limit (DBSYNC_MAX_ACTIVE)")
 	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
@@ -218,6 +226,11 @@ func Load(environ []string, args []string) (Config, error) {
 	}
 	parseDur("STATEMENT_TIMEOUT", *stmt, &cfg.StatementTimeout)
 	parseDur("SHUTDOWN_TIMEOUT", *shutdown, &cfg.ShutdownTimeout)
+	if n, err := strconv.Atoi(*maxActive); err != nil || n < 0 {
+		add("DBSYNC_MAX_ACTIVE: %q is not a whole number of requests (0: no limit)", *maxActive)
+	} else {
+		cfg.DBSyncMaxActive = n
+	}
 	parseDur("MAX_TIP_LAG", *maxLag, &cfg.MaxTipLag)
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
@@ -276,6 +289,7 @@ func (c Config) Summary() map[string]any {
 		"token_registry_url":  c.TokenRegistryURL,
 		"token_registry_dir":  c.TokenRegistryDir,
 		"statement_timeout":   c.StatementTimeout.String(),
+		"dbsync_max_active":   c.DBSyncMaxActive,
 		"pprof_addr":          c.PprofAddr,
 	}
 }

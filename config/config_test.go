@@ -1,6 +1,7 @@
 package config
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ func TestLoadDefaultsAndFlags(t *testing.T) {
 	if cfg.StatementTimeout != 10*time.Second {
 		t.Errorf("statement timeout = %s", cfg.StatementTimeout)
 	}
+	if want := 4 * runtime.GOMAXPROCS(0); cfg.DBSyncMaxActive != want {
+		t.Errorf("db-sync max active = %d, want 4 per core (%d)", cfg.DBSyncMaxActive, want)
+	}
 	if s := strings.Join([]string{cfg.Summary()["admin_database"].(string)}, ""); strings.Contains(s, "secret") {
 		t.Errorf("summary leaks the password: %s", s)
 	}
@@ -35,6 +39,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 		"REDIS_URL=http://nope",
 		"ADMIN_DATABASE_URL=mysql://x",
 		"STATEMENT_TIMEOUT=soon",
+		"DBSYNC_MAX_ACTIVE=-1",
 		"BOOTSTRAP_ADMIN_KEY=short",
 	}
 	_, err := Load(env, nil)
@@ -47,6 +52,7 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 		"REDIS_URL: scheme must be redis:// or rediss://",
 		"ADMIN_DATABASE_URL: scheme must be postgres://",
 		`STATEMENT_TIMEOUT: "soon" is not a positive duration`,
+		`DBSYNC_MAX_ACTIVE: "-1" is not a whole number of requests`,
 		"BOOTSTRAP_ADMIN_KEY: must be at least 32 characters",
 	}
 	for _, w := range want {

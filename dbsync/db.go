@@ -183,17 +183,44 @@ func (db *DB) LogValue() slog.Value {
 // ReadTx runs fn inside one REPEATABLE READ READ ONLY transaction on a
 // reader, so that several queries of one request see one snapshot even if
 // db-sync writes or rolls back in between.
+// The transaction holds a place at the reader's gate until it ends (or
+// until it starts answering the client, see Snapshot.leaveGate).
 func (db *DB) ReadTx(ctx context.Context, fn func(tx *Snapshot) error) error {
 	p := db.Reader()
+	if err := p.gate.enter(ctx); err != nil {
+		return classify(err)
+	}
+	admitted := true
+	leave := func() {
+		if admitted {
+			admitted = false
+			p.gate.leave()
+		}
+	}
+	defer leave()
 	tx, err := p.BeginTxx(ctx, &sqlTxOptions)
 	if err != nil {
 		return classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
-	if err := fn(&Snapshot{Tx: tx, stmts: p.stmts}); err != nil {
+	if err := fn(&Snapshot{Tx: tx, stmts: p.stmts, leaveGate: leave}); err != nil {
 		return classify(err)
 	}
 	return classify(tx.Commit())
+}
+
+// SetMaxActive lets at most n requests at a time query each of this
+// network's database servers (primary and every replica, each its own
+// count); the others wait in arrival order, within their deadline. 0
+// lifts the limit. Call it before the DB serves requests.
+func (db *DB) SetMaxActive(n int) {
+	for _, p := range append([]*pool{db.primary}, db.replicas...) {
+		p.gate = newGate(n)
+		// Connections beyond the admitted requests serve UTxO listings
+		// that have left the gate (see Snapshot.leaveGate).
+		p.SetMaxOpenConns(max(maxOpenConns, 2*n))
+		p.SetMaxIdleConns(max(maxIdleConns, 2*n))
+	}
 }
 
 var sqlTxOptions = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}

@@ -63,10 +63,12 @@ func Preparable() []string {
 	return append([]string(nil), preparable...)
 }
 
-// pool is one server's connection pool with its prepared statements.
+// pool is one server's connection pool with its prepared statements and
+// the gate that admits requests to that server.
 type pool struct {
 	*sqlx.DB
 	stmts map[string]*sqlx.Stmt // read-only once prepareAll returns
+	gate  *gate                 // nil: no limit; set before serving
 }
 
 // prepareAll prepares every registered statement that this database can
@@ -92,16 +94,26 @@ func (p *pool) prepareAll(ctx context.Context) {
 	}
 }
 
-// GetContext runs query through its prepared statement when there is one.
+// GetContext runs query through its prepared statement when there is one,
+// once the gate admits it.
 func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	if err := p.gate.enter(ctx); err != nil {
+		return err
+	}
+	defer p.gate.leave()
 	if s, ok := p.stmts[query]; ok {
 		return s.GetContext(ctx, dest, args...)
 	}
 	return p.DB.GetContext(ctx, dest, query, args...)
 }
 
-// SelectContext runs query through its prepared statement when there is one.
+// SelectContext runs query through its prepared statement when there is
+// one, once the gate admits it.
 func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	if err := p.gate.enter(ctx); err != nil {
+		return err
+	}
+	defer p.gate.leave()
 	if s, ok := p.stmts[query]; ok {
 		return s.SelectContext(ctx, dest, args...)
 	}
@@ -114,6 +126,8 @@ func (p *pool) SelectContext(ctx context.Context, dest any, query string, args .
 type Snapshot struct {
 	*sqlx.Tx
 	stmts map[string]*sqlx.Stmt
+	// leaveGate frees the request's place at the gate (idempotent).
+	leaveGate func()
 }
 
 // GetContext runs query in the snapshot, prepared when registered.

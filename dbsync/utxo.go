@@ -119,6 +119,10 @@ func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTx
 				return err
 			}
 			if len(utxos) > 0 {
+				// fn writes to the client, who may read slowly: from the
+				// first chunk on, the listing no longer holds a place at
+				// the gate, so slow readers cannot keep others waiting.
+				tx.leaveGate()
 				if err := fn(utxos); err != nil {
 					return err
 				}

@@ -1,0 +1,90 @@
+package dbsync_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// limitActive admits n requests at a time to c's database until the test ends.
+func limitActive(t *testing.T, c *chain, n int) {
+	c.db.SetMaxActive(n)
+	t.Cleanup(func() { c.db.SetMaxActive(0) })
+}
+
+// With one request admitted at a time, many at once still all finish with
+// the same answers: they wait their turn instead of failing.
+func TestMaxActiveQueuesRequests(t *testing.T) {
+	c := chains[0]
+	addr := mustAddress(t, samples.Small[0])
+	want, err := c.db.TxsByAddress(t.Context(), addr, dbsync.HistoryQuery{Limit: 20}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limitActive(t, c, 1)
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Go(func() {
+			got, err := c.db.TxsByAddress(t.Context(), addr, dbsync.HistoryQuery{Limit: 20}, nil)
+			if err != nil || len(got.Items) != len(want.Items) || got.Total != want.Total {
+				t.Errorf("queued request: %d items, total %d, %v; want %d, %d", len(got.Items), got.Total, err, len(want.Items), want.Total)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A request that cannot get in before its deadline is a timeout (504), not
+// a failure of the database.
+func TestMaxActiveWaitTimesOut(t *testing.T) {
+	c := chains[0]
+	limitActive(t, c, 1)
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- c.db.ReadTx(t.Context(), func(*dbsync.Snapshot) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err := c.db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
+	close(release)
+	if !errors.Is(err, dbsync.ErrTimeout) {
+		t.Fatalf("waiting past the deadline: %v, want ErrTimeout", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A UTxO listing leaves the gate before it hands the client its first
+// chunk: a client reading slowly must not keep other requests out.
+func TestUTxOListingLeavesTheGateForTheClient(t *testing.T) {
+	c := chains[0]
+	c.db.SetUTxOChunk(1) // several chunks, so the listing goes on after the first
+	t.Cleanup(func() { c.db.SetUTxOChunk(500) })
+	limitActive(t, c, 1)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	chunks := 0
+	err := c.db.EachUTxOByAddress(ctx, mustAddress(t, samples.Whale), func([]dbsync.UTxO) error {
+		chunks++
+		if chunks == 1 { // the client is "slow": another request runs meanwhile
+			if _, err := c.db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || chunks < 2 {
+		t.Fatalf("listing with a request in between: %d chunks, %v", chunks, err)
+	}
+}

@@ -94,6 +94,39 @@ func okHistory(c *gin.Context, data any, p Pagination, lu LastUpdated) {
 	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data, Pagination: &p, LastUpdated: &lu})
 }
 
+// okAppended answers 200 with data written by appendData (one of the
+// append* encoders) and, when not nil, pagination and last_updated: the
+// bytes writeJSON would write for the same envelope, without encoding/json
+// walking (and re-scanning) the data.
+func okAppended(c *gin.Context, appendData func([]byte) []byte, p *Pagination, lu *LastUpdated) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	b := append(buf.AvailableBuffer(), `{"success":true,"data":`...)
+	b = appendData(b)
+	if p != nil {
+		b = appendField(b, "pagination", p)
+	}
+	if lu != nil {
+		b = appendField(b, "last_updated", lu)
+	}
+	buf.Write(append(b, "}\n"...))
+	c.Data(http.StatusOK, contentType, buf.Bytes())
+}
+
+// appendField writes ,"name":<v as encoding/json writes it> for the small
+// fixed-shape envelope parts (pagination, last_updated).
+func appendField(b []byte, name string, v any) []byte {
+	field, err := json.Marshal(v) // no strings that HTML escaping would touch
+	if err != nil {
+		panic(err) // Pagination and LastUpdated always encode
+	}
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return append(b, field...)
+}
+
 // okMessage answers status with data and a message (create, update, revoke…).
 func okMessage(c *gin.Context, status int, data any, message string) {
 	writeJSON(c, status, envelope{Success: true, Data: data, Message: message})

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"math/big"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -35,54 +34,12 @@ type txRefJSON struct {
 	BlockTime string `json:"block_time"`
 }
 
-// txJSON is the spec's detailed transaction (§2.4).
-type txJSON struct {
-	TxHash    string         `json:"tx_hash"`
-	BlockHash string         `json:"block_hash"`
-	SlotNo    int64          `json:"slot_no"`
-	BlockNo   int64          `json:"block_no"`
-	BlockTime string         `json:"block_time"`
-	Fee       *big.Int       `json:"fee"`
-	Size      int64          `json:"size"`
-	Inputs    []txInputJSON  `json:"inputs"`
-	Outputs   []txOutputJSON `json:"outputs"`
-}
-
-type txInputJSON struct {
-	TxHash      string    `json:"tx_hash"`
-	OutputIndex int       `json:"output_index"`
-	Address     string    `json:"address"`
-	Value       valueJSON `json:"value"`
-}
-
-type txOutputJSON struct {
-	OutputIndex int       `json:"output_index"`
-	Address     string    `json:"address"`
-	Value       valueJSON `json:"value"`
-}
-
 // blockTime renders a db-sync block time (whole seconds, UTC) as ISO 8601
 // with Z (DECISIONS); admin records use isoTime, which keeps milliseconds.
 func blockTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func txRefOf(r dbsync.TxRef) txRefJSON {
 	return txRefJSON{TxHash: r.Hash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo, BlockTime: blockTime(r.BlockTime)}
-}
-
-func txOf(t dbsync.Tx, grouped bool) txJSON {
-	out := txJSON{
-		TxHash: t.Hash, BlockHash: t.BlockHash, SlotNo: t.SlotNo, BlockNo: t.BlockNo, BlockTime: blockTime(t.BlockTime),
-		Fee: t.Fee, Size: t.Size,
-		Inputs:  make([]txInputJSON, len(t.Inputs)),
-		Outputs: make([]txOutputJSON, len(t.Outputs)),
-	}
-	for i, in := range t.Inputs {
-		out.Inputs[i] = txInputJSON{TxHash: in.TxHash, OutputIndex: in.OutputIndex, Address: in.Address, Value: valueOf(in.Value, grouped)}
-	}
-	for i, o := range t.Outputs {
-		out.Outputs[i] = txOutputJSON{OutputIndex: o.OutputIndex, Address: o.Address, Value: valueOf(o.Value, grouped)}
-	}
-	return out
 }
 
 func historyPagination[T any](q dbsync.HistoryQuery, page dbsync.HistoryPage[T]) Pagination {
@@ -126,11 +83,17 @@ func (s *Server) txsByAddress(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	items := make([]txJSON, len(page.Items))
-	for i, t := range page.Items {
-		items[i] = txOf(t, grouped)
-	}
-	okHistory(c, items, historyPagination(q, page), lastUpdatedOf(page.Tip))
+	p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
+	okAppended(c, func(b []byte) []byte {
+		b = append(b, '[')
+		for i, t := range page.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendTx(b, t, grouped)
+		}
+		return append(b, ']')
+	}, &p, &lu)
 	return nil
 }
 
@@ -177,6 +140,6 @@ func (s *Server) txByHash(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ok(c, txOf(t, grouped))
+	okAppended(c, func(b []byte) []byte { return appendTx(b, t, grouped) }, nil, nil)
 	return nil
 }

@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 
@@ -10,38 +8,6 @@ import (
 
 	"github.com/syncgate/syncgate/dbsync"
 )
-
-// utxoJSON is the spec's UTxO (§2.7), used by both UTxO endpoints.
-type utxoJSON struct {
-	TransactionID string        `json:"transaction_id"`
-	OutputIndex   int           `json:"output_index"`
-	Address       string        `json:"address"`
-	Value         valueJSON     `json:"value"`
-	DatumHash     *string       `json:"datum_hash"`
-	ScriptHash    *string       `json:"script_hash"`
-	CreatedAt     createdAtJSON `json:"created_at"`
-}
-
-type createdAtJSON struct {
-	SlotNo     int64  `json:"slot_no"`
-	HeaderHash string `json:"header_hash"`
-}
-
-func utxosJSON(utxos []dbsync.UTxO) []utxoJSON {
-	out := make([]utxoJSON, len(utxos))
-	for i, u := range utxos {
-		out[i] = utxoJSON{
-			TransactionID: u.TxHash,
-			OutputIndex:   u.OutputIndex,
-			Address:       u.Address,
-			Value:         valueOf(u.Value, false),
-			DatumHash:     u.DatumHash,
-			ScriptHash:    u.ScriptHash,
-			CreatedAt:     createdAtJSON{SlotNo: u.SlotNo, HeaderHash: u.BlockHash},
-		}
-	}
-	return out
-}
 
 // utxosByAddress: GET /v1/utxos/address/:address.
 func (s *Server) utxosByAddress(c *gin.Context) error {
@@ -86,36 +52,32 @@ type utxoStream struct {
 	c       *gin.Context
 	started bool
 	items   int
-	buf     bytes.Buffer
+	buf     []byte
 }
 
 func (st *utxoStream) write(chunk []dbsync.UTxO) error {
-	st.buf.Reset()
+	b := st.buf[:0]
 	if !st.started {
 		st.started = true
 		st.c.Writer.Header().Set("Content-Type", contentType)
 		st.c.Writer.WriteHeader(http.StatusOK)
-		st.buf.WriteString(`{"success":true,"data":[`)
+		b = append(b, `{"success":true,"data":[`...)
 	}
-	enc := json.NewEncoder(&st.buf)
-	enc.SetEscapeHTML(false)
-	for _, u := range utxosJSON(chunk) {
+	for _, u := range chunk {
 		if st.items > 0 {
-			st.buf.WriteByte(',')
+			b = append(b, ',')
 		}
-		if err := enc.Encode(u); err != nil {
-			return err
-		}
-		st.buf.Truncate(st.buf.Len() - 1) // Encode's newline
+		b = appendUTxO(b, u)
 		st.items++
 	}
-	_, err := st.c.Writer.Write(st.buf.Bytes())
+	st.buf = b
+	_, err := st.c.Writer.Write(b)
 	return err
 }
 
 func (st *utxoStream) finish() error {
 	if !st.started {
-		ok(st.c, []utxoJSON{})
+		okAppended(st.c, func(b []byte) []byte { return append(b, "[]"...) }, nil, nil)
 		return nil
 	}
 	_, err := st.c.Writer.WriteString("]}\n")

@@ -96,7 +96,6 @@ func TestAppendValueMatchesMapEncoding(t *testing.T) {
 	}
 }
 
-
 type referenceTx struct {
 	TxHash    string           `json:"tx_hash"`
 	BlockHash string           `json:"block_hash"`

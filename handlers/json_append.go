@@ -161,10 +161,14 @@ func appendUTxO(b []byte, u dbsync.UTxO) []byte {
 	return append(b, "}}"...)
 }
 
-// appendQuantity writes q as a JSON integer (nil as 0).
+// appendQuantity writes q as a JSON integer (nil as 0); strconv for the
+// amounts that fit in an int64 (big.Int.Append allocates and is ~5x slower).
 func appendQuantity(b []byte, q *big.Int) []byte {
-	if q == nil {
+	switch {
+	case q == nil:
 		return append(b, '0')
+	case q.IsInt64():
+		return strconv.AppendInt(b, q.Int64(), 10)
 	}
 	return q.Append(b, 10)
 }

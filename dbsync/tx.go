@@ -2,6 +2,7 @@ package dbsync
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/big"
@@ -67,6 +68,11 @@ type txRefRow struct {
 	Size      int64     `db:"size"`
 }
 
+// scanRow reads a history page row (tx_history_page_*.sql).
+func (r *txRefRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size)
+}
+
 func (r txRefRow) ref() (TxRef, error) {
 	fee, err := parseQuantity(r.Fee)
 	if err != nil {
@@ -105,21 +111,31 @@ func (db *DB) TxByHash(ctx context.Context, hash TxHash) (Tx, error) {
 	return out, nil
 }
 
+// txInputRow is a row of tx_inputs.sql (or its consumed twin).
 type txInputRow struct {
-	TxID         int64  `db:"tx_id"`
-	TxOutID      int64  `db:"tx_out_id"`
-	SourceTxHash string `db:"source_tx_hash"`
-	OutputIndex  int    `db:"output_index"`
-	Address      string `db:"address"`
-	Lovelace     string `db:"lovelace"`
+	TxID         int64
+	TxOutID      int64
+	SourceTxHash string
+	OutputIndex  int
+	Address      string
+	Lovelace     string
 }
 
+func (r *txInputRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.TxID, &r.TxOutID, &r.SourceTxHash, &r.OutputIndex, &r.Address, &r.Lovelace)
+}
+
+// txOutputRow is a row of tx_outputs.sql.
 type txOutputRow struct {
-	TxID        int64  `db:"tx_id"`
-	TxOutID     int64  `db:"tx_out_id"`
-	OutputIndex int    `db:"output_index"`
-	Address     string `db:"address"`
-	Lovelace    string `db:"lovelace"`
+	TxID        int64
+	TxOutID     int64
+	OutputIndex int
+	Address     string
+	Lovelace    string
+}
+
+func (r *txOutputRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.TxID, &r.TxOutID, &r.OutputIndex, &r.Address, &r.Lovelace)
 }
 
 // txDetails adds inputs and outputs to refs with three queries whatever
@@ -136,12 +152,12 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 		pos[r.ID] = i
 		txs[i] = Tx{TxRef: r, Inputs: []TxInput{}, Outputs: []TxOutput{}}
 	}
-	var ins []txInputRow
-	if err := tx.SelectContext(ctx, &ins, db.byMode(sqlTxInputs, sqlTxInputsConsumed), pq.Array(ids)); err != nil {
+	ins, err := selectRows[txInputRow](ctx, tx, db.byMode(sqlTxInputs, sqlTxInputsConsumed), pq.Array(ids))
+	if err != nil {
 		return nil, err
 	}
-	var outs []txOutputRow
-	if err := tx.SelectContext(ctx, &outs, sqlTxOutputs, pq.Array(ids)); err != nil {
+	outs, err := selectRows[txOutputRow](ctx, tx, sqlTxOutputs, pq.Array(ids))
+	if err != nil {
 		return nil, err
 	}
 	outIDs := make([]int64, 0, len(ins)+len(outs))

@@ -274,9 +274,9 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		lim = &limit
 	}
 	if w.total != nil {
-		var rows []txRefTotalRow
 		query := w.db.byMode(sqlTxHistorySmall, sqlTxHistorySmallConsumed)
-		if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lo, hi, offset, lim, w.asc); err != nil {
+		rows, err := selectRows[txRefTotalRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim, w.asc)
+		if err != nil {
 			return nil, err
 		}
 		refs := make([]TxRef, len(rows))
@@ -294,8 +294,8 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 	if w.asc {
 		query = w.db.byMode(sqlTxHistoryPageAsc, sqlTxHistoryPageAscConsumed)
 	}
-	var rows []txRefRow
-	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lo, hi, offset, lim); err != nil {
+	rows, err := selectRows[txRefRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
+	if err != nil {
 		return nil, err
 	}
 	refs := make([]TxRef, len(rows))
@@ -313,7 +313,11 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 // transaction count.
 type txRefTotalRow struct {
 	txRefRow
-	Total int64 `db:"total"`
+	Total int64
+}
+
+func (r *txRefTotalRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size, &r.Total)
 }
 
 // firstIDFromSlot is the first tx id at or after slot (MaxInt64 when no

@@ -2,6 +2,7 @@ package dbsync
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/lib/pq"
@@ -52,17 +53,23 @@ func (db *DB) chunkSize() int {
 	return defaultUTxOChunk
 }
 
+// utxoRow is a row of the utxos_by_* statements (all four share columns).
 type utxoRow struct {
-	TxOutID     int64   `db:"tx_out_id"`
-	TxID        int64   `db:"tx_id"`
-	TxHash      string  `db:"tx_hash"`
-	OutputIndex int     `db:"output_index"`
-	Address     string  `db:"address"`
-	Lovelace    string  `db:"lovelace"`
-	DatumHash   *string `db:"datum_hash"`
-	ScriptHash  *string `db:"script_hash"`
-	SlotNo      int64   `db:"slot_no"`
-	BlockHash   string  `db:"block_hash"`
+	TxOutID     int64
+	TxID        int64
+	TxHash      string
+	OutputIndex int
+	Address     string
+	Lovelace    string
+	DatumHash   *string
+	ScriptHash  *string
+	SlotNo      int64
+	BlockHash   string
+}
+
+func (r *utxoRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.TxOutID, &r.TxID, &r.TxHash, &r.OutputIndex, &r.Address, &r.Lovelace,
+		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash)
 }
 
 // UTxOsByAddress returns the address's unspent outputs in chain order
@@ -139,8 +146,8 @@ func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTx
 // selectUTxOs runs one chunk of a UTxO listing, then one query for all
 // their assets.
 func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any, afterTx int64, afterIndex, limit int) ([]UTxO, []utxoRow, error) {
-	var rows []utxoRow
-	if err := tx.SelectContext(ctx, &rows, query, arg, afterTx, afterIndex, limit); err != nil {
+	rows, err := selectRows[utxoRow](ctx, tx, query, arg, afterTx, afterIndex, limit)
+	if err != nil {
 		return nil, nil, err
 	}
 	ids := make([]int64, len(rows))

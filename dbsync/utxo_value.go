@@ -2,6 +2,7 @@ package dbsync
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -45,11 +46,16 @@ func parseQuantity(s string) (*big.Int, error) {
 	return v, nil
 }
 
+// assetRow is a row of tx_out_assets.sql.
 type assetRow struct {
-	TxOutID  int64  `db:"tx_out_id"`
-	Policy   string `db:"policy"`
-	Name     string `db:"name"`
-	Quantity string `db:"quantity"`
+	TxOutID  int64
+	Policy   string
+	Name     string
+	Quantity string
+}
+
+func (r *assetRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.TxOutID, &r.Policy, &r.Name, &r.Quantity)
 }
 
 // assetsByTxOut loads the native assets of the given outputs in one query,
@@ -59,8 +65,8 @@ func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int
 	if len(txOutIDs) == 0 {
 		return out, nil
 	}
-	var rows []assetRow
-	if err := tx.SelectContext(ctx, &rows, sqlTxOutAssets, pq.Array(txOutIDs)); err != nil {
+	rows, err := selectRows[assetRow](ctx, tx, sqlTxOutAssets, pq.Array(txOutIDs))
+	if err != nil {
 		return nil, err
 	}
 	for _, r := range rows {

@@ -50,7 +50,7 @@ func TestExplainIndexBacked(t *testing.T) {
 	}
 	shared := []explainCase{
 		{"tx_first_id_from_slot.sql", []any{midSlot}},
-		{"tx_history_first_id.sql", []any{samples.Whale, 1000}},
+		{"tx_history_head.sql", []any{samples.Whale, 1000}},
 		{"tx_by_hash.sql", []any{failed}},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}},

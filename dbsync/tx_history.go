@@ -12,7 +12,7 @@ import (
 
 var (
 	sqlTxFirstIDFromSlot        = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
-	sqlTxHistoryFirstID         = prepared(sqlfiles.Must("dbsync/tx_history_first_id.sql"))
+	sqlTxHistoryHead            = prepared(sqlfiles.Must("dbsync/tx_history_head.sql"))
 	sqlTxHistoryPageDesc        = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_desc.sql"))
 	sqlTxHistoryPageDescConsume = prepared(sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql"))
 	sqlTxHistoryPageAsc         = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_asc.sql"))
@@ -111,11 +111,27 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // so the walk starts at the cursor instead of skipping the newer history.
 func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
-	tip, err := tipIn(ctx, tx)
-	if err != nil {
+	// The tip, where the walk starts (the address's first transaction: the
+	// plans are chosen with it as a constant, which an SQL subquery would
+	// hide) and the address's size, in one statement.
+	var head struct {
+		Tip
+		FirstID *int64 `db:"first_id"`
+		Outputs int64  `db:"outputs"`
+	}
+	switch err := tx.GetContext(ctx, &head, sqlTxHistoryHead, addr.String(), max(db.smallHistory, 1)); {
+	case errors.Is(err, sql.ErrNoRows):
+		return page, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
+	case err != nil:
 		return page, err
 	}
-	page.Tip = tip
+	head.BlockTime = AsUTC(head.BlockTime)
+	page.Tip = head.Tip
+	if head.FirstID == nil {
+		page.Items = []TxRef{} // never seen on chain: no history
+		return page, nil
+	}
+	var err error
 	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64}
 	if q.FromSlot != nil {
 		if q.Ascending {
@@ -127,21 +143,8 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 			return page, err
 		}
 	}
-	// Start the walk at the address's first transaction (the plans are
-	// chosen with it as a constant, which an SQL subquery would hide).
-	var first struct {
-		ID      int64 `db:"first_id"`
-		Outputs int64 `db:"outputs"`
-	}
-	switch err := tx.GetContext(ctx, &first, sqlTxHistoryFirstID, w.addr, max(db.smallHistory, 1)); {
-	case errors.Is(err, sql.ErrNoRows):
-		page.Items = []TxRef{} // never seen on chain: no history
-		return page, nil
-	case err != nil:
-		return page, err
-	}
-	w.lo = max(w.lo, first.ID)
-	if first.Outputs < int64(db.smallHistory) {
+	w.lo = max(w.lo, *head.FirstID)
+	if head.Outputs < int64(db.smallHistory) {
 		w.total = new(int64)
 		*w.total = -1
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)

@@ -1,0 +1,37 @@
+-- tx_history_head: what a history page needs before its walk, in one round
+-- trip: the chain tip (no row when db-sync holds no blocks), the id of the
+-- first transaction that paid to the address (NULL for an address never
+-- seen on chain), and how many outputs the address has, counted up to $2.
+-- Nothing the address paid or spent comes before the first, so history
+-- walks start there: a whale whose history begins late in the chain is
+-- otherwise searched for from genesis (3.3 s for its first ascending page
+-- on the 1 M core set). The count picks the walk: below $2 outputs,
+-- tx_history_small reads them all.
+-- $1 address text, $2 count cap (bigint)
+-- Indexes: idx_block_slot_no (tip); sg_tx_out_address_tx_id: one entry for
+-- the first id (written as "the first index entry at or after the address"
+-- on purpose: with address = $1 and ORDER BY tx_id the planner walks
+-- idx_tx_out_tx_id from genesis when the address is frequent, filtering
+-- every output until the whale's first), at most $2 entries for the count
+-- (index-only).
+SELECT
+  b.slot_no,
+  encode(b.hash, 'hex') AS block_hash,
+  b.block_no,
+  b.epoch_no,
+  b.time AS block_time,
+  (SELECT f.tx_id
+   FROM (
+     SELECT o.address, o.tx_id
+     FROM tx_out o
+     WHERE o.address >= $1
+     ORDER BY o.address, o.tx_id
+     LIMIT 1
+   ) f
+   WHERE f.address = $1) AS first_id,
+  (SELECT count(*)
+   FROM (SELECT 1 FROM tx_out o WHERE o.address = $1 LIMIT $2) c) AS outputs
+FROM block b
+WHERE b.slot_no IS NOT NULL
+ORDER BY b.slot_no DESC
+LIMIT 1

@@ -25,8 +25,8 @@ func TestLoadDefaultsAndFlags(t *testing.T) {
 	if cfg.StatementTimeout != 10*time.Second {
 		t.Errorf("statement timeout = %s", cfg.StatementTimeout)
 	}
-	if want := 4 * runtime.GOMAXPROCS(0); cfg.DBSyncMaxActive != want {
-		t.Errorf("db-sync max active = %d, want 4 per core (%d)", cfg.DBSyncMaxActive, want)
+	if want := 2 * runtime.GOMAXPROCS(0); cfg.DBSyncMaxActive != want {
+		t.Errorf("db-sync max active = %d, want 2 per core (%d)", cfg.DBSyncMaxActive, want)
 	}
 	if s := strings.Join([]string{cfg.Summary()["admin_database"].(string)}, ""); strings.Contains(s, "secret") {
 		t.Errorf("summary leaks the password: %s", s)

@@ -9,9 +9,10 @@ import "context"
 // requests in flight, and the slowest percent of requests came out at twice
 // the median. Queued in order, each waits for about the same amount of
 // work ahead of it (detailed history, 1 M set, 16 clients on 2 cores:
-// p99 62-78 ms unlimited, 45 ms with 8 admitted, at the same or higher
-// throughput). database/sql's own pool limit does not do this: it hands a
-// freed connection to a random waiter (Go 1.22+), which made p99 worse.
+// p99 60-78 ms unlimited, 46-53 ms with 8 admitted, 38-44 ms with 4, the
+// last at 5-10% less throughput). database/sql's own pool limit does not
+// do this: it hands a freed connection to a random waiter (Go 1.22+),
+// which made p99 worse.
 //
 // A nil gate admits everyone.
 type gate struct {

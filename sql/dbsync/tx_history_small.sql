@@ -1,5 +1,5 @@
 -- tx_history_small: one page of the history of an address with few outputs
--- (fewer than dbsync.smallHistoryOutputs, which tx_history_first_id counts),
+-- (fewer than dbsync.smallHistoryOutputs, which tx_history_head counts),
 -- with the address's distinct transaction count, core mode (spends found
 -- through tx_in). A transaction belongs to the address when it pays to the
 -- address or spends one of its outputs; each counts once. For such an

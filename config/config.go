@@ -76,8 +76,9 @@ type Config struct {
 	StatementTimeout time.Duration
 	// DBSyncMaxActive is how many requests at a time may query one db-sync
 	// server; the rest wait in arrival order (0: no limit). The default,
-	// two per core of this host (the usual PostgreSQL pool rule), suits
-	// PostgreSQL on the same machine; raise it for a bigger database server.
+	// two per core of this host (the usual PostgreSQL pool rule) up to 32,
+	// suits PostgreSQL on the same machine; raise it for a bigger database
+	// server. Each db-sync pool holds this many connections plus 20.
 	DBSyncMaxActive int
 	// ShutdownTimeout is how long in-flight requests get to finish on SIGTERM.
 	ShutdownTimeout time.Duration
@@ -124,7 +125,7 @@ func Load(environ []string, args []string) (Config, error) {
 	regURL := fs.String("token-registry-url", env("TOKEN_REGISTRY_URL", ""), "token registry server (TOKEN_REGISTRY_URL)")
 	regDir := fs.String("token-registry-dir", env("TOKEN_REGISTRY_DIR", ""), "local clone of registry mappings/ (TOKEN_REGISTRY_DIR)")
 	stmt := fs.String("statement-timeout", env("STATEMENT_TIMEOUT", "10s"), "db-sync statement timeout (STATEMENT_TIMEOUT)")
-	maxActive := fs.String("dbsync-max-active", env("DBSYNC_MAX_ACTIVE", strconv.Itoa(2*runtime.GOMAXPROCS(0))),
+	maxActive := fs.String("dbsync-max-active", env("DBSYNC_MAX_ACTIVE", strconv.Itoa(min(2*runtime.GOMAXPROCS(0), 32))),
 		"requests querying one db-sync server at a time; 0: no limit (DBSYNC_MAX_ACTIVE)")
 	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")

@@ -25,7 +25,7 @@ func TestLoadDefaultsAndFlags(t *testing.T) {
 	if cfg.StatementTimeout != 10*time.Second {
 		t.Errorf("statement timeout = %s", cfg.StatementTimeout)
 	}
-	if want := 2 * runtime.GOMAXPROCS(0); cfg.DBSyncMaxActive != want {
+	if want := min(2*runtime.GOMAXPROCS(0), 32); cfg.DBSyncMaxActive != want {
 		t.Errorf("db-sync max active = %d, want 2 per core (%d)", cfg.DBSyncMaxActive, want)
 	}
 	if s := strings.Join([]string{cfg.Summary()["admin_database"].(string)}, ""); strings.Contains(s, "secret") {

@@ -183,18 +183,32 @@ func (db *DB) LogValue() slog.Value {
 // ReadTx runs fn inside one REPEATABLE READ READ ONLY transaction on a
 // reader, so that several queries of one request see one snapshot even if
 // db-sync writes or rolls back in between.
-// The transaction holds a place at the reader's gate until it ends (or
-// until it starts answering the client, see Snapshot.leaveGate).
+// The transaction holds a place at the reader's gate until it ends.
 func (db *DB) ReadTx(ctx context.Context, fn func(tx *Snapshot) error) error {
+	return db.readTx(ctx, false, fn)
+}
+
+// readTx is ReadTx; a streaming transaction (a UTxO listing, which writes
+// to its client while the transaction is open) also takes one of the
+// pool's stream slots for its whole length, and may leave the gate early
+// (Snapshot.leaveGate).
+func (db *DB) readTx(ctx context.Context, streaming bool, fn func(tx *Snapshot) error) error {
 	p := db.Reader()
-	if err := p.gate.enter(ctx); err != nil {
+	g, streams := p.gate, p.streams
+	if streaming {
+		if err := streams.enter(ctx); err != nil {
+			return classify(err)
+		}
+		defer streams.leave()
+	}
+	if err := g.enter(ctx); err != nil {
 		return classify(err)
 	}
 	admitted := true
 	leave := func() {
 		if admitted {
 			admitted = false
-			p.gate.leave()
+			g.leave()
 		}
 	}
 	defer leave()
@@ -203,23 +217,42 @@ func (db *DB) ReadTx(ctx context.Context, fn func(tx *Snapshot) error) error {
 		return classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
-	if err := fn(&Snapshot{Tx: tx, stmts: p.stmts, leaveGate: leave}); err != nil {
+	snap := &Snapshot{Tx: tx, stmts: p.stmts, leaveGate: func() {}}
+	if streaming {
+		snap.leaveGate = leave
+	}
+	if err := fn(snap); err != nil {
 		return classify(err)
 	}
 	return classify(tx.Commit())
 }
 
+// streamSlots is how many UTxO listings may be in progress at once per
+// database server; spareConns are connections for what never waits at the
+// gate (the health probe, the pool stake refresh).
+const (
+	streamSlots = 16
+	spareConns  = 4
+)
+
 // SetMaxActive lets at most n requests at a time query each of this
 // network's database servers (primary and every replica, each its own
 // count); the others wait in arrival order, within their deadline. 0
 // lifts the limit. Call it before the DB serves requests.
+//
+// The pool then has a connection for every admitted request and every
+// listing in progress (plus spares), so an admitted request never waits
+// for a connection held by someone waiting at the gate.
 func (db *DB) SetMaxActive(n int) {
 	for _, p := range append([]*pool{db.primary}, db.replicas...) {
-		p.gate = newGate(n)
-		// Connections beyond the admitted requests serve UTxO listings
-		// that have left the gate (see Snapshot.leaveGate).
-		p.SetMaxOpenConns(max(maxOpenConns, 2*n))
-		p.SetMaxIdleConns(max(maxIdleConns, 2*n))
+		p.gate, p.streams = nil, nil
+		conns := maxOpenConns
+		if n > 0 {
+			p.gate, p.streams = newGate(n), newGate(streamSlots)
+			conns = n + streamSlots + spareConns
+		}
+		p.SetMaxOpenConns(conns)
+		p.SetMaxIdleConns(conns)
 	}
 }
 

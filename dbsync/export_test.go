@@ -30,3 +30,6 @@ func (db *DB) PlanCacheModes(ctx context.Context) (inside, after string, err err
 	})
 	return inside, after, err
 }
+
+// StreamSlots is how many UTxO listings may be in progress per server.
+const StreamSlots = streamSlots

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,5 +87,82 @@ func TestUTxOListingLeavesTheGateForTheClient(t *testing.T) {
 	})
 	if err != nil || chunks < 2 {
 		t.Fatalf("listing with a request in between: %d chunks, %v", chunks, err)
+	}
+}
+
+// The health probe's tip read does not queue: a database whose gate is
+// full is busy, not down.
+func TestTipDoesNotWaitAtTheGate(t *testing.T) {
+	c := chains[0]
+	limitActive(t, c, 1)
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- c.db.ReadTx(t.Context(), func(*dbsync.Snapshot) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	_, err := c.db.Tip(ctx)
+	close(release)
+	if err != nil {
+		t.Fatalf("tip with the gate full: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Listings waiting on slow clients hold connections but never the
+// connections admitted requests need: with one request admitted and more
+// listings than there are stream slots waiting on their clients, other
+// requests still run, and no more listings than slots are in progress.
+func TestPausedListingsLeaveConnectionsForAdmittedRequests(t *testing.T) {
+	c := chains[0]
+	limitActive(t, c, 1)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	listings := dbsync.StreamSlots + 8
+	var inProgress, most atomic.Int64
+	paused, release := make(chan struct{}, listings), make(chan struct{})
+	errs := make(chan error, listings)
+	for range listings {
+		go func() {
+			first := true
+			errs <- c.db.EachUTxOByAddress(ctx, mustAddress(t, samples.Whale), func([]dbsync.UTxO) error {
+				if first {
+					first = false
+					n := inProgress.Add(1)
+					defer inProgress.Add(-1)
+					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+					}
+					paused <- struct{}{}
+					<-release
+				}
+				return nil
+			})
+		}()
+	}
+	for range dbsync.StreamSlots {
+		<-paused
+	}
+	for range 4 {
+		if _, err := c.db.TxsByAddress(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil); err != nil {
+			close(release)
+			t.Fatalf("request while %d listings wait on their clients: %v", dbsync.StreamSlots, err)
+		}
+	}
+	close(release)
+	for range listings {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if most.Load() > int64(dbsync.StreamSlots) {
+		t.Fatalf("%d listings in progress at once, want at most %d", most.Load(), dbsync.StreamSlots)
 	}
 }

@@ -70,6 +70,9 @@ type pool struct {
 	*sqlx.DB
 	stmts map[string]*sqlx.Stmt // read-only once prepareAll returns
 	gate  *gate                 // nil: no limit; set before serving
+	// streams bounds the UTxO listings in progress, which hold a
+	// connection after leaving the gate (see Snapshot.leaveGate).
+	streams *gate
 }
 
 // prepareAll prepares every registered statement that this database can
@@ -98,10 +101,17 @@ func (p *pool) prepareAll(ctx context.Context) {
 // GetContext runs query through its prepared statement when there is one,
 // once the gate admits it.
 func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...any) error {
-	if err := p.gate.enter(ctx); err != nil {
+	g := p.gate
+	if err := g.enter(ctx); err != nil {
 		return err
 	}
-	defer p.gate.leave()
+	defer g.leave()
+	return p.getUngated(ctx, dest, query, args...)
+}
+
+// getUngated is GetContext without waiting at the gate, for the health
+// probe: it must report the database, not the queue in front of it.
+func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...any) error {
 	if s, ok := p.stmts[query]; ok {
 		return s.GetContext(ctx, dest, args...)
 	}
@@ -111,10 +121,11 @@ func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...a
 // SelectContext runs query through its prepared statement when there is
 // one, once the gate admits it.
 func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
-	if err := p.gate.enter(ctx); err != nil {
+	g := p.gate
+	if err := g.enter(ctx); err != nil {
 		return err
 	}
-	defer p.gate.leave()
+	defer g.leave()
 	if s, ok := p.stmts[query]; ok {
 		return s.SelectContext(ctx, dest, args...)
 	}

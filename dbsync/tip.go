@@ -14,10 +14,12 @@ type Tip struct {
 	BlockTime time.Time `db:"block_time"`
 }
 
-// Tip returns the chain tip. An empty chain is ErrNotFound.
+// Tip returns the chain tip. An empty chain is ErrNotFound. It does not
+// wait at the gate: it is the health probe's query (a busy database is not
+// a down one) and a one-row index read.
 func (db *DB) Tip(ctx context.Context) (Tip, error) {
 	var t Tip
-	if err := db.Reader().GetContext(ctx, &t, sqlTip); err != nil {
+	if err := db.Reader().getUngated(ctx, &t, sqlTip); err != nil {
 		return Tip{}, classify(err)
 	}
 	t.BlockTime = AsUTC(t.BlockTime)

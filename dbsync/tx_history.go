@@ -152,9 +152,13 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 			page.Total = *w.total
 			return page, err
 		}
-		// Every read came back empty (an offset past the end): count.
-		page.Total, err = db.historyTotal(ctx, tx, w.addr, q, page, counter)
-		return page, err
+		// Every read came back empty (an offset or cursor past the end):
+		// the address's first transaction brings the count along.
+		if _, err := w.fetch(ctx, *head.FirstID, math.MaxInt64, 0, 1); err != nil {
+			return page, err
+		}
+		page.Total = *w.total
+		return page, nil
 	}
 	err = db.withCustomPlans(ctx, tx, func() error {
 		var err error

@@ -156,6 +156,32 @@ func TestTxHistoryFromSlot(t *testing.T) { inHistoryReads(t, testTxHistoryFromSl
 
 func TestManifestCounts(t *testing.T) { inHistoryReads(t, testManifestCounts) }
 
+func TestTxHistoryPastTheEnd(t *testing.T) { inHistoryReads(t, testTxHistoryPastTheEnd) }
+
+// A page past the end of the history (an offset beyond it, a cursor after
+// its last slot) is empty, has no more, and still gives the total.
+func testTxHistoryPastTheEnd(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		for _, a := range []string{samples.Whale, samples.Small[0]} {
+			want := independentHistory(t, c, a)
+			after := want[len(want)-1].Slot + 1
+			for _, q := range []dbsync.HistoryQuery{
+				{Limit: 20, Offset: len(want)},
+				{Limit: 20, Offset: len(want) + 7, Ascending: true},
+				{Limit: 20, FromSlot: &after, Ascending: true},
+			} {
+				p, err := c.db.TxHistory(t.Context(), mustAddress(t, a), q, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Items) != 0 || p.HasMore() || p.Total != int64(len(want)) {
+					t.Fatalf("%s %+v: %d items, hasMore %v, total %d; want none, false, %d", a, q, len(p.Items), p.HasMore(), p.Total, len(want))
+				}
+			}
+		}
+	})
+}
+
 func testTxHistoryCursorWalk(t *testing.T) {
 	if samples.BusyTxs < 21 {
 		t.Fatalf("the busiest slot holds %d txs of one address; the whole-slot page needs more than a limit of 20", samples.BusyTxs)

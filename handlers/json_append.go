@@ -25,9 +25,13 @@ import (
 // as encoding/json writes a map's.
 func appendValue(b []byte, v dbsync.Value, grouped bool) []byte {
 	b = append(b, `{"lovelace":`...)
-	b = appendQuantity(b, v.Lovelace)
+	if v.Lovelace == nil {
+		b = append(b, '0') // a value always has lovelace
+	} else {
+		b = appendQuantity(b, v.Lovelace)
+	}
 	b = append(b, `,"assets":{`...)
-	assets := sortedAssets(v.Assets)
+	assets := sortedAssets(v.Assets, grouped)
 	for i, a := range assets {
 		if i > 0 {
 			b = append(b, ',')
@@ -56,14 +60,25 @@ func appendValue(b []byte, v dbsync.Value, grouped bool) []byte {
 
 // sortedAssets orders assets by policy, then name, with the quantities of
 // any repeated unit added up (never from db-sync, but never drop units).
-// Hex digits sort after '.', so this is also the order of the flat keys.
-// db-sync's rows come sorted already; only other input is copied.
-func sortedAssets(assets []dbsync.AssetQuantity) []dbsync.AssetQuantity {
+// db-sync's rows come sorted already; only other input is copied. With
+// policies of one length (db-sync's are all 28 bytes) this is also the
+// byte order of the flat keys "<policy>.<name>"; otherwise flat values are
+// ordered (and merged) by those keys, so both shapes come out as
+// encoding/json sorts and merges map keys.
+func sortedAssets(assets []dbsync.AssetQuantity, grouped bool) []dbsync.AssetQuantity {
 	cmp := func(a, b dbsync.AssetQuantity) int {
 		if c := strings.Compare(a.Policy, b.Policy); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Name, b.Name)
+	}
+	for _, a := range assets {
+		if !grouped && len(a.Policy) != len(assets[0].Policy) {
+			cmp = func(a, b dbsync.AssetQuantity) int {
+				return strings.Compare(a.Policy+"."+a.Name, b.Policy+"."+b.Name)
+			}
+			break
+		}
 	}
 	strictlySorted := true
 	for i := 1; i < len(assets) && strictlySorted; i++ {
@@ -161,12 +176,13 @@ func appendUTxO(b []byte, u dbsync.UTxO) []byte {
 	return append(b, "}}"...)
 }
 
-// appendQuantity writes q as a JSON integer (nil as 0); strconv for the
-// amounts that fit in an int64 (big.Int.Append allocates and is ~5x slower).
+// appendQuantity writes q as a JSON integer (nil as null, as encoding/json
+// writes a nil *big.Int); strconv for the amounts that fit in an int64
+// (big.Int.Append allocates and is ~5x slower).
 func appendQuantity(b []byte, q *big.Int) []byte {
 	switch {
 	case q == nil:
-		return append(b, '0')
+		return append(b, "null"...)
 	case q.IsInt64():
 		return strconv.AppendInt(b, q.Int64(), 10)
 	}

@@ -70,15 +70,26 @@ func TestAppendValueMatchesMapEncoding(t *testing.T) {
 		"0029cb7c88c7567b63d1a512c0ed626aa169688ec980730c0473b913",
 		"f0ff48bbb7bbe9d59a40f1ce90e9e9d0ff5002ec48f232b49ca0fb9a",
 	}
+	// Never from db-sync (its policies are 28 bytes of hex), but the
+	// encoder must not depend on it: prefixes of one another, and
+	// characters sorting below '.'.
+	oddPolicies := []string{"ab", "abc", "ab!", "a", "a.b"}
 	names := []string{"", "00", "0014df10", "484f534b59", "484f534b5900", "ff", "<&>", "ünï", "a\"b\\c\n"}
 	big1 := new(big.Int).Lsh(big.NewInt(1), 64) // above numeric(20,0)'s int64 range
 	quantities := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(45_000_000_000_000), big1, new(big.Int).Add(big1, big1)}
-	cases := []dbsync.Value{{}, {Lovelace: big.NewInt(0)}, {Lovelace: big1}}
-	for range 500 {
+	// A nil quantity is written as encoding/json writes a nil *big.Int
+	// (null), except lovelace, which a value always has (0).
+	nilQuantity := dbsync.AssetQuantity{Policy: policies[0], Name: "00"}
+	cases := []dbsync.Value{{}, {Lovelace: big.NewInt(0)}, {Lovelace: big1}, {Assets: []dbsync.AssetQuantity{nilQuantity}}}
+	for i := range 1000 {
+		pool := policies
+		if i%2 == 1 {
+			pool = oddPolicies
+		}
 		v := dbsync.Value{Lovelace: quantities[rng.IntN(len(quantities))]}
 		for range rng.IntN(8) {
 			v.Assets = append(v.Assets, dbsync.AssetQuantity{
-				Policy:   policies[rng.IntN(len(policies))],
+				Policy:   pool[rng.IntN(len(pool))],
 				Name:     names[rng.IntN(len(names))],
 				Quantity: quantities[rng.IntN(len(quantities))],
 			})
@@ -179,6 +190,9 @@ func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 			}
 			txs = append(txs, tx)
 		}
+		noFee := txs[0]
+		noFee.Fee = nil // never from db-sync; written as encoding/json would (null)
+		txs = append(txs, noFee)
 		for _, tx := range txs {
 			for _, grouped := range []bool{false, true} {
 				got := string(appendTx(nil, tx, grouped)) + "\n"

@@ -44,25 +44,34 @@ func TestMaxActiveQueuesRequests(t *testing.T) {
 func TestMaxActiveWaitTimesOut(t *testing.T) {
 	c := chains[0]
 	limitActive(t, c, 1)
-	held, release := make(chan struct{}), make(chan struct{})
+	release := holdTheGate(t, c)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err := c.db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
+	release()
+	if !errors.Is(err, dbsync.ErrTimeout) {
+		t.Fatalf("waiting past the deadline: %v, want ErrTimeout", err)
+	}
+}
+
+// holdTheGate takes c's (only) gate slot with a transaction that waits;
+// the returned func ends it and checks it ended well.
+func holdTheGate(t *testing.T, c *chain) (release func()) {
+	held, end := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
 		done <- c.db.ReadTx(t.Context(), func(*dbsync.Snapshot) error {
 			close(held)
-			<-release
+			<-end
 			return nil
 		})
 	}()
 	<-held
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	_, err := c.db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
-	close(release)
-	if !errors.Is(err, dbsync.ErrTimeout) {
-		t.Fatalf("waiting past the deadline: %v, want ErrTimeout", err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	return func() {
+		close(end)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -95,25 +104,13 @@ func TestUTxOListingLeavesTheGateForTheClient(t *testing.T) {
 func TestTipDoesNotWaitAtTheGate(t *testing.T) {
 	c := chains[0]
 	limitActive(t, c, 1)
-	held, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- c.db.ReadTx(t.Context(), func(*dbsync.Snapshot) error {
-			close(held)
-			<-release
-			return nil
-		})
-	}()
-	<-held
+	release := holdTheGate(t, c)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	_, err := c.db.Tip(ctx)
-	close(release)
+	release()
 	if err != nil {
 		t.Fatalf("tip with the gate full: %v", err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -286,16 +286,12 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		if err != nil {
 			return nil, err
 		}
-		refs := make([]TxRef, len(rows))
+		plain := make([]txRefRow, len(rows))
 		for i, r := range rows {
-			ref, err := r.ref()
-			if err != nil {
-				return nil, err
-			}
-			refs[i] = ref
+			plain[i] = r.txRefRow
 			*w.total = r.Total
 		}
-		return refs, nil
+		return refsOf(plain)
 	}
 	query := w.db.byMode(sqlTxHistoryPageDesc, sqlTxHistoryPageDescConsume)
 	if w.asc {
@@ -305,6 +301,11 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
+	return refsOf(rows)
+}
+
+// refsOf turns history page rows into references.
+func refsOf(rows []txRefRow) ([]TxRef, error) {
 	refs := make([]TxRef, len(rows))
 	for i, r := range rows {
 		ref, err := r.ref()

@@ -8,6 +8,7 @@
 // a cardano-node.
 //
 //	go run ./bench --setup --admin-db postgres://…/sg_bench_admin --key-file keys.txt
+//	go run ./bench --teardown --admin-db postgres://…/sg_bench_admin --key-file keys.txt
 //	go run ./bench --url http://127.0.0.1:18080 --key-file keys.txt --db postgres://… --manifest manifest.json --raw-sql
 //
 // `make bench` does both around a freshly started server (bench/run.sh).
@@ -81,6 +82,7 @@ func mainErr() error {
 	maxReq := flag.Int("max-requests", 1_000_000, "upper bound of requests per run")
 	serverPID := flag.Int("server-pid", 0, "the server's pid: report its CPU and resident memory per run")
 	doSetup := flag.Bool("setup", false, "create API keys for a bench run (with --admin-db, --key-file, --keys) and exit")
+	doTeardown := flag.Bool("teardown", false, "revoke the keys --setup wrote to --key-file (with --admin-db) and exit")
 	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
 	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
@@ -107,6 +109,9 @@ func mainErr() error {
 	defer stop()
 	if *doSetup {
 		return setup(ctx, *adminDB, *network, *nKeys, *keyFile)
+	}
+	if *doTeardown {
+		return teardown(ctx, *adminDB, *keyFile)
 	}
 
 	var conc []int

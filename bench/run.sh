@@ -40,6 +40,10 @@ cleanup() {
   if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
     kill -TERM "$server" && wait "$server" || true
   fi
+  # Revoke this run's keys (setup wrote them and their ids under $work).
+  if [ -s "$work/keys.txt.ids" ]; then
+    "$work/bench" --teardown --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT

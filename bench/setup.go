@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq" // PostgreSQL driver
 
@@ -25,6 +27,7 @@ const benchRateLimit = 10_000
 // API keys for network at the highest rate limit, written one per line to
 // keyFile (mode 0600). It writes through admin.Store, as the admin API
 // would, so the keys are ordinary credentials with their audit entries.
+// What teardown needs to revoke them again goes beside, in keyFile.ids.
 func setup(ctx context.Context, adminURL, network string, n int, keyFile string) error {
 	if adminURL == "" || keyFile == "" {
 		return errors.New("--setup needs --admin-db and --key-file")
@@ -60,19 +63,71 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 		return err
 	}
 	keys := make([]string, n)
+	ids := benchIDs{AdminKeyID: k.ID, EntityName: k.EntityName}
 	for i := range keys {
-		_, key, err := store.CreateCredential(ctx, a, admin.NewCredential{
+		c, key, err := store.CreateCredential(ctx, a, admin.NewCredential{
 			Name: fmt.Sprintf("bench-%d", i), UserAccountID: u.ID, NetworkID: nw.ID, RateLimitPerMinute: benchRateLimit,
 		})
 		if err != nil {
 			return err
 		}
 		keys[i] = key
+		ids.CredentialIDs = append(ids.CredentialIDs, c.ID)
+	}
+	idsJSON, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(keyFile+".ids", idsJSON, 0o600); err != nil {
+		return err
 	}
 	if err := os.WriteFile(keyFile, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "bench setup: %d API keys for %s (%d/min each) written to %s\n", n, network, benchRateLimit, keyFile)
+	return nil
+}
+
+// benchIDs are a bench run's admin key and credentials, for teardown.
+type benchIDs struct {
+	AdminKeyID    uuid.UUID   `json:"admin_key_id"`
+	EntityName    string      `json:"entity_name"`
+	CredentialIDs []uuid.UUID `json:"credential_ids"`
+}
+
+// teardown revokes what setup issued for keyFile (its API keys, then its
+// admin key), so bench runs do not leave live keys behind; the rows and
+// their audit entries stay, as for any revoked key.
+func teardown(ctx context.Context, adminURL, keyFile string) error {
+	if adminURL == "" || keyFile == "" {
+		return errors.New("--teardown needs --admin-db and --key-file")
+	}
+	b, err := os.ReadFile(keyFile + ".ids")
+	if err != nil {
+		return err
+	}
+	var ids benchIDs
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return fmt.Errorf("%s.ids: %w", keyFile, err)
+	}
+	db, err := sqlx.Open("postgres", adminURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	store := admin.NewStore(db, admin.Options{})
+	defer store.Close()
+	a := admin.Admin{ID: ids.AdminKeyID, EntityName: ids.EntityName,
+		Permissions: []string{admin.PermManageUsers, admin.PermManageCredentials}}
+	for _, id := range ids.CredentialIDs {
+		if _, err := store.RevokeCredential(ctx, a, id); err != nil && !errors.Is(err, admin.ErrNotFound) {
+			return fmt.Errorf("revoke credential %s: %w", id, err)
+		}
+	}
+	if _, err := store.RevokeAdminKey(ctx, admin.Bootstrap(""), ids.AdminKeyID); err != nil && !errors.Is(err, admin.ErrNotFound) {
+		return fmt.Errorf("revoke admin key: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "bench teardown: revoked %d API keys and their admin key\n", len(ids.CredentialIDs))
 	return nil
 }
 

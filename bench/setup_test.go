@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// A bench run's keys authenticate after setup and are revoked by teardown,
+// with the admin key that issued them: runs leave no live keys behind.
+func TestSetupThenTeardown(t *testing.T) {
+	dsn := testdb.New(t, "bench_setup")
+	keyFile := filepath.Join(t.TempDir(), "keys.txt")
+	if err := setup(t.Context(), dsn, "mainnet", 3, keyFile); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := readKeys(keyFile)
+	if err != nil || len(keys) != 3 {
+		t.Fatalf("%d keys, %v", len(keys), err)
+	}
+	store := admin.NewStore(testdb.Open(t, dsn), admin.Options{})
+	defer store.Close()
+	for _, k := range keys {
+		if _, err := store.AuthenticateCredential(t.Context(), k); err != nil {
+			t.Fatalf("fresh bench key: %v", err)
+		}
+	}
+	if err := teardown(t.Context(), dsn, keyFile); err != nil {
+		t.Fatal(err)
+	}
+	// A fresh store: the first one remembers the keys it authenticated.
+	after := admin.NewStore(testdb.Open(t, dsn), admin.Options{})
+	defer after.Close()
+	for _, k := range keys {
+		if _, err := after.AuthenticateCredential(t.Context(), k); !errors.Is(err, admin.ErrKeyRevoked) {
+			t.Fatalf("a bench key after teardown: %v, want ErrKeyRevoked", err)
+		}
+	}
+	var live int
+	if err := testdb.Open(t, dsn).Get(&live, `SELECT count(*) FROM syncgate.admin_keys WHERE NOT revoked AND admin_entity_name = 'syncgate-bench'`); err != nil {
+		t.Fatal(err)
+	}
+	if live != 0 {
+		t.Fatalf("%d bench admin keys still live", live)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lib/pq"
 
@@ -46,20 +48,22 @@ func parseQuantity(s string) (*big.Int, error) {
 	return v, nil
 }
 
-// assetRow is a row of tx_out_assets.sql.
+// assetRow is a row of tx_out_assets.sql: a holding (TxOutID and Quantity
+// set) or an asset's name (Policy and Name set).
 type assetRow struct {
-	TxOutID  int64
-	Policy   string
-	Name     string
-	Quantity string
+	TxOutID  sql.NullInt64
+	Ident    int64
+	Quantity sql.NullString
+	Policy   sql.NullString
+	Name     sql.NullString
 }
 
 func (r *assetRow) scanRow(rows *sql.Rows) error {
-	return rows.Scan(&r.TxOutID, &r.Policy, &r.Name, &r.Quantity)
+	return rows.Scan(&r.TxOutID, &r.Ident, &r.Quantity, &r.Policy, &r.Name)
 }
 
 // assetsByTxOut loads the native assets of the given outputs in one query,
-// keyed by tx_out id.
+// keyed by tx_out id, each output's ordered by policy, then name.
 func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int64][]AssetQuantity, error) {
 	out := make(map[int64][]AssetQuantity)
 	if len(txOutIDs) == 0 {
@@ -69,12 +73,35 @@ func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int
 	if err != nil {
 		return nil, err
 	}
+	type assetName struct{ policy, name string }
+	names := make(map[int64]assetName)
 	for _, r := range rows {
-		q, err := parseQuantity(r.Quantity)
+		if !r.TxOutID.Valid {
+			names[r.Ident] = assetName{r.Policy.String, r.Name.String}
+		}
+	}
+	for _, r := range rows {
+		if !r.TxOutID.Valid {
+			continue
+		}
+		n, ok := names[r.Ident]
+		if !ok {
+			return nil, fmt.Errorf("asset %d held by output %d has no multi_asset row", r.Ident, r.TxOutID.Int64)
+		}
+		q, err := parseQuantity(r.Quantity.String)
 		if err != nil {
 			return nil, err
 		}
-		out[r.TxOutID] = append(out[r.TxOutID], AssetQuantity{Policy: r.Policy, Name: r.Name, Quantity: q})
+		out[r.TxOutID.Int64] = append(out[r.TxOutID.Int64], AssetQuantity{Policy: n.policy, Name: n.name, Quantity: q})
+	}
+	// Hex keeps byte order, so this is db-sync's bytea order of the two.
+	for _, assets := range out {
+		slices.SortFunc(assets, func(a, b AssetQuantity) int {
+			if c := strings.Compare(a.Policy, b.Policy); c != 0 {
+				return c
+			}
+			return strings.Compare(a.Name, b.Name)
+		})
 	}
 	return out, nil
 }

@@ -128,8 +128,26 @@ func TestUsageQueriesUseIndexes(t *testing.T) {
 		SELECT $1, timestamptz '2026-11-01' + h * interval '1 hour', 3, 2, 1, 9 FROM generate_series(0, 500) h`, c.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`VACUUM ANALYZE syncgate.usage_hourly`); err != nil {
-		t.Fatal(err)
+	// Index-only scans are only chosen once the visibility map says the
+	// pages are all-visible. VACUUM cannot say so while a snapshot older
+	// than the insert is open in the database (another connection of this
+	// test, a concurrent package's test under load), so retry briefly
+	// rather than let the plan depend on timing.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, err := db.Exec(`VACUUM ANALYZE syncgate.usage_hourly`); err != nil {
+			t.Fatal(err)
+		}
+		var allVisible bool
+		if err := db.Get(&allVisible, `SELECT relallvisible >= relpages FROM pg_class WHERE oid = 'syncgate.usage_hourly'::regclass`); err != nil {
+			t.Fatal(err)
+		}
+		if allVisible {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("usage_hourly never became all-visible: a long transaction holds the database's horizon back")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	start, end, now := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 9, 0, 0, 0, 0, time.UTC), time.Now()
 	for _, q := range []struct {

@@ -37,6 +37,7 @@ import (
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/node"
+	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 func main() {
@@ -431,7 +432,7 @@ func runDemo(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("demo: keys: %w", err)
 	}
-	address := demoAddress("demo-manifest.json")
+	address := demoAddressFrom(ctx, dbURL)
 	return serve(ctx, cfg, newLogger(cfg.LogLevel), func(addr string) {
 		base := "http://" + addr
 		fmt.Printf(`
@@ -471,12 +472,18 @@ func demoAccess(ctx context.Context, dbURL string) (admin.DemoAccess, error) {
 const fallbackDemoAddress = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"
 
 // demoAddress picks the address for the demo's UTxO query from the
-// generator's manifest: the whale, else an ordinary address, else the
-// fallback (no manifest when the database was seeded earlier elsewhere).
-func demoAddress(manifestPath string) string {
+// generator's manifest: the whale, else an ordinary address. With no
+// manifest (the database was seeded by an earlier run elsewhere) it asks
+// the demo database (db, when not nil) for an address holding unspent
+// outputs, and only then falls back to a fixed address.
+func demoAddress(ctx context.Context, manifestPath string, db *sqlx.DB) string {
 	m, err := fixture.ReadManifest(manifestPath)
 	switch {
 	case err != nil:
+		var addr string
+		if db != nil && db.GetContext(ctx, &addr, sqlDemoAddress) == nil {
+			return addr
+		}
 		return fallbackDemoAddress
 	case m.Whale.Address != "":
 		return m.Whale.Address
@@ -484,6 +491,21 @@ func demoAddress(manifestPath string) string {
 		return m.Addresses[0].Address
 	}
 	return fallbackDemoAddress
+}
+
+var sqlDemoAddress = sqlfiles.Must("dbsync/fixture/demo_address.sql")
+
+// demoAddressFrom is demoAddress for the demo: its manifest file, its
+// database.
+func demoAddressFrom(ctx context.Context, dbURL string) string {
+	db, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		return demoAddress(ctx, "demo-manifest.json", nil)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return demoAddress(ctx, "demo-manifest.json", db)
 }
 
 // localRedisURL is where `make demo` starts Redis when it can.

@@ -6,6 +6,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/testdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -30,12 +31,13 @@ func TestEverySQLFileIsUsed(t *testing.T) {
 }
 
 // TestDemoAddress: the demo's sample UTxO query uses the seeded whale, an
-// ordinary address when the manifest names no whale, and the fallback when
-// there is no manifest (a database seeded by an earlier run).
+// ordinary address when the manifest names no whale, and without a
+// manifest (a database seeded by an earlier run) an address of the
+// database that holds unspent outputs, or the fallback with no database.
 func TestDemoAddress(t *testing.T) {
 	dir := t.TempDir()
 	path := dir + "/m.json"
-	if got := demoAddress(path); got != fallbackDemoAddress {
+	if got := demoAddress(t.Context(), path, nil); got != fallbackDemoAddress {
 		t.Errorf("no manifest: %s", got)
 	}
 	m := &fixture.Manifest{}
@@ -43,14 +45,34 @@ func TestDemoAddress(t *testing.T) {
 	if err := m.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if got := demoAddress(path); got != "addr1ordinary" {
+	if got := demoAddress(t.Context(), path, nil); got != "addr1ordinary" {
 		t.Errorf("no whale: %s", got)
 	}
 	m.Whale.Address = "addr1whale"
 	if err := m.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	if got := demoAddress(path); got != "addr1whale" {
+	if got := demoAddress(t.Context(), path, nil); got != "addr1whale" {
 		t.Errorf("whale: %s", got)
+	}
+}
+
+// Without a manifest the demo asks its database: the address it names
+// has unspent outputs there.
+func TestDemoAddressFromDatabase(t *testing.T) {
+	dsn, _, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	db := testdb.Open(t, dsn)
+	addr := demoAddress(t.Context(), t.TempDir()+"/none.json", db)
+	var unspent int
+	if err := db.Get(&unspent, `SELECT count(*) FROM tx_out o WHERE o.address = $1 AND NOT EXISTS (
+		SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`, addr); err != nil {
+		t.Fatal(err)
+	}
+	if addr == fallbackDemoAddress || unspent == 0 {
+		t.Fatalf("demo address %s has %d unspent outputs in the demo database", addr, unspent)
 	}
 }

@@ -50,20 +50,7 @@ func TestChainFailuresAnswered(t *testing.T) {
 	}
 
 	// 503: a db-sync schema without a block yet, then the database gone.
-	dsn, drop, err := testdb.Create("sg_test_chain_gone")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
-		drop()
-		t.Fatal(err)
-	}
-	gone, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, time.Second)
-	if err != nil {
-		drop()
-		t.Fatal(err)
-	}
-	defer gone.Close()
+	gone, drop := emptyChain(t, "sg_test_chain_gone")
 	s = New(Deps{Networks: map[string]*dbsync.DB{"mainnet": gone}, Credentials: testCredentials, Log: quietLog})
 	for _, path := range []string{"/v1/tx/history/" + smp.Small, "/v1/assets/" + c.manifest.Assets.CIP25V1.Unit} {
 		if r := get(t, s, path); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
@@ -133,4 +120,25 @@ func TestHealthOneNetworkHangs(t *testing.T) {
 	if code != http.StatusOK || h.Status != "healthy" || h.Redis != "unavailable" {
 		t.Errorf("no Redis configured, both networks up: %d %+v", code, h)
 	}
+}
+
+// emptyChain opens a db-sync database that has the schema but no block yet;
+// drop removes the database under it (the DB is closed when t ends).
+func emptyChain(t *testing.T, prefix string) (db *dbsync.DB, drop func()) {
+	t.Helper()
+	dsn, drop, err := testdb.Create(prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
+		drop()
+		t.Fatal(err)
+	}
+	db, err = dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, time.Second)
+	if err != nil {
+		drop()
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db, drop
 }

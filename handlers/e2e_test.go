@@ -14,7 +14,6 @@ import (
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -127,21 +126,7 @@ func TestHealthReportsTipLagAndRedis(t *testing.T) {
 	}
 	// A chain database that disappears: unhealthy, HTTP 503, so a load
 	// balancer drains the instance.
-	dsn, drop, err := testdb.Create("sg_test_health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := testdb.Open(t, dsn)
-	if err := fixture.CreateSchema(t.Context(), raw.DB); err != nil {
-		drop()
-		t.Fatal(err)
-	}
-	gone, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, time.Second)
-	if err != nil {
-		drop()
-		t.Fatal(err)
-	}
-	defer gone.Close()
+	gone, drop := emptyChain(t, "sg_test_health")
 	drop()
 	code, h = get(New(Deps{Config: cfg, Networks: map[string]*dbsync.DB{"mainnet": gone}, Now: at(time.Second), Log: quiet}))
 	if code != http.StatusServiceUnavailable || h.Status != "unhealthy" || h.Networks["mainnet"].Error != "unavailable" {

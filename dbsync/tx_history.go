@@ -49,11 +49,15 @@ type HistoryQuery struct {
 }
 
 // HistoryPage is one page of an address's history in the snapshot of Tip.
-// Pages never end part-way through a slot: when the next transaction shares
-// the slot of the page's last ones, those are left for the next page and
-// NextCursor is that slot; a slot holding more than Limit transactions comes
-// whole. Walking with NextCursor as FromSlot returns every transaction
-// exactly once. NextCursor is nil on the last page.
+// Without a cursor (offset mode) the page is a plain window: Limit items
+// from Offset, so walking offset += limit returns every transaction once.
+// With a cursor (FromSlot) pages never end part-way through a slot: when the
+// next transaction shares the slot of the page's last ones, those are left
+// for the next page; a slot holding more than Limit transactions comes
+// whole. In both modes NextCursor is the slot of the first transaction not
+// returned (nil on the last page), so following it as FromSlot loses
+// nothing: from a cursor page it repeats nothing, from an offset page at
+// most the one slot that page split.
 type HistoryPage[T any] struct {
 	Items      []T
 	NextCursor *int64
@@ -147,7 +151,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	if head.Outputs < int64(db.smallHistory) {
 		w.total = new(int64)
 		*w.total = -1
-		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
+		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
 		if err != nil || *w.total >= 0 {
 			page.Total = *w.total
 			return page, err
@@ -162,7 +166,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	err = db.withCustomPlans(ctx, tx, func() error {
 		var err error
-		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit)
+		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
 		if err != nil {
 			return err
 		}
@@ -220,15 +224,16 @@ type historyWalk struct {
 	total *int64
 }
 
-// page returns limit transactions from offset on, adjusted so the page
-// never ends part-way through a slot, and the cursor of the next page.
-func (w historyWalk) page(ctx context.Context, offset, limit int) ([]TxRef, *int64, error) {
+// page returns limit transactions from offset on and the cursor of the next
+// page. With wholeSlots (cursor mode) the page is adjusted so it never ends
+// part-way through a slot.
+func (w historyWalk) page(ctx context.Context, offset, limit int, wholeSlots bool) ([]TxRef, *int64, error) {
 	rows, err := w.fetch(ctx, w.lo, w.hi, offset, limit+1)
 	if err != nil || len(rows) <= limit {
 		return rows, nil, err
 	}
 	slot := rows[limit].SlotNo // the first transaction after the page
-	if rows[limit-1].SlotNo != slot {
+	if !wholeSlots || rows[limit-1].SlotNo != slot {
 		return rows[:limit], &slot, nil
 	}
 	// The page would end inside slot: stop before it, unless the slot

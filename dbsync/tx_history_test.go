@@ -56,7 +56,12 @@ func ordered(items []histItem, asc bool) []histItem {
 func walkCursor(t *testing.T, c *chain, addr string, limit int, asc bool, total int) []histItem {
 	t.Helper()
 	var all []histItem
-	var from *int64
+	// Start in cursor mode (a page without fromSlot is an offset page).
+	start := int64(1 << 62)
+	if asc {
+		start = 0
+	}
+	from := &start
 	// Count once per walk, as the handler's per-tip cache does.
 	counted := int64(-1)
 	counter := func(ctx context.Context, _ dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
@@ -75,7 +80,7 @@ func walkCursor(t *testing.T, c *chain, addr string, limit int, asc bool, total 
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkPage(t, addr, limit, asc, p, total)
+		checkPage(t, addr, limit, asc, true, p, total)
 		got := itemsOf(p.Items)
 		if len(all) > 0 && len(got) > 0 && all[len(all)-1].Slot == got[0].Slot {
 			t.Fatalf("%s limit %d: slot %d split across pages", addr, limit, got[0].Slot)
@@ -88,8 +93,9 @@ func walkCursor(t *testing.T, c *chain, addr string, limit int, asc bool, total 
 	}
 }
 
-// checkPage checks what every page must satisfy.
-func checkPage(t *testing.T, addr string, limit int, asc bool, p dbsync.HistoryPage[dbsync.TxRef], total int) {
+// checkPage checks what every page must satisfy; cursor: the page was asked
+// for with fromSlot.
+func checkPage(t *testing.T, addr string, limit int, asc, cursor bool, p dbsync.HistoryPage[dbsync.TxRef], total int) {
 	t.Helper()
 	if p.Total != int64(total) {
 		t.Fatalf("%s: total %d, want %d", addr, p.Total, total)
@@ -98,6 +104,9 @@ func checkPage(t *testing.T, addr string, limit int, asc bool, p dbsync.HistoryP
 		t.Fatalf("%s: no tip on the page", addr)
 	}
 	n := len(p.Items)
+	if n > limit && !cursor {
+		t.Fatalf("%s: an offset page of %d items exceeds its limit %d", addr, n, limit)
+	}
 	if n > limit {
 		for _, r := range p.Items {
 			if r.SlotNo != p.Items[0].SlotNo {
@@ -110,7 +119,8 @@ func checkPage(t *testing.T, addr string, limit int, asc bool, p dbsync.HistoryP
 			t.Fatalf("%s: empty page with a next cursor", addr)
 		}
 		last := p.Items[n-1].SlotNo
-		if asc && *p.NextCursor <= last || !asc && *p.NextCursor >= last {
+		if cursor && (asc && *p.NextCursor <= last || !asc && *p.NextCursor >= last) ||
+			asc && *p.NextCursor < last || !asc && *p.NextCursor > last {
 			t.Fatalf("%s: next cursor %d does not move past the last slot %d (asc=%v)", addr, *p.NextCursor, last, asc)
 		}
 	}
@@ -151,6 +161,8 @@ func setSmallHistory(t *testing.T, n int) {
 func TestTxHistoryCursorWalk(t *testing.T) { inHistoryReads(t, testTxHistoryCursorWalk) }
 
 func TestTxHistoryOffsetWalk(t *testing.T) { inHistoryReads(t, testTxHistoryOffsetWalk) }
+
+func TestTxHistoryOffsetThenCursor(t *testing.T) { inHistoryReads(t, testTxHistoryOffsetThenCursor) }
 
 func TestTxHistoryFromSlot(t *testing.T) { inHistoryReads(t, testTxHistoryFromSlot) }
 
@@ -221,30 +233,111 @@ func testTxHistoryCursorWalk(t *testing.T) {
 	})
 }
 
+// Offset mode is a plain window: walking offset += limit (as the public
+// client SDK does) returns every transaction exactly once, in order, and
+// every page but the last holds exactly limit items, busy slot or not.
 func testTxHistoryOffsetWalk(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
-		for _, a := range []string{samples.Whale, samples.Busy, samples.Small[0]} {
-			want := independentHistory(t, c, a)
+		for _, w := range []struct {
+			addr   string
+			limits []int
+		}{
+			{samples.Whale, []int{20, 100}},
+			{samples.Busy, []int{1, 7, 20, samples.BusyTxs - 1, 100}},
+			{samples.Small[0], []int{3, 20}},
+		} {
+			want := independentHistory(t, c, w.addr)
+			for _, limit := range w.limits {
+				for _, asc := range []bool{false, true} {
+					got := walkOffset(t, c, w.addr, limit, asc, ordered(want, asc))
+					if !slices.Equal(got, ordered(want, asc)) {
+						t.Fatalf("%s limit %d asc=%v: offset walk gave %d txs, want %d (every tx exactly once, in order)",
+							w.addr, limit, asc, len(got), len(want))
+					}
+				}
+			}
+		}
+	})
+}
+
+// walkOffset pages through addr's history with offset += limit while
+// hasMore, checking the plain-window rules on the way.
+func walkOffset(t *testing.T, c *chain, addr string, limit int, asc bool, want []histItem) []histItem {
+	t.Helper()
+	total := len(want)
+	var got []histItem
+	for offset := 0; ; offset += limit {
+		p, err := c.db.TxHistory(t.Context(), mustAddress(t, addr), dbsync.HistoryQuery{Limit: limit, Offset: offset, Ascending: asc}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPage(t, addr, limit, asc, false, p, total)
+		if p.HasMore() != (offset+len(p.Items) < total) {
+			t.Fatalf("%s offset %d: hasMore %v with %d of %d", addr, offset, p.HasMore(), offset+len(p.Items), total)
+		}
+		if p.HasMore() && len(p.Items) != limit {
+			t.Fatalf("%s limit %d offset %d: a page before the last holds %d items", addr, limit, offset, len(p.Items))
+		}
+		if p.NextCursor != nil && want[offset+limit].Slot != *p.NextCursor {
+			t.Fatalf("%s offset %d: next cursor %d is not the slot of the first transaction not returned", addr, offset, *p.NextCursor)
+		}
+		got = append(got, itemsOf(p.Items)...)
+		if !p.HasMore() {
+			return got
+		}
+	}
+}
+
+// A client may switch from an offset page to the cursor: following
+// next_cursor from the first (offset-mode) page loses nothing and repeats at
+// most the one slot that page split.
+func testTxHistoryOffsetThenCursor(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		for _, w := range []struct {
+			addr  string
+			limit int
+		}{{samples.Busy, 2}, {samples.Busy, 20}, {samples.Whale, 20}, {samples.Small[0], 3}} {
+			want := independentHistory(t, c, w.addr)
 			for _, asc := range []bool{false, true} {
-				// Clients advance offset by the rows returned, while hasMore.
-				var got []histItem
-				for offset := 0; ; {
-					p, err := c.db.TxHistory(t.Context(), mustAddress(t, a), dbsync.HistoryQuery{Limit: 20, Offset: offset, Ascending: asc}, nil)
+				first, err := c.db.TxHistory(t.Context(), mustAddress(t, w.addr), dbsync.HistoryQuery{Limit: w.limit, Ascending: asc}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := itemsOf(first.Items)
+				if first.NextCursor == nil {
+					if !slices.Equal(got, ordered(want, asc)) {
+						t.Fatalf("%s: single page is not the whole history", w.addr)
+					}
+					continue
+				}
+				from := first.NextCursor
+				for pages := 0; from != nil; pages++ {
+					if pages > len(want)+1 {
+						t.Fatalf("%s: cursor walk does not end", w.addr)
+					}
+					p, err := c.db.TxHistory(t.Context(), mustAddress(t, w.addr), dbsync.HistoryQuery{Limit: w.limit, FromSlot: from, Ascending: asc}, nil)
 					if err != nil {
 						t.Fatal(err)
 					}
-					checkPage(t, a, 20, asc, p, len(want))
-					if p.HasMore() != (offset+len(p.Items) < len(want)) {
-						t.Fatalf("%s offset %d: hasMore %v with %d of %d", a, offset, p.HasMore(), offset+len(p.Items), len(want))
-					}
 					got = append(got, itemsOf(p.Items)...)
-					offset += len(p.Items)
-					if !p.HasMore() {
-						break
+					from = p.NextCursor
+				}
+				// Drop the repeats of the split slot: they must be exactly the
+				// first page's items of the cursor's slot.
+				split := *first.NextCursor
+				repeated := 0
+				for _, it := range first.Items {
+					if it.SlotNo == split {
+						repeated++
 					}
 				}
-				if !slices.Equal(got, ordered(want, asc)) {
-					t.Fatalf("%s asc=%v: offset walk gave %d txs, want %d", a, asc, len(got), len(want))
+				n := len(first.Items)
+				if !slices.Equal(got[n:n+repeated], got[n-repeated:n]) {
+					t.Fatalf("%s limit %d asc=%v: the cursor walk does not start with the split slot's %d transactions", w.addr, w.limit, asc, repeated)
+				}
+				dedup := append(slices.Clone(got[:n]), got[n+repeated:]...)
+				if !slices.Equal(dedup, ordered(want, asc)) {
+					t.Fatalf("%s limit %d asc=%v: offset page then cursor gave %d txs (%d repeated), want %d", w.addr, w.limit, asc, len(got), repeated, len(want))
 				}
 			}
 		}
@@ -280,7 +373,7 @@ func testTxHistoryFromSlot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPage(t, samples.Whale, 10, tc.asc, p, len(want))
+			checkPage(t, samples.Whale, 10, tc.asc, true, p, len(want))
 			got := itemsOf(p.Items)
 			if len(got) > len(rest) || !slices.Equal(got, rest[:len(got)]) || len(rest) > 0 && len(got) == 0 {
 				t.Fatalf("fromSlot %d asc=%v offset %d: page is not the start of the %d matching txs", tc.from, tc.asc, tc.offset, len(rest))

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -104,7 +105,10 @@ func historyOf(t *testing.T, s *Server, c *testChain, addr string, limit int, or
 	t.Helper()
 	var all []txRefWire
 	var total int64 = -1
-	from := ""
+	from := "&fromSlot=0" // cursor mode from the first page on
+	if order == "desc" {
+		from = fmt.Sprintf("&fromSlot=%d", int64(math.MaxInt64))
+	}
 	for pages := 0; pages < 100000; pages++ {
 		path := fmt.Sprintf("/v1/tx/history/%s?limit=%d&order=%s%s", addr, limit, order, from)
 		r := get(t, s, path)
@@ -198,6 +202,51 @@ func TestTxHistoryWalk(t *testing.T) {
 				}
 				if !slices.Equal(got, w) || total != int64(len(want)) {
 					t.Fatalf("%s %s %s: walk gave %d txs (total %d), want %d exactly once in order", c.mode, addr, order, len(got), total, len(want))
+				}
+			}
+		}
+	}
+}
+
+// The public client SDK walks both history endpoints with offset += limit
+// while hasMore: every page but the last holds exactly limit items, and the
+// walk returns every transaction exactly once, busy slot included.
+func TestTxHistorySDKOffsetWalk(t *testing.T) {
+	smp := testSamples(t)
+	for _, c := range testChains {
+		s := chainServer(t, c)
+		want := independentHistory(t, c, smp.Busy)
+		for _, endpoint := range []string{"/v1/tx/history/", "/v1/tx/address/"} {
+			for _, order := range []string{"desc", "asc"} {
+				const limit = 7
+				var got []string
+				for offset := 0; ; offset += limit {
+					path := fmt.Sprintf("%s%s?limit=%d&offset=%d&order=%s", endpoint, smp.Busy, limit, offset, order)
+					r := get(t, s, path)
+					var items []txRefWire
+					var p pageWire
+					decodeExact(t, r.Data, &items)
+					pj, _ := json.Marshal(r.Pagination)
+					json.Unmarshal(pj, &p) //nolint:errcheck // checked below
+					if r.Status != 200 || p.HasMore == nil || p.Total != int64(len(want)) {
+						t.Fatalf("GET %s: %d %s", path, r.Status, pj)
+					}
+					if *p.HasMore != (offset+len(items) < len(want)) || *p.HasMore && len(items) != limit {
+						t.Fatalf("GET %s: %d items with pagination %s; want a plain window of %d", path, len(items), pj, limit)
+					}
+					for _, it := range items {
+						got = append(got, it.TxHash)
+					}
+					if !*p.HasMore {
+						break
+					}
+				}
+				w := slices.Clone(want)
+				if order == "desc" {
+					slices.Reverse(w)
+				}
+				if !slices.Equal(got, w) {
+					t.Fatalf("%s %s%s %s: offset walk gave %d txs, want %d exactly once in order", c.mode, endpoint, smp.Busy, order, len(got), len(want))
 				}
 			}
 		}

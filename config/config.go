@@ -25,13 +25,15 @@ type Network struct {
 	Magic uint32
 	// Mainnet is true when addresses carry network tag 1 (addr1…, stake1…).
 	Mainnet bool
+	// EpochLength is the Shelley-era epoch length in slots (one-second slots).
+	EpochLength int64
 }
 
 // Networks lists the networks in network_id order.
 var Networks = []Network{
-	{Name: "mainnet", ID: 0, Magic: 764824073, Mainnet: true},
-	{Name: "preview", ID: 1, Magic: 2},
-	{Name: "preprod", ID: 2, Magic: 1},
+	{Name: "mainnet", ID: 0, Magic: 764824073, Mainnet: true, EpochLength: 432000},
+	{Name: "preview", ID: 1, Magic: 2, EpochLength: 86400},
+	{Name: "preprod", ID: 2, Magic: 1, EpochLength: 432000},
 }
 
 // NetworkByID returns the network with the given credential network_id.

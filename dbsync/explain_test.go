@@ -50,6 +50,7 @@ func TestExplainIndexBacked(t *testing.T) {
 	}
 	shared := []explainCase{
 		{"tx_first_id_from_slot.sql", []any{midSlot}},
+		{"epoch_latest.sql", nil},
 		{"tx_history_head.sql", []any{samples.Whale, 1000}},
 		{"tx_by_hash.sql", []any{failed}},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}},

@@ -52,7 +52,7 @@ func TestChainFailuresAnswered(t *testing.T) {
 	// 503: a db-sync schema without a block yet, then the database gone.
 	gone, drop := emptyChain(t, "sg_test_chain_gone")
 	s = New(Deps{Networks: map[string]*dbsync.DB{"mainnet": gone}, Credentials: testCredentials, Log: quietLog})
-	for _, path := range []string{"/v1/tx/history/" + smp.Small, "/v1/assets/" + c.manifest.Assets.CIP25V1.Unit} {
+	for _, path := range []string{"/v1/tx/history/" + smp.Small, "/v1/assets/" + c.manifest.Assets.CIP25V1.Unit, "/v1/epochs/latest"} {
 		if r := get(t, s, path); r.Status != http.StatusServiceUnavailable || r.Error != "Chain database unavailable" {
 			t.Errorf("GET %s on a chain without blocks: %d %q", path, r.Status, r.Error)
 		}

@@ -32,6 +32,7 @@ func (s *Server) routes() {
 	data.GET("/tx/address/:address", h(s.txsByAddress))
 	data.GET("/tx/history/:address", h(s.txHistory))
 	data.GET("/tx/hash/:hash", h(s.txByHash))
+	data.GET("/epochs/latest", h(s.epochsLatest))
 
 	data.POST("/tx/submit", h(s.submitTx))
 

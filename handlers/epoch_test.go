@@ -1,0 +1,105 @@
+package handlers
+
+import (
+	"math"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// sdkEpochLatest mirrors what the client SDK declares for GET
+// /v1/epochs/latest (client-extras.md "Chain position").
+type sdkEpochLatest struct {
+	Tip struct {
+		Slot      int64 `json:"slot"`
+		Epoch     int64 `json:"epoch"`
+		EpochSlot int64 `json:"epoch_slot"`
+	} `json:"tip"`
+	Network struct {
+		Era          string  `json:"era"`
+		Name         string  `json:"name"`
+		SyncProgress float64 `json:"sync_progress"`
+	} `json:"network"`
+	Params struct {
+		EpochLength int64 `json:"epoch_length"`
+		SlotLength  int64 `json:"slot_length"`
+	} `json:"params"`
+}
+
+func TestEpochsLatest(t *testing.T) {
+	for _, c := range testChains {
+		var want struct {
+			Slot      int64     `db:"slot_no"`
+			Epoch     int64     `db:"epoch_no"`
+			EpochSlot int64     `db:"epoch_slot_no"`
+			Era       string    `db:"era"`
+			Time      time.Time `db:"time"`
+			Start     time.Time `db:"start_time"`
+		}
+		if err := c.raw.Get(&want, `SELECT b.slot_no, b.epoch_no, b.epoch_slot_no, b.time, m.start_time,
+			CASE WHEN b.proto_major <= 1 THEN 'byron' WHEN b.proto_major = 2 THEN 'shelley' WHEN b.proto_major = 3 THEN 'allegra'
+			     WHEN b.proto_major = 4 THEN 'mary' WHEN b.proto_major <= 6 THEN 'alonzo' WHEN b.proto_major <= 8 THEN 'babbage'
+			     ELSE 'conway' END AS era
+			FROM block b, meta m WHERE b.slot_no = (SELECT max(slot_no) FROM block)`); err != nil {
+			t.Fatal(err)
+		}
+		tipTime, start := want.Time.UTC(), want.Start.UTC()
+		for _, tc := range []struct {
+			now      time.Time
+			progress float64
+		}{
+			{tipTime.Add(5 * time.Minute), 100},   // within MAX_TIP_LAG: caught up
+			{tipTime.Add(tipTime.Sub(start)), 50}, // the tip halfway between start and now
+			{tipTime.Add(tipTime.Sub(start) / 3), 75},
+		} {
+			s := New(Deps{
+				Networks:    map[string]*dbsync.DB{"mainnet": c.db},
+				Credentials: testCredentials,
+				Redis:       testdb.Redis(t),
+				Log:         quietLog,
+				Config:      config.Config{MaxTipLag: 10 * time.Minute},
+				Now:         func() time.Time { return tc.now },
+			})
+			r := get(t, s, "/v1/epochs/latest")
+			if r.Status != http.StatusOK || !r.Success {
+				t.Fatalf("%s: %d %s", c.mode, r.Status, r.Raw)
+			}
+			var got sdkEpochLatest
+			decodeStrict(t, r.Data, &got)
+			if got.Tip.Slot != want.Slot || got.Tip.Epoch != want.Epoch || got.Tip.EpochSlot != want.EpochSlot {
+				t.Errorf("%s: tip %+v, want slot %d epoch %d epoch_slot %d", c.mode, got.Tip, want.Slot, want.Epoch, want.EpochSlot)
+			}
+			if got.Network.Era != want.Era || got.Network.Name != "mainnet" || got.Params.EpochLength != 432000 || got.Params.SlotLength != 1 {
+				t.Errorf("%s: network %+v params %+v; want era %s on mainnet, 432000 one-second slots", c.mode, got.Network, got.Params, want.Era)
+			}
+			if math.Abs(got.Network.SyncProgress-tc.progress) > 0.011 {
+				t.Errorf("%s now=%s: sync_progress %v, want %v", c.mode, tc.now, got.Network.SyncProgress, tc.progress)
+			}
+			checkLastUpdated(t, c, r)
+		}
+	}
+}
+
+func TestSyncProgress(t *testing.T) {
+	start := time.Date(2017, 9, 23, 21, 44, 51, 0, time.UTC)
+	for _, tc := range []struct {
+		tip, now time.Time
+		lag      time.Duration
+		want     float64
+	}{
+		{start.Add(999 * time.Hour), start.Add(1000 * time.Hour), 0, 99.9},
+		{start.Add(2 * time.Hour), start.Add(3 * time.Hour), 0, 66.66}, // rounded down
+		{start.Add(2 * time.Hour), start.Add(2*time.Hour + time.Minute), 10 * time.Minute, 100},
+		{start, start, 0, 100},                              // a network that has just started
+		{start.Add(time.Hour), start, 0, 100},               // a clock behind the chain
+		{start.Add(-time.Hour), start.Add(time.Hour), 0, 0}, // never negative
+	} {
+		if got := syncProgress(start, tc.tip, tc.now, tc.lag); got != tc.want {
+			t.Errorf("syncProgress(tip %s, now %s, lag %s) = %v, want %v", tc.tip, tc.now, tc.lag, got, tc.want)
+		}
+	}
+}

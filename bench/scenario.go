@@ -250,7 +250,7 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 	// The account with the most reward rows and withdrawals (the "whale
 	// account") and the stake key with the most live UTxOs.
 	var busyAccounts []string
-	for _, a := range []string{m.BusiestStakeKey.StakeAddress} {
+	for _, a := range []string{m.Accounts.Busiest, m.BusiestStakeKey.StakeAddress} {
 		if a != "" && !slices.Contains(busyAccounts, a) {
 			busyAccounts = append(busyAccounts, a)
 		}

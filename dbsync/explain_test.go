@@ -129,6 +129,7 @@ func TestExplainIndexBacked(t *testing.T) {
 var unspentOnly = map[string]string{
 	"utxos_by_address_consumed.sql": "sg_tx_out_unspent_address", "balance_by_address_consumed.sql": "sg_tx_out_unspent_address",
 	"utxos_by_stake_consumed.sql": "sg_tx_out_unspent_stake", "balance_by_stake_consumed.sql": "sg_tx_out_unspent_stake",
+	"account_assets_consumed.sql": "sg_tx_out_unspent_stake",
 }
 
 // explain plans query with args on a connection that prices sequential
@@ -372,6 +373,9 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 			tx.Rollback() //nolint:errcheck // read-only
 			if bad := unindexedScansIn(plan, accountTables); len(bad) > 0 {
 				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
+			}
+			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+				t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
 			}
 		}
 	})

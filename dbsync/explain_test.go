@@ -327,7 +327,8 @@ var accountTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "
 // as the query is written and as its generic plan, with sequential scans
 // priced out: none may read a whole account-sized table. This is what
 // sg_delegation_vote_addr_id is for (stock db-sync has no index on
-// delegation_vote.addr_id: without it account_summary scans the table).
+// delegation_vote.addr_id: without it account_summary scans the table),
+// and sg_tx_out_stake_address for the addresses' loose index scan.
 func TestExplainAccountIndexBacked(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		var ids []int64
@@ -374,9 +375,18 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 			if bad := unindexedScansIn(plan, accountTables); len(bad) > 0 {
 				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
 			}
-			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
-				t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
+			for _, idx := range []string{unspentOnly[tc.file], accountIndexes[tc.file]} {
+				if idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+					t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
+				}
 			}
 		}
 	})
+}
+
+// accountIndexes are the indexes syncgate adds for the account statements
+// (sql/dbsync/indexes/0120, 0121), which their plans must use.
+var accountIndexes = map[string]string{
+	"account_summary.sql":   "sg_delegation_vote_addr_id",
+	"account_addresses.sql": "sg_tx_out_stake_address",
 }

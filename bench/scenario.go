@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -246,6 +247,14 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 	if m.Whale.StakeAddress != "" {
 		whaleStake = append(whaleStake, m.Whale.StakeAddress)
 	}
+	// The account with the most reward rows and withdrawals (the "whale
+	// account") and the stake key with the most live UTxOs.
+	var busyAccounts []string
+	for _, a := range []string{m.Accounts.Busiest, m.BusiestStakeKey.StakeAddress} {
+		if a != "" && !slices.Contains(busyAccounts, a) {
+			busyAccounts = append(busyAccounts, a)
+		}
+	}
 	whale := []string{m.Whale.Address}
 	busySlot := int64(m.BusySlot.Slot)
 
@@ -310,6 +319,19 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 		{"pool_info", func() ([]target, error) { return b.poolInfo(smallPools(m)) }},
 		{"pool_delegators_big", func() ([]target, error) { return b.poolDelegators(bigPoolPages(m)) }},
 		{"pool_delegators", func() ([]target, error) { return b.poolDelegators(firstPoolPages(smallPools(m))) }},
+		{"account", func() ([]target, error) { return b.account("", stakeKeys) }},
+		{"account_whale", func() ([]target, error) { return b.account("", whaleStake) }},
+		{"account_busy", func() ([]target, error) { return b.account("", busyAccounts) }},
+		{"account_rewards", func() ([]target, error) { return b.account("rewards", stakeKeys) }},
+		{"account_rewards_busy", func() ([]target, error) { return b.account("rewards", busyAccounts) }},
+		{"account_delegations", func() ([]target, error) { return b.account("delegations", stakeKeys) }},
+		{"account_registrations", func() ([]target, error) { return b.account("registrations", stakeKeys) }},
+		{"account_withdrawals", func() ([]target, error) { return b.account("withdrawals", stakeKeys) }},
+		{"account_withdrawals_busy", func() ([]target, error) { return b.account("withdrawals", busyAccounts) }},
+		{"account_addresses", func() ([]target, error) { return b.account("addresses", stakeKeys) }},
+		{"account_addresses_whale", func() ([]target, error) { return b.account("addresses", whaleStake) }},
+		{"account_assets", func() ([]target, error) { return b.account("assets", stakeKeys) }},
+		{"account_assets_whale", func() ([]target, error) { return b.account("assets", whaleStake) }},
 	}
 	var out []Scenario
 	for _, s := range specs {
@@ -439,6 +461,41 @@ func (b *builder) balanceByStake(keys []string) ([]target, error) {
 		if db := b.db(); db != nil {
 			ts[i].raw = func(ctx context.Context) error { _, err := db.BalanceByStake(ctx, k); return err }
 		}
+	}
+	return ts, nil
+}
+
+// account makes GET /v1/accounts/:stakeAddress targets, or with list one
+// of its lists' first page at the default limit and order.
+func (b *builder) account(list string, keys []string) ([]target, error) {
+	ks, err := b.stakeKeys(keys)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]target, len(ks))
+	q := dbsync.AccountQuery{Limit: 100, Ascending: true}
+	for i, k := range ks {
+		ts[i] = target{path: "/v1/accounts/" + url.PathEscape(keys[i])}
+		if list != "" {
+			ts[i].path += "/" + list
+		}
+		db := b.db()
+		if db == nil {
+			continue
+		}
+		read := map[string]func(ctx context.Context) error{
+			"":              func(ctx context.Context) error { _, err := db.Account(ctx, k); return err },
+			"rewards":       func(ctx context.Context) error { _, err := db.AccountRewards(ctx, k, q); return err },
+			"delegations":   func(ctx context.Context) error { _, err := db.AccountDelegations(ctx, k, q); return err },
+			"registrations": func(ctx context.Context) error { _, err := db.AccountRegistrations(ctx, k, q); return err },
+			"withdrawals":   func(ctx context.Context) error { _, err := db.AccountWithdrawals(ctx, k, q); return err },
+			"addresses":     func(ctx context.Context) error { _, err := db.AccountAddresses(ctx, k, q); return err },
+			"assets":        func(ctx context.Context) error { _, err := db.AccountAssets(ctx, k, q); return err },
+		}[list]
+		if read == nil {
+			return nil, fmt.Errorf("no account list %q", list)
+		}
+		ts[i].raw = read
 	}
 	return ts, nil
 }

@@ -130,6 +130,7 @@ func TestExplainIndexBacked(t *testing.T) {
 var unspentOnly = map[string]string{
 	"utxos_by_address_consumed.sql": "sg_tx_out_unspent_address", "balance_by_address_consumed.sql": "sg_tx_out_unspent_address",
 	"utxos_by_stake_consumed.sql": "sg_tx_out_unspent_stake", "balance_by_stake_consumed.sql": "sg_tx_out_unspent_stake",
+	"account_assets_consumed.sql": "sg_tx_out_unspent_stake",
 }
 
 // explain plans query with args on a connection that prices sequential
@@ -192,7 +193,11 @@ func genericPlan(t *testing.T, tx *sqlx.Tx, query string, args []any) string {
 
 // unindexedScans lists the plan's scans of big tables that no index
 // condition bounds.
-func unindexedScans(plan string) []string {
+func unindexedScans(plan string) []string { return unindexedScansIn(plan, bigTables) }
+
+// unindexedScansIn lists the plan's scans of the given tables that no
+// index condition bounds.
+func unindexedScansIn(plan string, tables map[string]bool) []string {
 	var doc []struct {
 		Plan planNode `json:"Plan"`
 	}
@@ -202,7 +207,7 @@ func unindexedScans(plan string) []string {
 	var bad []string
 	var walk func(n planNode)
 	walk = func(n planNode) {
-		if bigTables[n.Relation] {
+		if tables[n.Relation] {
 			switch {
 			case n.NodeType == "Seq Scan":
 				bad = append(bad, "Seq Scan on "+n.Relation)
@@ -310,4 +315,79 @@ func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
 			t.Errorf("%d unspent-only indexes, want %d", n, want)
 		}
 	})
+}
+
+// accountTables are bigTables plus the tables that grow with every stake
+// account: certificates, rewards, withdrawals, stake snapshots.
+var accountTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "block": true,
+	"stake_address": true, "stake_registration": true, "stake_deregistration": true, "delegation": true,
+	"delegation_vote": true, "reward": true, "reward_rest": true, "withdrawal": true, "epoch_stake": true}
+
+// TestExplainAccountIndexBacked plans every stake-account statement for
+// the busiest account (most rewards and withdrawals) and an ordinary one,
+// as the query is written and as its generic plan, with sequential scans
+// priced out: none may read a whole account-sized table. This is what
+// sg_delegation_vote_addr_id is for (stock db-sync has no index on
+// delegation_vote.addr_id: without it account_summary scans the table),
+// and sg_tx_out_stake_address for the addresses' loose index scan.
+func TestExplainAccountIndexBacked(t *testing.T) {
+	forEachChain(t, func(t *testing.T, c *chain) {
+		var ids []int64
+		if err := c.raw.Select(&ids, `(SELECT sa.id FROM stake_address sa
+			  ORDER BY (SELECT count(*) FROM reward r WHERE r.addr_id = sa.id)
+			         + (SELECT count(*) FROM withdrawal w WHERE w.addr_id = sa.id) DESC, sa.id LIMIT 1)
+			UNION ALL (SELECT id FROM stake_address ORDER BY md5(view) LIMIT 1)`); err != nil {
+			t.Fatal(err)
+		}
+		var raw []byte
+		if err := c.raw.Get(&raw, `SELECT hash_raw FROM stake_address WHERE id = $1`, ids[0]); err != nil {
+			t.Fatal(err)
+		}
+		epoch := int64(c.manifest.Tip.Epoch)
+		assets := "account_assets.sql"
+		if c.mode == "consumed" {
+			assets = "account_assets_consumed.sql"
+		}
+		cases := []explainCase{{"account_head.sql", []any{pq.ByteaArray{raw, append([]byte{0xf1}, raw[1:]...)}}}}
+		for _, id := range ids {
+			cases = append(cases,
+				explainCase{"account_summary.sql", []any{id, epoch}},
+				explainCase{"account_rewards.sql", []any{id, true, 100, 0, epoch}},
+				explainCase{"account_rewards.sql", []any{id, false, 10, 20, epoch}},
+				explainCase{"account_delegations.sql", []any{id, true, 100, 0}},
+				explainCase{"account_registrations.sql", []any{id, false, 100, 0}},
+				explainCase{"account_withdrawals.sql", []any{id, true, 100, 0}},
+				explainCase{"account_addresses.sql", []any{id, 100, 0}},
+				explainCase{assets, []any{id, 100, 0}},
+			)
+		}
+		for _, tc := range cases {
+			query := sqlfiles.Must("dbsync/" + tc.file)
+			if !isPreparable(query) {
+				t.Errorf("%s is not prepared", tc.file)
+			}
+			plan := explain(t, c, query, tc.args)
+			if bad := unindexedScansIn(plan, accountTables); len(bad) > 0 {
+				t.Errorf("%s %v: %s\n%s", tc.file, tc.args, strings.Join(bad, "; "), plan)
+			}
+			tx := lockedDownTx(t, c.raw)
+			plan = genericPlan(t, tx, query, tc.args)
+			tx.Rollback() //nolint:errcheck // read-only
+			if bad := unindexedScansIn(plan, accountTables); len(bad) > 0 {
+				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
+			}
+			for _, idx := range []string{unspentOnly[tc.file], accountIndexes[tc.file]} {
+				if idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+					t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
+				}
+			}
+		}
+	})
+}
+
+// accountIndexes are the indexes syncgate adds for the account statements
+// (sql/dbsync/indexes/0120, 0121), which their plans must use.
+var accountIndexes = map[string]string{
+	"account_summary.sql":   "sg_delegation_vote_addr_id",
+	"account_addresses.sql": "sg_tx_out_stake_address",
 }

@@ -40,6 +40,14 @@ func (s *Server) routes() {
 	data.GET("/pools/:poolId", h(s.poolInfo))
 	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
 
+	data.GET("/accounts/:stakeAddress", h(s.account))
+	data.GET("/accounts/:stakeAddress/rewards", h(s.accountRewards))
+	data.GET("/accounts/:stakeAddress/delegations", h(s.accountDelegations))
+	data.GET("/accounts/:stakeAddress/registrations", h(s.accountRegistrations))
+	data.GET("/accounts/:stakeAddress/withdrawals", h(s.accountWithdrawals))
+	data.GET("/accounts/:stakeAddress/addresses", h(s.accountAddresses))
+	data.GET("/accounts/:stakeAddress/assets", h(s.accountAssets))
+
 	adm := v1.Group("/admin")
 	adm.POST("/keys", s.requireAdmin(""), h(s.createAdminKey))
 	adm.GET("/keys", s.requireAdmin(""), h(s.listAdminKeys))

@@ -46,10 +46,14 @@ func queryFromSlot(c *gin.Context) (*int64, error) {
 }
 
 // queryOrderAsc parses order: asc or desc (default desc), any case.
-func queryOrderAsc(c *gin.Context) (bool, error) {
+func queryOrderAsc(c *gin.Context) (bool, error) { return queryOrder(c, false) }
+
+// queryOrder parses order: asc or desc (default ascending when defAsc),
+// any case, with the history endpoints' wording when it is neither.
+func queryOrder(c *gin.Context, defAsc bool) (bool, error) {
 	raw, present := c.GetQuery("order")
 	if !present {
-		return false, nil
+		return defAsc, nil
 	}
 	switch strings.ToLower(strings.TrimSpace(raw)) {
 	case "desc":

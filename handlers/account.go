@@ -1,0 +1,201 @@
+package handlers
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// Limits of the stake-account lists (client-extras conventions).
+const (
+	accountListDefaultLimit = 100
+	accountListMaxLimit     = 100
+)
+
+// accountJSON is GET /v1/accounts/:stakeAddress's data.
+type accountJSON struct {
+	StakeAddress     string  `json:"stake_address"`
+	Active           bool    `json:"active"`
+	ActiveEpoch      *int64  `json:"active_epoch"`
+	ActiveStake      string  `json:"active_stake"`
+	RewardsSum       string  `json:"rewards_sum"`
+	WithdrawnRewards string  `json:"withdrawn_rewards"`
+	AvailableRewards string  `json:"available_rewards"`
+	PoolID           *string `json:"pool_id"`
+	DRepID           *string `json:"drep_id"`
+}
+
+type accountRewardJSON struct {
+	Epoch      int64   `json:"epoch"`
+	Amount     string  `json:"amount"`
+	PoolID     *string `json:"pool_id"`
+	RewardType string  `json:"reward_type"`
+}
+
+type accountDelegationJSON struct {
+	ActiveEpoch int64  `json:"active_epoch"`
+	PoolID      string `json:"pool_id"`
+	TxHash      string `json:"tx_hash"`
+	CertIndex   int    `json:"cert_index"`
+}
+
+type accountRegistrationJSON struct {
+	TxHash string `json:"tx_hash"`
+	Action string `json:"action"`
+	Epoch  int64  `json:"epoch"`
+}
+
+type accountWithdrawalJSON struct {
+	TxHash    string `json:"tx_hash"`
+	Amount    string `json:"amount"`
+	BlockTime string `json:"block_time"`
+}
+
+type accountAddressJSON struct {
+	Address string `json:"address"`
+}
+
+type accountAssetJSON struct {
+	Unit     string `json:"unit"`
+	Quantity string `json:"quantity"`
+}
+
+// chainAccount resolves the caller's network and parses :stakeAddress for it.
+func (s *Server) chainAccount(c *gin.Context) (*dbsync.DB, dbsync.StakeKey, error) {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return nil, dbsync.StakeKey{}, err
+	}
+	key, err := dbsync.ParseStakeKey(c.Param("stakeAddress"), db.Network.Mainnet)
+	if err != nil {
+		return nil, dbsync.StakeKey{}, errInvalidStakeKey
+	}
+	return db, key, nil
+}
+
+// accountQuery reads limit (1..100, default 100), offset and, for the
+// lists in chain order, order (default asc).
+func accountQuery(c *gin.Context, ordered bool) (dbsync.AccountQuery, error) {
+	limit, err := queryInt(c, "limit", accountListDefaultLimit, 1, accountListMaxLimit)
+	if err != nil {
+		return dbsync.AccountQuery{}, err
+	}
+	offset, err := queryOffset(c)
+	if err != nil {
+		return dbsync.AccountQuery{}, err
+	}
+	asc := true
+	if ordered {
+		if asc, err = queryOrder(c, true); err != nil {
+			return dbsync.AccountQuery{}, err
+		}
+	}
+	return dbsync.AccountQuery{Limit: limit, Offset: offset, Ascending: asc}, nil
+}
+
+// account: GET /v1/accounts/:stakeAddress.
+func (s *Server) account(c *gin.Context) error {
+	db, key, err := s.chainAccount(c)
+	if err != nil {
+		return err
+	}
+	a, err := db.Account(c.Request.Context(), key)
+	if err != nil {
+		return err
+	}
+	ok(c, accountJSON{
+		StakeAddress: a.StakeAddress, Active: a.Active, ActiveEpoch: a.ActiveEpoch,
+		ActiveStake: a.ActiveStake, RewardsSum: a.RewardsSum, WithdrawnRewards: a.WithdrawnRewards,
+		AvailableRewards: a.AvailableRewards, PoolID: a.PoolID, DRepID: a.DRepID,
+	})
+	return nil
+}
+
+// accountList answers one account list: parse, read, convert each item.
+func accountList[T, J any](s *Server, c *gin.Context, ordered bool,
+	read func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[T], error),
+	item func(T) J) error {
+	db, key, err := s.chainAccount(c)
+	if err != nil {
+		return err
+	}
+	q, err := accountQuery(c, ordered)
+	if err != nil {
+		return err
+	}
+	page, err := read(db, key, q)
+	if err != nil {
+		return err
+	}
+	items := make([]J, len(page.Items))
+	for i, it := range page.Items {
+		items[i] = item(it)
+	}
+	okHistory(c, items, NewPagination(q.Limit, q.Offset, len(items), page.Total), lastUpdatedOf(page.Tip))
+	return nil
+}
+
+// accountRewards: GET /v1/accounts/:stakeAddress/rewards.
+func (s *Server) accountRewards(c *gin.Context) error {
+	return accountList(s, c, true,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
+			return db.AccountRewards(c.Request.Context(), key, q)
+		},
+		func(r dbsync.AccountReward) accountRewardJSON {
+			return accountRewardJSON{Epoch: r.Epoch, Amount: r.Amount, PoolID: r.PoolID, RewardType: r.Type}
+		})
+}
+
+// accountDelegations: GET /v1/accounts/:stakeAddress/delegations.
+func (s *Server) accountDelegations(c *gin.Context) error {
+	return accountList(s, c, true,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
+			return db.AccountDelegations(c.Request.Context(), key, q)
+		},
+		func(d dbsync.AccountDelegation) accountDelegationJSON {
+			return accountDelegationJSON{ActiveEpoch: d.ActiveEpoch, PoolID: d.PoolID, TxHash: d.TxHash, CertIndex: d.CertIndex}
+		})
+}
+
+// accountRegistrations: GET /v1/accounts/:stakeAddress/registrations.
+func (s *Server) accountRegistrations(c *gin.Context) error {
+	return accountList(s, c, true,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
+			return db.AccountRegistrations(c.Request.Context(), key, q)
+		},
+		func(r dbsync.AccountRegistration) accountRegistrationJSON {
+			return accountRegistrationJSON{TxHash: r.TxHash, Action: r.Action, Epoch: r.Epoch}
+		})
+}
+
+// accountWithdrawals: GET /v1/accounts/:stakeAddress/withdrawals.
+func (s *Server) accountWithdrawals(c *gin.Context) error {
+	return accountList(s, c, true,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
+			return db.AccountWithdrawals(c.Request.Context(), key, q)
+		},
+		func(w dbsync.AccountWithdrawal) accountWithdrawalJSON {
+			return accountWithdrawalJSON{TxHash: w.TxHash, Amount: w.Amount, BlockTime: blockTime(w.BlockTime)}
+		})
+}
+
+// accountAddresses: GET /v1/accounts/:stakeAddress/addresses (one order:
+// first appearance).
+func (s *Server) accountAddresses(c *gin.Context) error {
+	return accountList(s, c, false,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
+			return db.AccountAddresses(c.Request.Context(), key, q)
+		},
+		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
+}
+
+// accountAssets: GET /v1/accounts/:stakeAddress/assets (one order: unit).
+func (s *Server) accountAssets(c *gin.Context) error {
+	return accountList(s, c, false,
+		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
+			return db.AccountAssets(c.Request.Context(), key, q)
+		},
+		func(a dbsync.AccountAsset) accountAssetJSON {
+			return accountAssetJSON{Unit: a.Unit, Quantity: a.Quantity}
+		})
+}

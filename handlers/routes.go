@@ -29,6 +29,8 @@ func (s *Server) routes() {
 	data.GET("/utxos/stake/:stakeKey", h(s.utxosByStake))
 	data.GET("/assets/balance/address/:address", h(s.balanceByAddress))
 	data.GET("/assets/balance/stake/:stakeKey", h(s.balanceByStake))
+	data.GET("/utxos/credential/:credential", h(s.utxosByCredential))
+	data.GET("/assets/balance/credential/:credential", h(s.balanceByCredential))
 	data.GET("/tx/address/:address", h(s.txsByAddress))
 	data.GET("/tx/history/:address", h(s.txHistory))
 	data.GET("/tx/hash/:hash", h(s.txByHash))

@@ -40,6 +40,9 @@ func (s *Server) routes() {
 	data.GET("/assets/:asset", h(s.assetInfo))
 	data.GET("/pools/:poolId", h(s.poolInfo))
 	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
+	data.GET("/pools/:poolId/delegators", h(s.poolDelegatorCount))
+	data.GET("/pools/:poolId/metadata", h(s.poolMetadata))
+	data.GET("/pools/:poolId/blocks", h(s.poolBlocks))
 
 	adm := v1.Group("/admin")
 	adm.POST("/keys", s.requireAdmin(""), h(s.createAdminKey))

@@ -165,7 +165,8 @@ func TestBuildScenarios(t *testing.T) {
 	for _, want := range []string{"utxos_by_address", "utxos_by_stake", "balance_by_address", "balance_by_stake",
 		"tx_history", "tx_history_whale_cursor", "tx_history_whale_offset", "tx_history_busy_slot",
 		"tx_address", "tx_address_whale_cursor", "tx_hash", "asset_info_popular", "asset_info_rare",
-		"pool_info_big", "pool_info", "pool_delegators_big", "pool_delegators"} {
+		"pool_info_big", "pool_info", "pool_delegators_big", "pool_delegators", "pool_metadata", "pool_delegator_count",
+		"pool_blocks", "utxos_by_credential", "balance_by_credential"} {
 		if !names[want] {
 			t.Errorf("no scenario %s", want)
 		}

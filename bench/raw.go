@@ -82,9 +82,44 @@ func (r *rawRunner) Close() {
 }
 
 // poolInfo makes the store calls of GET /v1/pools/:poolId on a cache miss:
-// the pool's parameters, its stored live stake, its epoch totals (cached
-// per epoch as the handler does).
+// the pool's parameters, its stored live stake, its epoch totals and the
+// epoch's total active stake (cached per epoch as the handler does) and
+// the owners' live pledge.
 func (r *rawRunner) poolInfo(ctx context.Context, id dbsync.PoolID) error {
+	if err := r.poolRecord(ctx, id); err != nil {
+		return err
+	}
+	if _, err := r.db.PoolLivePledge(ctx, id); err != nil {
+		return err
+	}
+	epoch, err := r.db.Tip(ctx)
+	if err != nil || epoch.EpochNo == nil {
+		return err
+	}
+	key := fmt.Sprintf("active/%d", *epoch.EpochNo)
+	r.emu.Lock()
+	_, cached := r.epochTotals[key]
+	r.emu.Unlock()
+	if !cached {
+		if _, err := r.db.EpochActiveStake(ctx, *epoch.EpochNo); err != nil {
+			return err
+		}
+		r.emu.Lock()
+		r.epochTotals[key] = dbsync.PoolEpochTotals{}
+		r.emu.Unlock()
+	}
+	return nil
+}
+
+// poolMetadata makes the store call of GET /v1/pools/:poolId/metadata.
+func (r *rawRunner) poolMetadata(ctx context.Context, id dbsync.PoolID) error {
+	_, err := r.db.PoolMetadata(ctx, id)
+	return err
+}
+
+// poolRecord makes the store calls GET /v1/pools/:poolId/delegators and
+// /blocks make on a cache miss: the pool record without its extras.
+func (r *rawRunner) poolRecord(ctx context.Context, id dbsync.PoolID) error {
 	p, err := r.db.PoolInfo(ctx, id)
 	if err != nil {
 		return err

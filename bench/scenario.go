@@ -332,6 +332,13 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 		{"account_addresses_whale", func() ([]target, error) { return b.account("addresses", whaleStake) }},
 		{"account_assets", func() ([]target, error) { return b.account("assets", stakeKeys) }},
 		{"account_assets_whale", func() ([]target, error) { return b.account("assets", whaleStake) }},
+		{"pool_metadata", func() ([]target, error) { return b.poolSub("metadata", allPools(m)) }},
+		{"pool_delegator_count", func() ([]target, error) { return b.poolSub("delegators", allPools(m)) }},
+		{"pool_blocks", func() ([]target, error) { return b.poolSub("blocks", allPools(m)) }},
+		{"utxos_by_credential", func() ([]target, error) { return b.credential("/v1/utxos/credential/", credentials(m)) }},
+		{"balance_by_credential", func() ([]target, error) {
+			return b.credential("/v1/assets/balance/credential/", credentials(m))
+		}},
 	}
 	var out []Scenario
 	for _, s := range specs {
@@ -601,6 +608,31 @@ func smallPools(m *fixture.Manifest) []string {
 	return out
 }
 
+// allPools are the manifest's pools, the biggest (with off-chain
+// metadata) first.
+func allPools(m *fixture.Manifest) []string {
+	out := []string{}
+	for _, id := range append([]string{m.Pools.Biggest.ID, m.Pools.WithMetadata.ID}, smallPools(m)...) {
+		if id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// credentials are the manifest's payment credentials (key hash used by
+// base, enterprise and pointer addresses; script hash) in each form a
+// client may send.
+func credentials(m *fixture.Manifest) []string {
+	var out []string
+	for _, c := range []fixture.CredentialRef{m.Credentials.Payment, m.Credentials.Script} {
+		if c.Hex != "" {
+			out = append(out, c.Hex, c.Bech32)
+		}
+	}
+	return out
+}
+
 // delegatorPage is one delegator-list request.
 type delegatorPage struct {
 	pool   string
@@ -657,6 +689,47 @@ func (b *builder) poolInfo(ids []string) ([]target, error) {
 		ts[i] = target{path: "/v1/pools/" + s}
 		if b.rawPools() {
 			ts[i].raw = func(ctx context.Context) error { return b.raw.poolInfo(ctx, id) }
+		}
+	}
+	return ts, nil
+}
+
+// poolSub makes GET /v1/pools/:poolId/<sub> targets (metadata,
+// delegators, blocks).
+func (b *builder) poolSub(sub string, ids []string) ([]target, error) {
+	ts := make([]target, len(ids))
+	for i, s := range ids {
+		id, err := dbsync.ParsePoolID(s)
+		if err != nil {
+			return nil, fmt.Errorf("pool %q: %w", s, err)
+		}
+		ts[i] = target{path: "/v1/pools/" + s + "/" + sub}
+		switch {
+		case sub == "metadata" && b.raw != nil:
+			ts[i].raw = func(ctx context.Context) error { return b.raw.poolMetadata(ctx, id) }
+		case sub != "metadata" && b.rawPools():
+			ts[i].raw = func(ctx context.Context) error { return b.raw.poolRecord(ctx, id) }
+		}
+	}
+	return ts, nil
+}
+
+// credential makes UTxO or balance targets by payment credential.
+func (b *builder) credential(route string, creds []string) ([]target, error) {
+	ts := make([]target, len(creds))
+	for i, s := range creds {
+		cred, err := dbsync.ParsePaymentCredential(s)
+		if err != nil {
+			return nil, fmt.Errorf("credential %q: %w", s, err)
+		}
+		ts[i] = target{path: route + url.PathEscape(s)}
+		db := b.db()
+		switch {
+		case db == nil:
+		case route == "/v1/utxos/credential/":
+			ts[i].raw = func(ctx context.Context) error { _, err := db.UTxOsByCredential(ctx, cred); return err }
+		default:
+			ts[i].raw = func(ctx context.Context) error { _, err := db.BalanceByCredential(ctx, cred); return err }
 		}
 	}
 	return ts, nil

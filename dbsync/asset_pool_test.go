@@ -802,6 +802,10 @@ func c2Explain(t *testing.T, c *c2Chain) {
 		{"dbsync/pool_stake_one.sql", []any{pool[:]}},
 		{"dbsync/pool_stake_one_consumed.sql", []any{pool[:]}},
 		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}},
+		{"dbsync/pool_metadata.sql", []any{pool[:]}},
+		{"dbsync/pool_live_pledge.sql", []any{pool[:]}},
+		{"dbsync/pool_live_pledge_consumed.sql", []any{pool[:]}},
+		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}},
 		{"dbsync/tip.sql", nil},
 	}
 	exempt := map[string]bool{"dbsync/pool_stake_all.sql": true, "dbsync/pool_stake_all_consumed.sql": true}

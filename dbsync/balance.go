@@ -16,6 +16,8 @@ var (
 	sqlBalanceByAddressConsumed = prepared(sqlfiles.Must("dbsync/balance_by_address_consumed.sql"))
 	sqlBalanceByStake           = prepared(sqlfiles.Must("dbsync/balance_by_stake.sql"))
 	sqlBalanceByStakeConsumed   = prepared(sqlfiles.Must("dbsync/balance_by_stake_consumed.sql"))
+	sqlBalanceByCred            = prepared(sqlfiles.Must("dbsync/balance_by_credential.sql"))
+	sqlBalanceByCredConsumed    = prepared(sqlfiles.Must("dbsync/balance_by_credential_consumed.sql"))
 )
 
 // BalanceByAddress sums the address's unspent outputs: lovelace and each
@@ -35,6 +37,16 @@ func (db *DB) BalanceByStake(ctx context.Context, key StakeKey) (Value, error) {
 	v, err := db.balance(ctx, db.byMode(sqlBalanceByStake, sqlBalanceByStakeConsumed), pq.ByteaArray(key.Candidates()))
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByStake: %w", err)
+	}
+	return v, nil
+}
+
+// BalanceByCredential sums the unspent outputs of every address whose
+// payment credential is cred. An unseen credential has a zero balance.
+func (db *DB) BalanceByCredential(ctx context.Context, cred PaymentCredential) (Value, error) {
+	v, err := db.balance(ctx, db.byMode(sqlBalanceByCred, sqlBalanceByCredConsumed), cred[:])
+	if err != nil {
+		return Value{}, fmt.Errorf("dbsync.BalanceByCredential: %w", err)
 	}
 	return v, nil
 }

@@ -48,6 +48,12 @@ func TestExplainIndexBacked(t *testing.T) {
 	if err := chains[0].raw.Get(&midID, `SELECT max(id) / 2 FROM tx`); err != nil {
 		t.Fatal(err)
 	}
+	// The busiest payment credential (most outputs) and a script one.
+	var creds [][]byte
+	if err := chains[0].raw.Select(&creds, `(SELECT payment_cred FROM tx_out WHERE payment_cred IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)
+		UNION ALL (SELECT payment_cred FROM tx_out WHERE address_has_script GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)`); err != nil || len(creds) == 0 {
+		t.Fatalf("no payment credential to plan with (%v)", err)
+	}
 	shared := []explainCase{
 		{"tx_first_id_from_slot.sql", []any{midSlot}},
 		{"epoch_latest.sql", nil},
@@ -83,6 +89,13 @@ func TestExplainIndexBacked(t *testing.T) {
 				explainCase{"utxos_by_stake" + suffix, []any{key, -1, -1, 500}},
 				explainCase{"utxos_by_stake" + suffix, []any{key, midID, 0, 500}},
 				explainCase{"balance_by_stake" + suffix, []any{key}},
+			)
+		}
+		for _, cred := range creds {
+			cases = append(cases,
+				explainCase{"utxos_by_credential" + suffix, []any{cred, -1, -1, 500}},
+				explainCase{"utxos_by_credential" + suffix, []any{cred, midID, 0, 500}},
+				explainCase{"balance_by_credential" + suffix, []any{cred}},
 			)
 		}
 		cases = append(cases,
@@ -130,7 +143,8 @@ func TestExplainIndexBacked(t *testing.T) {
 var unspentOnly = map[string]string{
 	"utxos_by_address_consumed.sql": "sg_tx_out_unspent_address", "balance_by_address_consumed.sql": "sg_tx_out_unspent_address",
 	"utxos_by_stake_consumed.sql": "sg_tx_out_unspent_stake", "balance_by_stake_consumed.sql": "sg_tx_out_unspent_stake",
-	"account_assets_consumed.sql": "sg_tx_out_unspent_stake",
+	"account_assets_consumed.sql":      "sg_tx_out_unspent_stake",
+	"utxos_by_credential_consumed.sql": "sg_tx_out_unspent_payment_cred", "balance_by_credential_consumed.sql": "sg_tx_out_unspent_payment_cred",
 }
 
 // explain plans query with args on a connection that prices sequential
@@ -308,10 +322,10 @@ func TestSessionOptions(t *testing.T) {
 func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		var n int
-		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake')`); err != nil {
+		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake', 'sg_tx_out_unspent_payment_cred')`); err != nil {
 			t.Fatal(err)
 		}
-		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 2}[c.mode]; n != want {
+		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 3}[c.mode]; n != want {
 			t.Errorf("%d unspent-only indexes, want %d", n, want)
 		}
 	})

@@ -60,6 +60,11 @@ type Pool struct {
 	// RetiringEpoch is the retirement epoch when Status is retiring or
 	// retired (for a retired pool, the epoch it retired at); else nil.
 	RetiringEpoch *int64
+	// Registrations and Retirements are the hashes of the transactions
+	// carrying the pool's registration (or update) and retirement
+	// certificates, oldest first.
+	Registrations []string
+	Retirements   []string
 	// OptimalPoolCount (k) and Reserves of the current epoch (or the latest
 	// earlier row); nil when db-sync has none (ledger disabled).
 	OptimalPoolCount *int64
@@ -75,6 +80,8 @@ type poolInfoRow struct {
 	RewardAccount    sql.NullString `db:"reward_account"`
 	Owners           string         `db:"owners"`
 	Relays           string         `db:"relays"`
+	Registrations    string         `db:"registrations"`
+	Retirements      string         `db:"retirements"`
 	MetadataURL      sql.NullString `db:"metadata_url"`
 	MetadataHash     sql.NullString `db:"metadata_hash"`
 	BlocksEpoch      int64          `db:"blocks_epoch"`
@@ -130,6 +137,12 @@ func (db *DB) PoolInfo(ctx context.Context, id PoolID) (p Pool, err error) {
 	p.MetadataHash = nullString(row.MetadataHash)
 	if err := json.Unmarshal([]byte(row.Owners), &p.Owners); err != nil {
 		return Pool{}, fmt.Errorf("owners: %w", err)
+	}
+	if err := json.Unmarshal([]byte(row.Registrations), &p.Registrations); err != nil {
+		return Pool{}, fmt.Errorf("registrations: %w", err)
+	}
+	if err := json.Unmarshal([]byte(row.Retirements), &p.Retirements); err != nil {
+		return Pool{}, fmt.Errorf("retirements: %w", err)
 	}
 	if err := json.Unmarshal([]byte(row.Relays), &p.Relays); err != nil {
 		return Pool{}, fmt.Errorf("relays: %w", err)

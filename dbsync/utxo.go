@@ -15,6 +15,8 @@ var (
 	sqlUTxOsByAddressConsumed = prepared(sqlfiles.Must("dbsync/utxos_by_address_consumed.sql"))
 	sqlUTxOsByStake           = prepared(sqlfiles.Must("dbsync/utxos_by_stake.sql"))
 	sqlUTxOsByStakeConsumed   = prepared(sqlfiles.Must("dbsync/utxos_by_stake_consumed.sql"))
+	sqlUTxOsByCred            = prepared(sqlfiles.Must("dbsync/utxos_by_credential.sql"))
+	sqlUTxOsByCredConsumed    = prepared(sqlfiles.Must("dbsync/utxos_by_credential_consumed.sql"))
 )
 
 // UTxO is an unspent output. ScriptHash is the payment script hash when the
@@ -101,6 +103,21 @@ func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO)
 		return fmt.Errorf("dbsync.UTxOsByStake: %w", err)
 	}
 	return nil
+}
+
+// EachUTxOByCredential is EachUTxOByAddress for every address whose payment
+// credential is cred, whatever its kind (base, enterprise, pointer).
+func (db *DB) EachUTxOByCredential(ctx context.Context, cred PaymentCredential, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByCred, sqlUTxOsByCredConsumed), cred[:], fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
+	}
+	return nil
+}
+
+// UTxOsByCredential returns every unspent output carrying the payment
+// credential, in chain order.
+func (db *DB) UTxOsByCredential(ctx context.Context, cred PaymentCredential) ([]UTxO, error) {
+	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByCredential(ctx, cred, fn) })
 }
 
 func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {

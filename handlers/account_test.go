@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -89,64 +87,6 @@ type sdkList[T any] struct {
 type sdkOne[T any] struct {
 	Success bool `json:"success"`
 	Data    T    `json:"data"`
-}
-
-// decodeSDK decodes b into T refusing unknown fields, and checks that
-// every object in b has every field T declares (json.Decoder alone lets a
-// missing field pass as its zero value).
-func decodeSDK[T any](t *testing.T, b []byte) T {
-	t.Helper()
-	var v T
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("answer does not decode as the SDK declares it: %v\n%.400s", err, b)
-	}
-	var generic any
-	if err := json.Unmarshal(b, &generic); err != nil {
-		t.Fatal(err)
-	}
-	if missing := missingFields(reflect.TypeOf(v), generic, "$"); len(missing) > 0 {
-		t.Fatalf("answer lacks %v\n%.400s", missing, b)
-	}
-	return v
-}
-
-// missingFields walks a decoded JSON value along a Go type and lists the
-// struct fields absent from it.
-func missingFields(typ reflect.Type, v any, path string) []string {
-	for typ.Kind() == reflect.Pointer {
-		typ = typ.Elem()
-	}
-	var out []string
-	switch typ.Kind() {
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return []string{path + " (not an object)"}
-		}
-		for i := range typ.NumField() {
-			f := typ.Field(i)
-			name := strings.Split(f.Tag.Get("json"), ",")[0]
-			fv, present := obj[name]
-			if !present {
-				out = append(out, path+"."+name)
-				continue
-			}
-			if fv != nil {
-				out = append(out, missingFields(f.Type, fv, path+"."+name)...)
-			}
-		}
-	case reflect.Slice:
-		arr, ok := v.([]any)
-		if !ok {
-			return []string{path + " (not an array)"}
-		}
-		for i, e := range arr {
-			out = append(out, missingFields(typ.Elem(), e, path+"["+strconv.Itoa(i)+"]")...)
-		}
-	}
-	return out
 }
 
 // accountRoutes are the six lists; ordered ones take ?order.

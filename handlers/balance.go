@@ -39,3 +39,21 @@ func (s *Server) balanceByStake(c *gin.Context) error {
 	ok(c, valueOf(v, grouped))
 	return nil
 }
+
+// balanceByCredential: GET /v1/assets/balance/credential/:credential.
+func (s *Server) balanceByCredential(c *gin.Context) error {
+	db, cred, err := s.chainCredential(c)
+	if err != nil {
+		return err
+	}
+	grouped, err := queryBool(c, "groupByPolicy")
+	if err != nil {
+		return err
+	}
+	v, err := db.BalanceByCredential(c.Request.Context(), cred)
+	if err != nil {
+		return err
+	}
+	ok(c, valueOf(v, grouped))
+	return nil
+}

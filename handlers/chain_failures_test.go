@@ -39,7 +39,9 @@ func TestChainFailuresAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": slow}, Credentials: testCredentials, Log: quietLog})
-	for _, path := range []string{"/v1/utxos/address/" + smp.Small, "/v1/assets/balance/address/" + smp.Small, "/v1/tx/history/" + smp.Small} {
+	cred := c.manifest.Credentials.Payment.Hex
+	for _, path := range []string{"/v1/utxos/address/" + smp.Small, "/v1/assets/balance/address/" + smp.Small, "/v1/tx/history/" + smp.Small,
+		"/v1/utxos/credential/" + cred, "/v1/assets/balance/credential/" + cred} {
 		if r := get(t, s, path); r.Status != http.StatusGatewayTimeout || r.Error != "Query timed out" {
 			t.Errorf("GET %s with tx_out locked: %d %q", path, r.Status, r.Error)
 		}

@@ -32,3 +32,17 @@ func (s *Server) chainStakeKey(c *gin.Context) (*dbsync.DB, dbsync.StakeKey, err
 	}
 	return db, key, nil
 }
+
+// chainCredential resolves the caller's network and parses :credential
+// (a credential carries no network, so any well-formed one is accepted).
+func (s *Server) chainCredential(c *gin.Context) (*dbsync.DB, dbsync.PaymentCredential, error) {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return nil, dbsync.PaymentCredential{}, err
+	}
+	cred, err := dbsync.ParsePaymentCredential(c.Param("credential"))
+	if err != nil {
+		return nil, dbsync.PaymentCredential{}, errInvalidCred
+	}
+	return db, cred, nil
+}

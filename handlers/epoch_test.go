@@ -68,8 +68,7 @@ func TestEpochsLatest(t *testing.T) {
 			if r.Status != http.StatusOK || !r.Success {
 				t.Fatalf("%s: %d %s", c.mode, r.Status, r.Raw)
 			}
-			var got sdkEpochLatest
-			decodeStrict(t, r.Data, &got)
+			got := decodeSDK[sdkEpochLatest](t, r.Data)
 			if got.Tip.Slot != want.Slot || got.Tip.Epoch != want.Epoch || got.Tip.EpochSlot != want.EpochSlot {
 				t.Errorf("%s: tip %+v, want slot %d epoch %d epoch_slot %d", c.mode, got.Tip, want.Slot, want.Epoch, want.EpochSlot)
 			}

@@ -45,6 +45,7 @@ var (
 var (
 	errInvalidAddress   = newAPIError(http.StatusBadRequest, "Invalid address format")
 	errInvalidStakeKey  = newAPIError(http.StatusBadRequest, "Invalid stake key format")
+	errInvalidCred      = newAPIError(http.StatusBadRequest, "Invalid payment credential format")
 	errInvalidTxHash    = newAPIError(http.StatusBadRequest, "Invalid transaction hash format (expected 64 hex characters)")
 	errInvalidPoolID    = newAPIError(http.StatusBadRequest, "Invalid pool ID format (expected pool1... or 56 hex chars)")
 	errInvalidAssetID   = newAPIError(http.StatusBadRequest, "Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")

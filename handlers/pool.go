@@ -28,7 +28,7 @@ const poolResponseTTL = 20 * time.Second
 // the key holds the epoch, so they are never stale, only kept.
 const poolTotalsTTL = time.Hour
 
-// poolData is the spec's Stake pool (§2.9).
+// poolData is the spec's Stake pool (§2.9) and the client SDK's superset.
 type poolData struct {
 	PoolID         string      `json:"pool_id"`
 	PoolIDHex      string      `json:"pool_id_hex"`
@@ -49,6 +49,21 @@ type poolData struct {
 	Saturation     float64     `json:"saturation"`
 	Status         string      `json:"status"`
 	RetiringEpoch  *int64      `json:"retiring_epoch"`
+
+	// The client SDK's names for the same figures (client-extras.md).
+	Hex            string  `json:"hex"`
+	VRFKey         string  `json:"vrf_key"`
+	DeclaredPledge string  `json:"declared_pledge"`
+	MarginCost     float64 `json:"margin_cost"`
+	LiveDelegators int64   `json:"live_delegators"`
+	LiveSaturation float64 `json:"live_saturation"`
+	// And its extra figures: shares of all live / active stake, the
+	// owners' current stake, certificate transactions oldest first.
+	LiveSize     float64  `json:"live_size"`
+	ActiveSize   float64  `json:"active_size"`
+	LivePledge   string   `json:"live_pledge"`
+	Registration []string `json:"registration"`
+	Retirement   []string `json:"retirement"`
 }
 
 // poolRelay has a port and either ipv4 or dns (spec §2.9): ipv4 when the
@@ -86,74 +101,142 @@ func (s *Server) poolInfo(c *gin.Context) error {
 		return err
 	}
 	return s.servedByTip(c, db, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
-		p, err := db.PoolInfo(ctx, id)
-		if errors.Is(err, dbsync.ErrNotFound) {
-			return envelope{}, 0, errPoolNotFound
-		}
+		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return envelope{}, 0, err
 		}
-		live, count, err := s.poolLiveStake(ctx, db, id)
+		livePledge, err := db.PoolLivePledge(ctx, id)
 		if err != nil {
 			return envelope{}, 0, err
 		}
-		// Active stake and blocks before this epoch change once an epoch: one
-		// request per pool and epoch computes them, the others read Redis.
-		key := ""
-		if s.deps.Redis != nil {
-			key = s.deps.Redis.Key("pool", db.Network.Name, id.Hex(), "epoch", strconv.FormatInt(p.CurrentEpoch, 10))
-		}
-		totals, err := cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
-			return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
-		})
+		activeTotal, err := s.epochActiveStake(ctx, db, rec.pool.CurrentEpoch)
 		if err != nil {
 			return envelope{}, 0, err
 		}
-		data := poolData{
-			PoolID:         id.String(),
-			PoolIDHex:      id.Hex(),
-			VRFKeyHash:     p.VRFKeyHash,
-			Pledge:         p.Pledge.String(),
-			Margin:         p.Margin,
-			FixedCost:      p.FixedCost.String(),
-			RewardAccount:  p.RewardAccount,
-			Owners:         p.Owners,
-			Relays:         make([]poolRelay, 0, len(p.Relays)),
-			MetadataURL:    p.MetadataURL,
-			MetadataHash:   p.MetadataHash,
-			ActiveStake:    totals.ActiveStake,
-			LiveStake:      live.String(),
-			DelegatorCount: count,
-			BlocksMinted:   totals.BlocksBefore + p.BlocksEpoch,
-			BlocksEpoch:    p.BlocksEpoch,
-			Saturation:     p.Saturation(live),
-			Status:         p.Status,
-			RetiringEpoch:  p.RetiringEpoch,
-		}
-		if data.Owners == nil {
-			data.Owners = []string{}
-		}
-		for _, r := range p.Relays {
-			out := poolRelay{IPv6: r.IPv6}
-			switch {
-			case r.IPv4 != nil:
-				out.IPv4 = r.IPv4
-			case r.DNS != nil:
-				out.DNS = r.DNS
-			case r.DNSSrv != nil:
-				out.DNS = r.DNSSrv
-			case r.IPv6 != nil:
-				out.DNS = r.IPv6
-			default:
-				continue // a relay with no address at all says nothing usable
-			}
-			if r.Port != nil {
-				out.Port = *r.Port
-			}
-			data.Relays = append(data.Relays, out)
-		}
-		return envelope{Success: true, Data: data}, poolResponseTTL, nil
+		return envelope{Success: true, Data: rec.data(id, livePledge, activeTotal)}, poolResponseTTL, nil
 	})
+}
+
+// poolRecord is what the pool endpoints report, read once per answer.
+type poolRecord struct {
+	pool dbsync.Pool
+	// live is the pool's live stake and delegator count (zero when not
+	// asked for); networkLive every pool's live stake of the same refresh,
+	// nil when unknown (before the first background refresh).
+	live        *big.Int
+	delegators  int64
+	networkLive *big.Int
+	totals      dbsync.PoolEpochTotals
+}
+
+// readPoolRecord reads a registered pool (errPoolNotFound otherwise), its
+// per-epoch totals and, when withLive, its live stake.
+func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id dbsync.PoolID, withLive bool) (poolRecord, error) {
+	p, err := db.PoolInfo(ctx, id)
+	if errors.Is(err, dbsync.ErrNotFound) {
+		return poolRecord{}, errPoolNotFound
+	}
+	if err != nil {
+		return poolRecord{}, err
+	}
+	rec := poolRecord{pool: p, live: new(big.Int)}
+	if withLive {
+		if rec.live, rec.delegators, rec.networkLive, err = s.poolLiveStake(ctx, db, id); err != nil {
+			return poolRecord{}, err
+		}
+	}
+	// Active stake and blocks before this epoch change once an epoch: one
+	// request per pool and epoch computes them, the others read Redis.
+	key := ""
+	if s.deps.Redis != nil {
+		key = s.deps.Redis.Key("pool", db.Network.Name, id.Hex(), "epoch", strconv.FormatInt(p.CurrentEpoch, 10))
+	}
+	rec.totals, err = cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
+		return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
+	})
+	if err != nil {
+		return poolRecord{}, err
+	}
+	return rec, nil
+}
+
+// data is the pool record: spec §2.9 plus the client SDK's names for the
+// same figures and its extra ones (client-extras.md).
+func (rec poolRecord) data(id dbsync.PoolID, livePledge, activeTotal *big.Int) poolData {
+	p := rec.pool
+	active, ok := new(big.Int).SetString(rec.totals.ActiveStake, 10)
+	if !ok {
+		active = new(big.Int)
+	}
+	// live_size is a share of every pool's live stake; before the first
+	// background refresh that total is unknown, and the epoch's active
+	// total stands in (DECISIONS.md).
+	liveTotal := rec.networkLive
+	if liveTotal == nil {
+		liveTotal = activeTotal
+	}
+	data := poolData{
+		PoolID:         id.String(),
+		PoolIDHex:      id.Hex(),
+		VRFKeyHash:     p.VRFKeyHash,
+		Pledge:         p.Pledge.String(),
+		Margin:         p.Margin,
+		FixedCost:      p.FixedCost.String(),
+		RewardAccount:  p.RewardAccount,
+		Owners:         p.Owners,
+		Relays:         make([]poolRelay, 0, len(p.Relays)),
+		MetadataURL:    p.MetadataURL,
+		MetadataHash:   p.MetadataHash,
+		ActiveStake:    rec.totals.ActiveStake,
+		LiveStake:      rec.live.String(),
+		DelegatorCount: rec.delegators,
+		BlocksMinted:   rec.totals.BlocksBefore + p.BlocksEpoch,
+		BlocksEpoch:    p.BlocksEpoch,
+		Saturation:     p.Saturation(rec.live),
+		Status:         p.Status,
+		RetiringEpoch:  p.RetiringEpoch,
+		LiveSize:       share(rec.live, liveTotal),
+		ActiveSize:     share(active, activeTotal),
+		LivePledge:     livePledge.String(),
+		Registration:   p.Registrations,
+		Retirement:     p.Retirements,
+	}
+	data.Hex, data.VRFKey, data.DeclaredPledge, data.MarginCost = data.PoolIDHex, data.VRFKeyHash, data.Pledge, data.Margin
+	data.LiveDelegators, data.LiveSaturation = data.DelegatorCount, data.Saturation
+	for _, list := range []*[]string{&data.Owners, &data.Registration, &data.Retirement} {
+		if *list == nil {
+			*list = []string{}
+		}
+	}
+	for _, r := range p.Relays {
+		out := poolRelay{IPv6: r.IPv6}
+		switch {
+		case r.IPv4 != nil:
+			out.IPv4 = r.IPv4
+		case r.DNS != nil:
+			out.DNS = r.DNS
+		case r.DNSSrv != nil:
+			out.DNS = r.DNSSrv
+		case r.IPv6 != nil:
+			out.DNS = r.IPv6
+		default:
+			continue // a relay with no address at all says nothing usable
+		}
+		if r.Port != nil {
+			out.Port = *r.Port
+		}
+		data.Relays = append(data.Relays, out)
+	}
+	return data
+}
+
+// share is part / total as a number, 0 when the total is unknown or zero.
+func share(part, total *big.Int) float64 {
+	if part == nil || total == nil || total.Sign() <= 0 {
+		return 0
+	}
+	f, _ := new(big.Rat).SetFrac(part, total).Float64()
+	return f
 }
 
 // poolDelegators: GET /v1/pools/:poolId/delegators/list?limit&offset.
@@ -221,25 +304,30 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 }
 
 // poolLiveStake returns the pool's live stake and delegator count from the
-// stored distribution, or, before the first background refresh (or
-// without one), computed for this pool on demand.
-func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (*big.Int, int64, error) {
+// stored distribution, with every pool's live stake of the same refresh,
+// or, before the first background refresh (or without one), computed for
+// this pool on demand (the network total then unknown: nil).
+func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (*big.Int, int64, *big.Int, error) {
 	if s.deps.PoolStats != nil {
 		sum, ok, err := s.deps.PoolStats.PoolSummary(ctx, db.Network.Name, id)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		if ok {
-			return sum.LiveStake, sum.DelegatorCount, nil
+			network := sum.NetworkLiveStake
+			if network == nil {
+				network = new(big.Int) // no pool had delegators
+			}
+			return sum.LiveStake, sum.DelegatorCount, network, nil
 		}
 	}
 	rows, _, err := db.PoolStakeOnDemand(ctx, id, poolOnDemandBudget)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	live, err := dbsync.SumStake(rows)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return live, int64(len(rows)), nil
+	return live, int64(len(rows)), nil, nil
 }

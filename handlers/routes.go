@@ -29,6 +29,8 @@ func (s *Server) routes() {
 	data.GET("/utxos/stake/:stakeKey", h(s.utxosByStake))
 	data.GET("/assets/balance/address/:address", h(s.balanceByAddress))
 	data.GET("/assets/balance/stake/:stakeKey", h(s.balanceByStake))
+	data.GET("/utxos/credential/:credential", h(s.utxosByCredential))
+	data.GET("/assets/balance/credential/:credential", h(s.balanceByCredential))
 	data.GET("/tx/address/:address", h(s.txsByAddress))
 	data.GET("/tx/history/:address", h(s.txHistory))
 	data.GET("/tx/hash/:hash", h(s.txByHash))
@@ -39,6 +41,9 @@ func (s *Server) routes() {
 	data.GET("/assets/:asset", h(s.assetInfo))
 	data.GET("/pools/:poolId", h(s.poolInfo))
 	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
+	data.GET("/pools/:poolId/delegators", h(s.poolDelegatorCount))
+	data.GET("/pools/:poolId/metadata", h(s.poolMetadata))
+	data.GET("/pools/:poolId/blocks", h(s.poolBlocks))
 
 	data.GET("/accounts/:stakeAddress", h(s.account))
 	data.GET("/accounts/:stakeAddress/rewards", h(s.accountRewards))

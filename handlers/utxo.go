@@ -31,6 +31,17 @@ func (s *Server) utxosByStake(c *gin.Context) error {
 	})
 }
 
+// utxosByCredential: GET /v1/utxos/credential/:credential.
+func (s *Server) utxosByCredential(c *gin.Context) error {
+	db, cred, err := s.chainCredential(c)
+	if err != nil {
+		return err
+	}
+	return streamUTxOs(c, func(fn func([]dbsync.UTxO) error) error {
+		return db.EachUTxOByCredential(c.Request.Context(), cred, fn)
+	})
+}
+
 // streamUTxOs answers {"success":true,"data":[...]} (the bytes ok() would
 // write) one chunk of outputs at a time, so a list of tens of thousands
 // never sits in memory whole. An error before the first byte is answered as

@@ -323,8 +323,11 @@ func (s *Stats) refresh(ctx context.Context, conn *sqlx.Conn, db *dbsync.DB, net
 type Summary struct {
 	LiveStake      *big.Int
 	DelegatorCount int64
-	RefreshedAt    time.Time
-	TipSlotNo      int64
+	// NetworkLiveStake is every pool's live stake of the same refresh
+	// (PoolSummary only; nil from PoolDelegators).
+	NetworkLiveStake *big.Int
+	RefreshedAt      time.Time
+	TipSlotNo        int64
 }
 
 type summaryRow struct {
@@ -332,6 +335,7 @@ type summaryRow struct {
 	TipSlotNo      int64          `db:"tip_slot_no"`
 	LiveStake      sql.NullString `db:"live_stake"`
 	DelegatorCount sql.NullInt64  `db:"delegator_count"`
+	NetworkLive    sql.NullString `db:"network_live_stake"`
 }
 
 func (r summaryRow) summary() (Summary, error) {
@@ -339,6 +343,12 @@ func (r summaryRow) summary() (Summary, error) {
 	if r.LiveStake.Valid {
 		if _, ok := sum.LiveStake.SetString(r.LiveStake.String, 10); !ok {
 			return Summary{}, fmt.Errorf("live stake %q is not an integer", r.LiveStake.String)
+		}
+	}
+	if r.NetworkLive.Valid {
+		sum.NetworkLiveStake = new(big.Int)
+		if _, ok := sum.NetworkLiveStake.SetString(r.NetworkLive.String, 10); !ok {
+			return Summary{}, fmt.Errorf("network live stake %q is not an integer", r.NetworkLive.String)
 		}
 	}
 	return sum, nil

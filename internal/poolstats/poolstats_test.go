@@ -74,16 +74,20 @@ func checkMatchesOnDemand(t *testing.T, e *env, s *Stats) {
 	t.Helper()
 	ctx := t.Context()
 	var total int64
+	networkLive := new(big.Int)
+	var reported []*big.Int
 	for _, p := range e.pools {
 		want, err := e.db.PoolStakeOne(ctx, p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		live, _ := dbsync.SumStake(want)
+		networkLive.Add(networkLive, live)
 		sum, ok, err := s.PoolSummary(ctx, "mainnet", p)
 		if err != nil || !ok {
 			t.Fatalf("%s: summary %v %v", p, ok, err)
 		}
+		reported = append(reported, sum.NetworkLiveStake)
 		if sum.LiveStake.Cmp(live) != 0 || sum.DelegatorCount != int64(len(want)) {
 			t.Errorf("%s: stored %s/%d, on demand %s/%d", p, sum.LiveStake, sum.DelegatorCount, live, len(want))
 		}
@@ -121,6 +125,12 @@ func checkMatchesOnDemand(t *testing.T, e *env, s *Stats) {
 		}
 		if pageSum.Cmp(sum.LiveStake) != 0 {
 			t.Errorf("%s: pages sum to %s, live stake %s", p, pageSum, sum.LiveStake)
+		}
+	}
+	// Every pool reports the same network total: every pool's live stake.
+	for i, n := range reported {
+		if n == nil || n.Cmp(networkLive) != 0 {
+			t.Errorf("%s: network live stake %v, pools on demand sum to %s", e.pools[i], n, networkLive)
 		}
 	}
 	st, _, _ := s.State(ctx, "mainnet")

@@ -7,10 +7,13 @@
 -- current_epoch = the newest block's epoch. The latest registration or
 -- update (by registered_tx_id, cert_index) gives the parameters, relays,
 -- owners and metadata; the latest retirement certificate is returned with
--- whether it is newer than that registration. k and reserves come from the
--- current epoch's epoch_param / ada_pots row, or the latest before it.
+-- whether it is newer than that registration; registrations and
+-- retirements list the hashes of every tx carrying one of its registration
+-- (or update) / retirement certificates, oldest first. k and reserves come
+-- from the current epoch's epoch_param / ada_pots row, or the latest
+-- before it.
 -- Indexes: unique_pool_hash; idx_block_epoch_no (max); idx_pool_update_hash_id;
--- idx_pool_retire_hash_id; pool_owner_pool_update_id_idx;
+-- idx_pool_retire_hash_id; pool_owner_pool_update_id_idx; tx_pkey;
 -- idx_pool_relay_update_id; stake_address and pool_metadata_ref pkeys;
 -- idx_slot_leader_pool_hash_id and sg_block_slot_leader_epoch (index-only
 -- count of one epoch).
@@ -59,6 +62,18 @@ SELECT
   encode(pmr.hash, 'hex') AS metadata_hash,
   (SELECT count(*) FROM block b
    WHERE b.slot_leader_id IN (SELECT id FROM leaders) AND b.epoch_no = cur.epoch_no) AS blocks_epoch,
+  COALESCE((
+    SELECT json_agg(encode(t.hash, 'hex') ORDER BY pu.registered_tx_id, pu.cert_index)
+    FROM pool_update pu
+    JOIN tx t ON t.id = pu.registered_tx_id
+    WHERE pu.hash_id = (SELECT id FROM p)
+  ), '[]')::text AS registrations,
+  COALESCE((
+    SELECT json_agg(encode(t.hash, 'hex') ORDER BY pr.announced_tx_id, pr.cert_index)
+    FROM pool_retire pr
+    JOIN tx t ON t.id = pr.announced_tx_id
+    WHERE pr.hash_id = (SELECT id FROM p)
+  ), '[]')::text AS retirements,
   r.retiring_epoch,
   COALESCE((r.announced_tx_id, r.cert_index) > (u.registered_tx_id, u.cert_index), FALSE) AS retirement_newer,
   (SELECT ep.optimal_pool_count FROM epoch_param ep

@@ -1,0 +1,162 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// poolMetadataData is GET /v1/pools/:poolId/metadata's data (client-extras.md).
+type poolMetadataData struct {
+	PoolID      string  `json:"pool_id"`
+	Name        *string `json:"name"`
+	Ticker      *string `json:"ticker"`
+	Description *string `json:"description"`
+	Homepage    *string `json:"homepage"`
+	Extended    *string `json:"extended"`
+}
+
+// poolDelegatorSummary is GET /v1/pools/:poolId/delegators's data: the
+// pool record's figures.
+type poolDelegatorSummary struct {
+	PoolID         string `json:"pool_id"`
+	DelegatorCount int64  `json:"delegator_count"`
+	ActiveStake    string `json:"active_stake"`
+}
+
+// poolBlocksData is GET /v1/pools/:poolId/blocks's data.
+type poolBlocksData struct {
+	PoolID       string `json:"pool_id"`
+	BlocksMinted int64  `json:"blocks_minted"`
+	BlocksEpoch  int64  `json:"blocks_epoch"`
+	CurrentEpoch int64  `json:"current_epoch"`
+}
+
+// poolMetadata: GET /v1/pools/:poolId/metadata.
+func (s *Server) poolMetadata(c *gin.Context) error {
+	return s.poolAnswer(c, "poolmeta", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+		m, err := db.PoolMetadata(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return poolMetadataData{PoolID: id.String(), Name: m.Name, Ticker: m.Ticker,
+			Description: m.Description, Homepage: m.Homepage, Extended: m.Extended}, nil
+	})
+}
+
+// poolDelegatorCount: GET /v1/pools/:poolId/delegators.
+func (s *Server) poolDelegatorCount(c *gin.Context) error {
+	return s.poolAnswer(c, "pooldelegcount", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+		rec, err := s.readPoolRecord(ctx, db, id, true)
+		if err != nil {
+			return nil, err
+		}
+		return poolDelegatorSummary{PoolID: id.String(), DelegatorCount: rec.delegators, ActiveStake: rec.totals.ActiveStake}, nil
+	})
+}
+
+// poolBlocks: GET /v1/pools/:poolId/blocks.
+func (s *Server) poolBlocks(c *gin.Context) error {
+	return s.poolAnswer(c, "poolblocks", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+		rec, err := s.readPoolRecord(ctx, db, id, false)
+		if err != nil {
+			return nil, err
+		}
+		return poolBlocksData{PoolID: id.String(), BlocksMinted: rec.totals.BlocksBefore + rec.pool.BlocksEpoch,
+			BlocksEpoch: rec.pool.BlocksEpoch, CurrentEpoch: rec.pool.CurrentEpoch}, nil
+	})
+}
+
+// poolAnswer parses :poolId, resolves the network and answers read's data,
+// cached under the tip like the pool record. db-sync's ErrNotFound (never
+// registered) is 404 Pool not found.
+func (s *Server) poolAnswer(c *gin.Context, name string, read func(context.Context, *dbsync.DB, dbsync.PoolID) (any, error)) error {
+	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+	if err != nil {
+		return errInvalidPoolID
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	return s.servedByTip(c, db, []string{name, id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
+		data, err := read(ctx, db, id)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return envelope{}, 0, errPoolNotFound
+		}
+		if err != nil {
+			return envelope{}, 0, err
+		}
+		return envelope{Success: true, Data: data}, poolResponseTTL, nil
+	})
+}
+
+// activeTotals remembers, per db-sync database, the total active stake of
+// the last epoch asked for: a mainnet epoch has over a million epoch_stake
+// rows, summed once per epoch (and shared through Redis when there is one).
+var activeTotals epochTotalMemo
+
+type epochTotalMemo struct {
+	mu      sync.Mutex
+	m       map[*dbsync.DB]epochTotal
+	flights cache.FlightGroup
+}
+
+type epochTotal struct {
+	epoch int64
+	total *big.Int
+}
+
+// epochActiveStake returns the total stake of epoch's active distribution.
+func (s *Server) epochActiveStake(ctx context.Context, db *dbsync.DB, epoch int64) (*big.Int, error) {
+	t := &activeTotals
+	t.mu.Lock()
+	seen, ok := t.m[db]
+	t.mu.Unlock()
+	if ok && seen.epoch == epoch {
+		return seen.total, nil
+	}
+	v, err := t.flights.Do(ctx, fmt.Sprintf("%p:%d", db, epoch), func(ctx context.Context) (any, error) {
+		key := ""
+		if s.deps.Redis != nil {
+			key = s.deps.Redis.Key("activestake", db.Network.Name, strconv.FormatInt(epoch, 10))
+		}
+		text, err := cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (string, error) {
+			total, err := db.EpochActiveStake(ctx, epoch)
+			if err != nil {
+				return "", err
+			}
+			return total.String(), nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		total, ok := new(big.Int).SetString(text, 10)
+		if !ok {
+			return nil, fmt.Errorf("active stake total %q is not an integer", text)
+		}
+		return total, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	total := v.(*big.Int)
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[*dbsync.DB]epochTotal{}
+	}
+	if cur, ok := t.m[db]; !ok || cur.epoch <= epoch {
+		t.m[db] = epochTotal{epoch: epoch, total: total}
+	}
+	t.mu.Unlock()
+	return total, nil
+}

@@ -313,6 +313,7 @@ func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenar
 		{"tx_address_whale_cursor", func() ([]target, error) { return b.history(true, cursorArgs(p.WhaleCursors)) }},
 		{"tx_address_busy_slot", func() ([]target, error) { return b.history(true, busy) }},
 		{"tx_hash", func() ([]target, error) { return b.txByHash(p.TxHashes) }},
+		{"epochs_latest", func() ([]target, error) { return b.epochsLatest() }},
 		{"asset_info_popular", func() ([]target, error) { return b.assetInfo([]string{m.Assets.Hosky.Unit}) }},
 		{"asset_info_rare", func() ([]target, error) { return b.assetInfo(rareAssets(m)) }},
 		{"pool_info_big", func() ([]target, error) { return b.poolInfo([]string{m.Pools.Biggest.ID}) }},
@@ -692,6 +693,16 @@ func (b *builder) poolInfo(ids []string) ([]target, error) {
 		}
 	}
 	return ts, nil
+}
+
+// epochsLatest makes the GET /v1/epochs/latest target (the client SDK asks
+// it before every transaction it builds).
+func (b *builder) epochsLatest() ([]target, error) {
+	t := target{path: "/v1/epochs/latest"}
+	if db := b.db(); db != nil {
+		t.raw = func(ctx context.Context) error { _, err := db.LatestPosition(ctx); return err }
+	}
+	return []target{t}, nil
 }
 
 // poolSub makes GET /v1/pools/:poolId/<sub> targets (metadata,

@@ -24,8 +24,10 @@ func TestChainFailuresAnswered(t *testing.T) {
 	c := testChains[0]
 
 	// 504: tx_out is locked by another session, the statement waits past
-	// its 200 ms statement_timeout and PostgreSQL cancels it.
-	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: c.dsn}, 200*time.Millisecond)
+	// its 1 s statement_timeout and PostgreSQL cancels it. (Opening runs
+	// capability detection under the same timeout: 200 ms failed it on a
+	// loaded machine.)
+	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: c.dsn}, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,18 +19,18 @@ import (
 // of client-extras.md: strings for lovelace, numbers for counts and
 // shares. Decoding is strict: a renamed, retyped or extra field fails.
 type sdkPool struct {
-	PoolID        string   `json:"pool_id"`
-	PoolIDHex     string   `json:"pool_id_hex"`
-	VRFKeyHash    string   `json:"vrf_key_hash"`
-	Pledge        string   `json:"pledge"`
-	Margin        float64  `json:"margin"`
-	FixedCost     string   `json:"fixed_cost"`
-	RewardAccount *string  `json:"reward_account"`
-	Owners        []string `json:"owners"`
-	Relays        []struct {
-		IPv4 *string `json:"ipv4"`
-		DNS  *string `json:"dns"`
-		IPv6 *string `json:"ipv6"`
+	PoolID        string     `json:"pool_id"`
+	PoolIDHex     string     `json:"pool_id_hex"`
+	VRFKeyHash    string     `json:"vrf_key_hash"`
+	Pledge        string     `json:"pledge"`
+	Margin        float64    `json:"margin"`
+	FixedCost     string     `json:"fixed_cost"`
+	RewardAccount *string    `json:"reward_account"`
+	Owners        []string   `json:"owners"`
+	Relays        []struct { // spec 2.9: a port and ipv4 or dns; ipv6 when the relay has one
+		IPv4 *string `json:"ipv4,omitempty"`
+		DNS  *string `json:"dns,omitempty"`
+		IPv6 *string `json:"ipv6,omitempty"`
 		Port float64 `json:"port"`
 	} `json:"relays"`
 	MetadataURL    *string `json:"metadata_url"`

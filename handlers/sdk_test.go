@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,13 +55,14 @@ func missingFields(typ reflect.Type, v any, path string) []string {
 		}
 		for i := range typ.NumField() {
 			f := typ.Field(i)
-			name := strings.Split(f.Tag.Get("json"), ",")[0]
+			tag := strings.Split(f.Tag.Get("json"), ",")
+			name := tag[0]
 			if f.Anonymous && name == "" {
 				out = append(out, missingFields(f.Type, v, path)...)
 				continue
 			}
 			fv, present := obj[name]
-			if !present {
+			if !present && !slices.Contains(tag[1:], "omitempty") { // omitempty: optional in the SDK's type
 				out = append(out, path+"."+name)
 				continue
 			}

@@ -45,6 +45,8 @@ type adminEnv struct {
 	db    *sqlx.DB
 	redis *cache.Client
 	clock *testClock
+	// log receives the servers' logs (nil: discarded).
+	log *slog.Logger
 }
 
 type instance struct {
@@ -87,7 +89,11 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
-	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: quiet})
+	log := quiet
+	if e.log != nil {
+		log = e.log
+	}
+	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

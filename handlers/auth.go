@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -55,14 +56,6 @@ func bearerKey(c *gin.Context) (string, bool) {
 	return key, key != ""
 }
 
-// keyPrefix is the part of a key that may be logged (DECISIONS: first 12).
-func keyPrefix(key string) string {
-	if len(key) > 12 {
-		return key[:12]
-	}
-	return key
-}
-
 // dataMiddleware is the chain in front of every data endpoint:
 // requireCredential (authentication, and the rate-limit decision taken in
 // the same Redis round trip), recordUsage (counts the final status, 429s
@@ -80,7 +73,6 @@ func (s *Server) requireCredential(c *gin.Context) {
 		fail(c, errMissingAuth)
 		return
 	}
-	c.Set(ctxKeyPrefix, keyPrefix(key))
 	if s.deps.Credentials == nil {
 		fail(c, errInvalidKey)
 		return
@@ -99,6 +91,7 @@ func (s *Server) requireCredential(c *gin.Context) {
 		}
 	}
 	c.Set(ctxCaller, caller)
+	c.Set(ctxAuthLog, slog.String("credential_id", caller.CredentialID.String()))
 	c.Set(ctxRateLimit, d)
 	c.Next()
 }
@@ -185,7 +178,6 @@ func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 			fail(c, errMissingAuth)
 			return
 		}
-		c.Set(ctxKeyPrefix, keyPrefix(key))
 		if s.deps.Admin == nil {
 			fail(c, errInvalidKey)
 			return
@@ -195,9 +187,7 @@ func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 			fail(c, authError(err))
 			return
 		}
-		if a.Bootstrap {
-			c.Set(ctxKeyPrefix, "bootstrap") // not even part of that secret goes to the log
-		}
+		c.Set(ctxAuthLog, slog.String("admin_key_id", a.ID.String())) // the bootstrap key: its fixed row id
 		if perm != "" && !a.Can(perm) {
 			fail(c, errPermissionDenied(perm))
 			return

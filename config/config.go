@@ -93,6 +93,7 @@ type Config struct {
 	// believed for the client IP recorded in the audit log. Empty: the TCP
 	// peer is the client, so nobody can forge the audited address.
 	TrustedProxies []string
+	Hardening
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and
@@ -132,6 +133,7 @@ func Load(environ []string, args []string) (Config, error) {
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
+	checkHardening := hardeningFlags(fs, env)
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
 	sockets := map[string]*string{}
@@ -244,6 +246,7 @@ func Load(environ []string, args []string) (Config, error) {
 		}
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
+	checkHardening(&cfg, add)
 	if *pprofAddr != "" {
 		if err := checkLoopback(*pprofAddr); err != nil {
 			add("PPROF_ADDR: %v", err)

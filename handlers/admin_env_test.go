@@ -17,6 +17,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -47,6 +48,8 @@ type adminEnv struct {
 	clock *testClock
 	// log receives the servers' logs (nil: discarded).
 	log *slog.Logger
+	// cfg is the servers' configuration (zero: defaults).
+	cfg config.Config
 }
 
 type instance struct {
@@ -93,7 +96,7 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if e.log != nil {
 		log = e.log
 	}
-	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+	srv := New(Deps{Config: e.cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

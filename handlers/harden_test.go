@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -66,5 +67,96 @@ func TestLogsNoPresentedKey(t *testing.T) {
 		if !strings.Contains(logs, want) {
 			t.Errorf("log lacks %s:\n%s", want, logs)
 		}
+	}
+}
+
+// TestSecurityHeaders: nosniff everywhere, no-store on admin routes (the
+// key-creating response above all), WWW-Authenticate on 401s, no Server
+// header, and a 500's body without internals.
+func TestSecurityHeaders(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	_, p := e.adminKey(in, "P", allPerms...)
+	u := e.user(in, p, "u")
+	_, key := e.credential(in, p, u, "")
+
+	created := in.call(t, "POST", "/v1/admin/keys", testBootstrapKey, `{"admin_entity_name":"Q","permissions":[]}`).want(t, 201, "")
+	for _, r := range []struct {
+		name    string
+		r       reply
+		noStore bool
+	}{
+		{"new admin key", created, true},
+		{"admin list", in.call(t, "GET", "/v1/admin/users", p, ""), true},
+		{"admin 401", in.call(t, "GET", "/v1/admin/users", "", ""), true},
+		{"admin 404", in.call(t, "GET", "/v1/admin/nope", p, ""), true},
+		{"data 200", in.call(t, "GET", "/v1/test/whoami", key, ""), false},
+		{"data 401", in.call(t, "GET", "/v1/test/whoami", "sgk1_"+strings.Repeat("a", 48), ""), false},
+		{"unknown route", in.call(t, "GET", "/v2/x", "", ""), false},
+	} {
+		if got := r.r.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q", r.name, got)
+		}
+		if got := r.r.Header.Get("Cache-Control"); r.noStore && got != "no-store" {
+			t.Errorf("%s: Cache-Control %q", r.name, got)
+		}
+		if got := r.r.Header.Get("Server"); got != "" {
+			t.Errorf("%s: Server %q", r.name, got)
+		}
+		if got := r.r.Header.Get("WWW-Authenticate"); (r.r.Code == 401) != (got == "Bearer") {
+			t.Errorf("%s: status %d, WWW-Authenticate %q", r.name, r.r.Code, got)
+		}
+	}
+
+	// A broken admin schema: the 500 says nothing about why.
+	if _, err := e.db.Exec(`ALTER TABLE syncgate.user_accounts RENAME TO user_accounts_gone`); err != nil {
+		t.Fatal(err)
+	}
+	r := in.call(t, "GET", "/v1/admin/users", p, "").want(t, 500, "Internal server error")
+	for _, leak := range []string{"pq", "relation", "syncgate.", "user_accounts", ".go", "/"} {
+		if strings.Contains(r.Raw, leak) {
+			t.Errorf("500 body leaks %q: %s", leak, r.Raw)
+		}
+	}
+}
+
+// TestCORS: off by default; with CORS_ALLOWED_ORIGINS, preflights from a
+// listed origin get 204 before authentication, others nothing.
+func TestCORS(t *testing.T) {
+	e := newAdminEnv(t)
+	off := e.instance()
+	e.cfg.CORSAllowedOrigins = []string{"https://app.example.com"}
+	on := e.instance()
+	_, p := e.adminKey(on, "P", allPerms...)
+
+	preflight := func(in *instance, origin string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("OPTIONS", "/v1/admin/users", nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "GET")
+		req.Header.Set("Access-Control-Request-Headers", "authorization")
+		w := httptest.NewRecorder()
+		in.srv.Handler().ServeHTTP(w, req)
+		return w
+	}
+	if w := preflight(off, "https://app.example.com"); w.Code == 204 || w.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("CORS off: %d %v", w.Code, w.Header())
+	}
+	w := preflight(on, "https://app.example.com")
+	if w.Code != 204 || w.Header().Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
+		!strings.Contains(w.Header().Get("Access-Control-Allow-Headers"), "Authorization") ||
+		!strings.Contains(w.Header().Get("Access-Control-Allow-Methods"), "GET") {
+		t.Errorf("preflight: %d %v", w.Code, w.Header())
+	}
+	if w := preflight(on, "https://evil.example"); w.Code == 204 || w.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("foreign origin: %d %v", w.Code, w.Header())
+	}
+	req := httptest.NewRequest("GET", "/v1/admin/users", nil)
+	req.Header.Set("Origin", "https://app.example.com")
+	req.Header.Set("Authorization", "Bearer "+p)
+	rw := httptest.NewRecorder()
+	on.srv.Handler().ServeHTTP(rw, req)
+	if rw.Code != 200 || rw.Header().Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
+		!strings.Contains(rw.Header().Get("Access-Control-Expose-Headers"), "X-Request-Id") {
+		t.Errorf("actual request: %d %v", rw.Code, rw.Header())
 	}
 }

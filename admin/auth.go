@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -44,9 +45,13 @@ var (
 // confirmation through Redis reloads the entry.
 const unverified = "\x00unverified"
 
-// maxCachedCredentials bounds the cache (unknown keys are cached too, so a
-// flood of random keys must not grow it without limit).
-const maxCachedCredentials = 100_000
+// maxCachedCredentials bounds the cache of known keys, and
+// maxNegativeCredentials the separate cache of unknown ones: a flood of
+// random keys fills only the latter and can never evict a live key.
+const (
+	maxCachedCredentials   = 100_000
+	maxNegativeCredentials = 100_000
+)
 
 // loadTimeout bounds one credential load from PostgreSQL.
 const loadTimeout = 5 * time.Second
@@ -66,7 +71,15 @@ type credEntry struct {
 
 type credCache struct {
 	mu      sync.RWMutex
-	entries map[[32]byte]*credEntry
+	entries map[[32]byte]*credEntry // keys that exist
+	missing map[[32]byte]*credEntry // unknown keys (negative cache)
+	// gen counts invalidations. A load records it before reading
+	// PostgreSQL and installs its entry only if no invalidation came in
+	// between: a reload that started before a revoke must not put the
+	// pre-revoke entry back after the revoke dropped it.
+	gen uint64
+	// bounds of entries and missing (tests lower them)
+	maxEntries, maxMissing int
 
 	flightMu sync.Mutex
 	flights  map[string]*credFlight
@@ -79,36 +92,63 @@ type credFlight struct {
 }
 
 func newCredCache() credCache {
-	return credCache{entries: map[[32]byte]*credEntry{}, flights: map[string]*credFlight{}}
+	return credCache{entries: map[[32]byte]*credEntry{}, missing: map[[32]byte]*credEntry{}, flights: map[string]*credFlight{},
+		maxEntries: maxCachedCredentials, maxMissing: maxNegativeCredentials}
 }
 
 func (c *credCache) get(h [32]byte) *credEntry {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.entries[h]
+	if e := c.entries[h]; e != nil {
+		return e
+	}
+	return c.missing[h]
 }
 
-func (c *credCache) put(h [32]byte, e *credEntry) {
+func (c *credCache) generation() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.gen
+}
+
+// put installs e unless an invalidation happened since generation gen.
+func (c *credCache) put(h [32]byte, e *credEntry, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries) >= maxCachedCredentials {
-		// Drop an arbitrary eighth (map order is random): cheap, and a
-		// dropped live key only costs one reload.
-		n := len(c.entries) / 8
-		for k := range c.entries {
+	if c.gen != gen {
+		return
+	}
+	if e.found {
+		delete(c.missing, h)
+		insertBounded(c.entries, h, e, c.maxEntries)
+	} else {
+		delete(c.entries, h)
+		insertBounded(c.missing, h, e, c.maxMissing)
+	}
+}
+
+// insertBounded adds e to m, first dropping an arbitrary eighth of m (map
+// order is random) when m is full: cheap, and a dropped entry only costs
+// one reload.
+func insertBounded(m map[[32]byte]*credEntry, h [32]byte, e *credEntry, max int) {
+	if len(m) >= max {
+		n := len(m) / 8
+		for k := range m {
 			if n == 0 {
 				break
 			}
-			delete(c.entries, k)
+			delete(m, k)
 			n--
 		}
 	}
-	c.entries[h] = e
+	m[h] = e
 }
 
 func (c *credCache) drop(h [32]byte) {
 	c.mu.Lock()
 	delete(c.entries, h)
+	delete(c.missing, h)
+	c.gen++
 	c.mu.Unlock()
 }
 
@@ -201,8 +241,11 @@ func (s *Store) verdict(e *credEntry, now time.Time) (Caller, error) {
 // under another version never joins an older one (it might predate the
 // change that version announces).
 func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
-	fkey := string(h[:]) + version
 	c := &s.creds
+	// A reload that starts after an invalidation never joins one that
+	// started before it (without Redis the version cannot tell them apart).
+	gen := c.generation()
+	fkey := string(h[:]) + version + strconv.FormatUint(gen, 10)
 	c.flightMu.Lock()
 	if f, ok := c.flights[fkey]; ok {
 		c.flightMu.Unlock()
@@ -222,8 +265,11 @@ func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEn
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
 	f.entry, f.err = s.load(lctx, h, version)
 	cancel()
+	if s.afterLoad != nil {
+		s.afterLoad()
+	}
 	if f.err == nil {
-		c.put(h, f.entry)
+		c.put(h, f.entry, gen)
 	}
 	close(f.done)
 	c.flightMu.Lock()

@@ -56,6 +56,9 @@ type Store struct {
 
 	creds   credCache
 	touches touchQueue
+	// afterLoad, when set (tests), runs between a credential load and its
+	// installation in the cache.
+	afterLoad func()
 
 	closeOnce sync.Once
 	stop      chan struct{}

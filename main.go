@@ -192,11 +192,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Credentials: store,
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, nil),
-		Usage:       usageRec,
-		Submitter:   submitter,
-		Registry:    reg,
-		PoolStats:   stats,
-		Log:         log,
+		// failed authentications per client IP, shared like the rate limit
+		AuthFailures: cache.NewLimiter(fast, nil),
+		Usage:        usageRec,
+		Submitter:    submitter,
+		Registry:     reg,
+		PoolStats:    stats,
+		Log:          log,
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),

@@ -96,7 +96,8 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if e.log != nil {
 		log = e.log
 	}
-	srv := New(Deps{Config: e.cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+	srv := New(Deps{Config: e.cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
+		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

@@ -68,25 +68,28 @@ func (s *Server) dataMiddleware() []gin.HandlerFunc {
 // rate-limit decision. Cost for a key seen before: one Redis round trip
 // (rate limit + cache version), no PostgreSQL query.
 func (s *Server) requireCredential(c *gin.Context) {
+	if s.guard.refused(c, c.ClientIP()) {
+		return
+	}
 	key, ok := bearerKey(c)
 	if !ok {
 		fail(c, errMissingAuth)
 		return
 	}
 	if s.deps.Credentials == nil {
-		fail(c, errInvalidKey)
+		s.failAuth(c, errInvalidKey)
 		return
 	}
 	ctx := c.Request.Context()
 	caller, err := s.deps.Credentials.AuthenticateCredential(ctx, key)
 	if err != nil {
-		fail(c, authError(err))
+		s.failAuth(c, err)
 		return
 	}
 	d := s.deps.Limiter.Allow(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, caller.VersionKey)
 	if cf, ok := s.deps.Credentials.(credentialConfirmer); ok {
 		if caller, err = cf.ConfirmCredential(ctx, key, d.Peeked, d.PeekOK); err != nil {
-			fail(c, authError(err))
+			s.failAuth(c, err)
 			return
 		}
 	}
@@ -173,18 +176,21 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 // revoked admin key: 401 Invalid API key. Missing permission: 403.
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		if s.guard.refused(c, c.ClientIP()) {
+			return
+		}
 		key, ok := bearerKey(c)
 		if !ok {
 			fail(c, errMissingAuth)
 			return
 		}
 		if s.deps.Admin == nil {
-			fail(c, errInvalidKey)
+			s.failAuth(c, errInvalidKey)
 			return
 		}
 		a, err := s.deps.Admin.AuthenticateAdmin(c.Request.Context(), key)
 		if err != nil {
-			fail(c, authError(err))
+			s.failAuth(c, err)
 			return
 		}
 		c.Set(ctxAuthLog, slog.String("admin_key_id", a.ID.String())) // the bootstrap key: its fixed row id

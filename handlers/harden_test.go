@@ -2,11 +2,14 @@ package handlers
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/admin"
 )
@@ -158,5 +161,81 @@ func TestCORS(t *testing.T) {
 	if rw.Code != 200 || rw.Header().Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
 		!strings.Contains(rw.Header().Get("Access-Control-Expose-Headers"), "X-Request-Id") {
 		t.Errorf("actual request: %d %v", rw.Code, rw.Header())
+	}
+}
+
+// callFrom sends a request from the TCP peer remote, with an optional
+// X-Forwarded-For.
+func (in *instance) callFrom(t testing.TB, remote, xff, path, key string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	req.RemoteAddr = remote
+	if xff != "" {
+		req.Header.Set("X-Forwarded-For", xff)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	w := httptest.NewRecorder()
+	in.srv.Handler().ServeHTTP(w, req)
+	return w
+}
+
+// TestAuthFailureLimit: failed authentications are limited per client IP
+// across instances (Redis); once over, every request of that IP needing a
+// key is 429 with Retry-After; X-Forwarded-For counts only from a trusted
+// proxy; other clients are unaffected.
+func TestAuthFailureLimit(t *testing.T) {
+	e := newAdminEnv(t)
+	e.cfg.AuthFailuresPerMinute = 5
+	e.cfg.TrustedProxies = []string{"10.0.0.0/8"}
+	a, b := e.instance(), e.instance()
+	_, p := e.adminKey(a, "P", allPerms...)
+	u := e.user(a, p, "u")
+	_, key := e.credential(a, p, u, "")
+	unknown := func(i int) string { return "sgk1_" + strings.Repeat("c", 40) + fmt.Sprintf("%08d", i) }
+	const attacker = "203.0.113.66:5555"
+
+	// A spoofed X-Forwarded-For from an untrusted peer changes nothing:
+	// all five failures count against the peer.
+	for i := range 5 {
+		w := a.callFrom(t, attacker, fmt.Sprintf("198.51.100.%d", i), "/v1/test/whoami", unknown(i))
+		if w.Code != 401 {
+			t.Fatalf("failure %d: %d %s", i, w.Code, w.Body)
+		}
+	}
+	check429 := func(name string, w *httptest.ResponseRecorder) {
+		t.Helper()
+		ra, _ := strconv.Atoi(w.Header().Get("Retry-After"))
+		if w.Code != 429 || ra < 1 || ra > 60 ||
+			strings.TrimSpace(w.Body.String()) != `{"success":false,"error":"Too many failed authentication attempts"}` {
+			t.Fatalf("%s: %d Retry-After %q %s", name, w.Code, w.Header().Get("Retry-After"), w.Body)
+		}
+	}
+	// The other instance shares the budget through Redis.
+	check429("sixth failure, other instance", b.callFrom(t, attacker, "198.51.100.99", "/v1/test/whoami", unknown(5)))
+	// Blocked: even a valid key, and admin routes, from that IP.
+	check429("valid key while blocked", b.callFrom(t, attacker, "", "/v1/test/whoami", key))
+	check429("admin route while blocked", b.callFrom(t, attacker, "", "/v1/admin/users", p))
+	check429("first instance too", a.callFrom(t, attacker, "", "/v1/test/whoami", unknown(6)))
+
+	// Other clients are unaffected, directly or through the trusted proxy
+	// (which names them in X-Forwarded-For).
+	if w := a.callFrom(t, "203.0.113.67:1", "", "/v1/test/whoami", key); w.Code != 200 {
+		t.Fatalf("other client: %d %s", w.Code, w.Body)
+	}
+	if w := b.callFrom(t, "10.1.2.3:1", "198.51.100.7", "/v1/test/whoami", unknown(7)); w.Code != 401 {
+		t.Fatalf("client behind proxy, first failure: %d %s", w.Code, w.Body)
+	}
+	// Behind the proxy, the attacker's address is what counts.
+	check429("attacker behind the trusted proxy", b.callFrom(t, "10.1.2.3:1", "203.0.113.66", "/v1/test/whoami", unknown(8)))
+	if w := a.callFrom(t, "10.1.2.3:1", "198.51.100.8", "/v1/test/whoami", key); w.Code != 200 {
+		t.Fatalf("client behind proxy, valid key: %d %s", w.Code, w.Body)
+	}
+	// The block ends with Retry-After (local memory; the shared budget
+	// refills in Redis' real time, so only the local block is checked).
+	e.clock.Add(61 * time.Second)
+	if w := a.callFrom(t, attacker, "", "/v1/test/whoami", key); w.Code != 200 {
+		t.Fatalf("valid key after the block: %d %s", w.Code, w.Body)
 	}
 }

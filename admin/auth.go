@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"github.com/redis/go-redis/v9"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -37,7 +36,6 @@ import (
 
 var (
 	sqlCredentialByHash = sqlfiles.Must("admin/credential_by_hash.sql")
-	sqlTouchCredentials = sqlfiles.Must("admin/touch_credentials.sql")
 )
 
 // unverified is the version recorded when Redis could not be read before a
@@ -55,9 +53,6 @@ const (
 
 // loadTimeout bounds one credential load from PostgreSQL.
 const loadTimeout = 5 * time.Second
-
-// lastUsedEvery is how often at most one instance writes last_used_at for a key.
-const lastUsedEvery = time.Minute
 
 type credEntry struct {
 	found      bool
@@ -232,7 +227,6 @@ func (s *Store) verdict(e *credEntry, now time.Time) (Caller, error) {
 	case e.userStatus != StatusActive:
 		return Caller{}, ErrUserInactive
 	}
-	s.touches.add(e.caller.CredentialID, now)
 	return e.caller, nil
 }
 
@@ -376,23 +370,12 @@ func (s *Store) announce(ctx context.Context, hs [][32]byte) error {
 	})
 }
 
-// touchQueue collects last-use times so that last_used_at is written in
-// batches, at most once a minute per key and instance, never per request.
+// touchQueue holds credential invalidations whose announcement failed,
+// retried by the background writer. (last_used_at is written by the
+// UsageRecorder, in the transaction that adds the counts.)
 type touchQueue struct {
-	mu      sync.Mutex
-	pending map[uuid.UUID]time.Time
-	last    map[uuid.UUID]time.Time
-	bumps   [][32]byte // invalidations still to announce
-}
-
-func (q *touchQueue) add(id uuid.UUID, now time.Time) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if t, ok := q.last[id]; ok && now.Sub(t) < lastUsedEvery {
-		return
-	}
-	q.last[id] = now
-	q.pending[id] = now
+	mu    sync.Mutex
+	bumps [][32]byte // invalidations still to announce
 }
 
 func (q *touchQueue) retryLater(hs [][32]byte) {
@@ -401,21 +384,11 @@ func (q *touchQueue) retryLater(hs [][32]byte) {
 	q.mu.Unlock()
 }
 
-func (q *touchQueue) take(now time.Time) (ids []uuid.UUID, times []time.Time, bumps [][32]byte) {
+func (q *touchQueue) take() (bumps [][32]byte) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for id, t := range q.pending {
-		ids = append(ids, id)
-		times = append(times, t)
-	}
-	clear(q.pending)
-	for id, t := range q.last {
-		if now.Sub(t) >= lastUsedEvery {
-			delete(q.last, id)
-		}
-	}
 	bumps, q.bumps = q.bumps, nil
-	return ids, times, bumps
+	return bumps
 }
 
 func (s *Store) touchLoop() {
@@ -441,25 +414,15 @@ func (s *Store) flushBackground() {
 	}
 }
 
-// flush writes pending last_used_at values in one statement and retries
-// unannounced invalidations.
+// flush retries unannounced invalidations.
 func (s *Store) flush(ctx context.Context) error {
-	ids, times, bumps := s.touches.take(s.now())
-	var errs []error
-	if len(bumps) > 0 {
-		if err := s.announce(ctx, bumps); err != nil {
-			s.touches.retryLater(bumps)
-			errs = append(errs, err)
-		}
+	bumps := s.touches.take()
+	if len(bumps) == 0 {
+		return nil
 	}
-	if len(ids) > 0 {
-		idStrs, timeStrs := make([]string, len(ids)), make([]string, len(ids))
-		for i, id := range ids {
-			idStrs[i], timeStrs[i] = id.String(), times[i].UTC().Format(time.RFC3339Nano)
-		}
-		if _, err := s.db.ExecContext(ctx, sqlTouchCredentials, pq.StringArray(idStrs), pq.StringArray(timeStrs)); err != nil {
-			errs = append(errs, wrap("touch", err))
-		}
+	if err := s.announce(ctx, bumps); err != nil {
+		s.touches.retryLater(bumps)
+		return err
 	}
-	return errors.Join(errs...)
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/cache"
@@ -25,7 +24,7 @@ const (
 	// confirm it (absent, down, or circuit open): the worst-case delay
 	// before a revocation made on another instance is seen.
 	defaultFallbackTTL = 5 * time.Second
-	// defaultTouchInterval is how often last_used_at updates are written.
+	// defaultTouchInterval is how often failed invalidation announcements are retried.
 	defaultTouchInterval = 10 * time.Second
 )
 
@@ -66,7 +65,7 @@ type Store struct {
 }
 
 // NewStore returns a Store over db (already migrated) and starts the
-// background writer of last_used_at; Close stops it.
+// background retrier of invalidation announcements; Close stops it.
 func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -85,10 +84,9 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	}
 	s := &Store{
 		db: db, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
-		creds:   newCredCache(),
-		touches: touchQueue{pending: map[uuid.UUID]time.Time{}, last: map[uuid.UUID]time.Time{}},
-		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
+		creds: newCredCache(),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
 	}
 	if opts.BootstrapAdminKey != "" {
 		s.bootstrapHash = sha256.Sum256([]byte(opts.BootstrapAdminKey))
@@ -98,7 +96,7 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	return s
 }
 
-// Close stops the background writer after a last flush of last_used_at.
+// Close stops the background retrier after a last attempt.
 func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		close(s.stop)

@@ -2,12 +2,16 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -237,5 +241,96 @@ func TestAuthFailureLimit(t *testing.T) {
 	e.clock.Add(61 * time.Second)
 	if w := a.callFrom(t, attacker, "", "/v1/test/whoami", key); w.Code != 200 {
 		t.Fatalf("valid key after the block: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestUsageExactThroughShutdown: steady load on one key through two
+// instances; one stops mid-load (HTTP drain, then its final usage flush
+// with an already exhausted shutdown deadline). Afterwards the usage rows
+// equal, per status class, exactly the responses the client received.
+func TestUsageExactThroughShutdown(t *testing.T) {
+	e := newAdminEnv(t)
+	recA := admin.NewUsageRecorder(e.db, 20*time.Millisecond, quiet)
+	recB := admin.NewUsageRecorder(e.db, 20*time.Millisecond, quiet)
+	recA.Start()
+	recB.Start()
+	inA, inB := e.usageInstance(recA), e.usageInstance(recB)
+	_, p := e.adminKey(inA, "P", allPerms...)
+	u := e.user(inA, p, "u")
+	credID, key := e.credential(inA, p, u, `,"rate_limit_per_minute":40`)
+	srvA, srvB := httptest.NewServer(inA.srv.Handler()), httptest.NewServer(inB.srv.Handler())
+	defer srvB.Close()
+
+	var (
+		mu       sync.Mutex
+		received = map[int]int64{} // status class (2, 4, 5) → responses
+		stopped  atomic.Bool       // A is gone: send to B only
+		stopLoad = make(chan struct{})
+		wg       sync.WaitGroup
+	)
+	client := &http.Client{Timeout: 5 * time.Second}
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stopLoad:
+					return
+				default:
+				}
+				base := srvB.URL
+				if (w+i)%2 == 0 && !stopped.Load() {
+					base = srvA.URL
+				}
+				path := "/v1/test/whoami"
+				if i%5 == 0 {
+					path = "/v1/test/chain" // 503: no chain database served
+				}
+				req, _ := http.NewRequest("GET", base+path, nil)
+				req.Header.Set("Authorization", "Bearer "+key)
+				resp, err := client.Do(req)
+				if err != nil {
+					continue // no answer: not received, must not be counted
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				mu.Lock()
+				received[resp.StatusCode/100]++
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(700 * time.Millisecond)
+	// Instance A: SIGTERM. Drain HTTP, then the final flush, whose context
+	// the drain has used up.
+	stopped.Store(true)
+	srvA.Close()
+	exhausted, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-exhausted.Done()
+	if err := recA.Close(exhausted); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	close(stopLoad)
+	wg.Wait()
+	if err := recB.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	var got struct{ Total, OK, Failed int64 }
+	if err := e.db.Get(&got, `SELECT COALESCE(sum(total_requests), 0) AS total, COALESCE(sum(successful_requests), 0) AS ok,
+	  COALESCE(sum(failed_requests), 0) AS failed FROM syncgate.usage_hourly WHERE credential_id = $1`, credID); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("received %v; usage %+v", received, got)
+	if received[2] == 0 || received[4] == 0 || received[5] == 0 {
+		t.Fatalf("load lacks a status class: %v", received)
+	}
+	if got.OK != received[2] || got.Failed != received[4]+received[5] || got.Total != received[2]+received[4]+received[5] {
+		t.Fatalf("usage %+v, client received %v", got, received)
 	}
 }

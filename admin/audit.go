@@ -69,7 +69,7 @@ func (s *Store) AuditLogs(ctx context.Context, a Admin, f AuditFilter, p Page) (
 	if f.Action != "" {
 		action = &f.Action
 	}
-	err = s.inTx(ctx, "AuditLogs", func(tx *sqlx.Tx) error {
+	err = s.inSnapshotTx(ctx, "AuditLogs", func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &total, sqlCountAuditLogs, visible, action, f.AdminKeyID, f.TargetID); err != nil {
 			return err
 		}

@@ -284,7 +284,7 @@ func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntr
 		UserStatus string     `db:"user_status"`
 	}
 	e := &credEntry{version: version, loadedAt: s.now()}
-	err := s.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])
+	err := s.authDB.GetContext(ctx, &row, sqlCredentialByHash, h[:])
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, nil // unknown keys are cached too
 	}

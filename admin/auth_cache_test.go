@@ -98,3 +98,30 @@ func TestReloadRevokeRace(t *testing.T) {
 		t.Fatalf("after the revoke: %v, want ErrKeyRevoked", err)
 	}
 }
+
+// TestAuthPoolIsolated: with the main pool's every connection held by a
+// slow admin query, a credential lookup on its own pool still answers.
+func TestAuthPoolIsolated(t *testing.T) {
+	dsn := testdb.New(t, "sg_test_admin")
+	main := testdb.Open(t, dsn)
+	if _, err := Migrate(context.Background(), main); err != nil {
+		t.Fatal(err)
+	}
+	authDB := testdb.Open(t, dsn)
+	authDB.SetMaxOpenConns(1)
+	s := NewStore(main, Options{AuthDB: authDB, TouchInterval: time.Hour})
+	t.Cleanup(s.Close)
+	_, _, key := fixture(t, s)
+
+	main.SetMaxOpenConns(1)
+	slow, err := main.Conn(context.Background()) // the slow admin list
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := s.AuthenticateCredential(ctx, key); err != nil {
+		t.Fatalf("lookup stalled behind the main pool: %v", err)
+	}
+}

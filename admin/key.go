@@ -128,7 +128,7 @@ func (s *Store) createAdminKey(ctx context.Context, tx *sqlx.Tx, a Admin, name s
 
 // AdminKeys lists admin keys, newest first, with the total.
 func (s *Store) AdminKeys(ctx context.Context, a Admin, p Page) (keys []AdminKey, total int64, err error) {
-	err = s.inTx(ctx, "AdminKeys", func(tx *sqlx.Tx) error {
+	err = s.inSnapshotTx(ctx, "AdminKeys", func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &total, sqlCountAdminKeys); err != nil {
 			return err
 		}

@@ -35,6 +35,10 @@ type Options struct {
 	// Redis carries credential-cache invalidation between instances; nil
 	// means a single instance (entries then live FallbackTTL).
 	Redis *cache.FastClient
+	// AuthDB, when set, is a small pool of its own for credential lookups,
+	// so slow admin queries holding the main pool cannot stall data
+	// requests (nil: the main pool).
+	AuthDB *sqlx.DB
 	// Now is the clock (tests move it); nil means time.Now.
 	Now           func() time.Time
 	CacheTTL      time.Duration
@@ -44,7 +48,8 @@ type Options struct {
 
 // Store is the admin schema's data access.
 type Store struct {
-	db   *sqlx.DB
+	db     *sqlx.DB
+	authDB *sqlx.DB // credential lookups (Options.AuthDB or db)
 	opts Options
 	log  *slog.Logger
 	now  func() time.Time
@@ -82,8 +87,11 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.TouchInterval <= 0 {
 		opts.TouchInterval = defaultTouchInterval
 	}
+	if opts.AuthDB == nil {
+		opts.AuthDB = db
+	}
 	s := &Store{
-		db: db, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
+		db: db, authDB: opts.AuthDB, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
 		creds: newCredCache(),
 		stop:  make(chan struct{}),
 		done:  make(chan struct{}),

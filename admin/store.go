@@ -50,10 +50,10 @@ type Options struct {
 type Store struct {
 	db     *sqlx.DB
 	authDB *sqlx.DB // credential lookups (Options.AuthDB or db)
-	opts Options
-	log  *slog.Logger
-	now  func() time.Time
-	fast *cache.FastClient
+	opts   Options
+	log    *slog.Logger
+	now    func() time.Time
+	fast   *cache.FastClient
 
 	bootstrapHash [32]byte
 	hasBootstrap  bool

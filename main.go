@@ -169,6 +169,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer refreshDB.Close()
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast, AuthDB: authDB})
 	defer store.Close() // runs first: retries invalidation announcements while the pools are open
+	if cfg.AuditRetention > 0 {
+		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
+	}
 	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()
 

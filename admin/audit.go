@@ -95,11 +95,11 @@ func (s *Store) AuditLogs(ctx context.Context, a Admin, f AuditFilter, p Page) (
 	return entries, total, err
 }
 
-// countAudit counts the entries a list matches: without an action or
-// target filter from the trigger-kept counters (one row, however large
-// the log), otherwise over the filter's index.
+// countAudit counts the entries a list matches: without a target filter
+// from the trigger-kept counters (a row per key and action, however large
+// the log), otherwise over the target index.
 func (s *Store) countAudit(ctx context.Context, tx *sqlx.Tx, visible *uuid.UUID, action *string, f AuditFilter, total *int64) error {
-	if action == nil && f.TargetID == nil {
+	if f.TargetID == nil {
 		key := visible
 		switch {
 		case f.AdminKeyID == nil:
@@ -109,7 +109,7 @@ func (s *Store) countAudit(ctx context.Context, tx *sqlx.Tx, visible *uuid.UUID,
 			*total = 0 // another key's entries: none visible
 			return nil
 		}
-		return tx.GetContext(ctx, total, sqlCountAuditAll, key)
+		return tx.GetContext(ctx, total, sqlCountAuditAll, key, action)
 	}
 	return tx.GetContext(ctx, total, sqlCountAuditLogs, visible, action, f.AdminKeyID, f.TargetID)
 }

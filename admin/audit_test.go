@@ -53,6 +53,8 @@ func TestAuditLogsLarge(t *testing.T) {
 	check("own action", a, AuditFilter{Action: created}, `admin_key_id = $1 AND action = $2`, a.ID, created)
 	check("bootstrap all", boot, AuditFilter{}, `true`)
 	check("bootstrap one key", boot, AuditFilter{AdminKeyID: &k2.ID}, `admin_key_id = $1`, k2.ID)
+	check("bootstrap action", boot, AuditFilter{Action: created}, `action = $1`, created)
+	check("own action and target", a, AuditFilter{Action: created, TargetID: &a.ID}, `false`)
 
 	// Retention: a year keeps the 5 000 recent entries and the fixture's.
 	n, err := s.PruneAuditLogs(ctx, 365*24*time.Hour)
@@ -72,7 +74,8 @@ func TestAuditLogsLarge(t *testing.T) {
 		args []any
 	}{
 		// (the bootstrap key sums the counters of every key: one small row per admin key)
-		{"count all (key)", sqlCountAuditAll, []any{a.ID}},
+		{"count all (key)", sqlCountAuditAll, []any{a.ID, nil}},
+		{"count all (key, action)", sqlCountAuditAll, []any{a.ID, created}},
 		{"count action (key)", sqlCountAuditLogs, []any{a.ID, created, nil, nil}},
 		{"count target (key)", sqlCountAuditLogs, []any{a.ID, nil, nil, id}},
 		{"page (key)", sqlAuditLogs, []any{a.ID, nil, nil, nil, 20, 0}},

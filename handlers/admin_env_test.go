@@ -89,7 +89,7 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now})
 	store := admin.NewStore(e.db, admin.Options{
 		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: quiet,
-		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
+		TouchInterval: time.Hour, // failed invalidation announcements are retried on Close only
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
 	log := quiet

@@ -162,9 +162,20 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// deadlines and a circuit breaker; nil without Redis.
 	fast := cache.NewFastClient(rc, cache.FastOptions{})
 	defer fast.Close()
-	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast})
-	defer store.Close() // runs first: flushes last_used_at while the pools are open
-	usageRec := admin.NewUsageRecorder(adminDB, admin.DefaultUsageFlushInterval, log)
+	// Small pools of their own for what data requests wait on (credential
+	// lookups, stored pool stake), for usage flushes and for the pool-stats
+	// refresher, so slow admin queries filling the main pool stall none of
+	// them (docs/DECISIONS.md "Admin database isolation").
+	authDB, usageDB, refreshDB := adminPool(cfg.AdminDatabaseURL, 4), adminPool(cfg.AdminDatabaseURL, 2), adminPool(cfg.AdminDatabaseURL, 1)
+	defer authDB.Close()
+	defer usageDB.Close()
+	defer refreshDB.Close()
+	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast, AuthDB: authDB})
+	defer store.Close() // runs first: retries invalidation announcements while the pools are open
+	if cfg.AuditRetention > 0 {
+		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
+	}
+	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()
 
 	// One node connection per submission (docs/DECISIONS.md); a network
@@ -184,7 +195,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// Pool live stake: refreshed in the background (one instance at a time
 	// across the deployment) into the admin database; stopped before the
 	// databases close (defers run last-in, first-out).
-	stats := poolstats.New(adminDB, networks, poolstats.Options{Log: log})
+	stats := poolstats.New(authDB, networks, poolstats.Options{Log: log, RefreshDB: refreshDB})
 	stats.Start(ctx)
 	defer stats.Stop()
 
@@ -195,11 +206,13 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Credentials: store,
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, nil),
-		Usage:       usageRec,
-		Submitter:   submitter,
-		Registry:    reg,
-		PoolStats:   stats,
-		Log:         log,
+		// failed authentications per client IP, shared like the rate limit
+		AuthFailures: cache.NewLimiter(fast, nil),
+		Usage:        usageRec,
+		Submitter:    submitter,
+		Registry:     reg,
+		PoolStats:    stats,
+		Log:          log,
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),
@@ -236,7 +249,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
 	shutdownErr := httpSrv.Shutdown(shutdownCtx)
-	// Usage last: every drained request has been recorded by now.
+	// Usage last: every drained request has been recorded by now. The
+	// final flush has its own timeout (admin.FinalFlushTimeout), so a drain
+	// that used all of SHUTDOWN_TIMEOUT does not cost the last counts.
 	if err := usageRec.Close(shutdownCtx); err != nil {
 		log.Error("final usage flush failed", slog.String("error", err.Error()))
 	}
@@ -245,6 +260,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// adminPool opens a pool of at most n connections to the admin database,
+// all kept idle (sqlx.Open does not dial; errors show on first use).
+func adminPool(url string, n int) *sqlx.DB {
+	db := sqlx.MustOpen("postgres", url)
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	return db
 }
 
 // servePprof serves net/http/pprof on addr (PPROF_ADDR, loopback only,

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"time"
 
@@ -16,6 +17,8 @@ var (
 	sqlInsertAuditLog = sqlfiles.Must("admin/insert_audit_log.sql")
 	sqlAuditLogs      = sqlfiles.Must("admin/audit_logs.sql")
 	sqlCountAuditLogs = sqlfiles.Must("admin/count_audit_logs.sql")
+	sqlCountAuditAll  = sqlfiles.Must("admin/count_audit_logs_all.sql")
+	sqlPruneAuditLogs = sqlfiles.Must("admin/prune_audit_logs.sql")
 )
 
 // AuditEntry is one audit log row (spec §2.14).
@@ -69,8 +72,8 @@ func (s *Store) AuditLogs(ctx context.Context, a Admin, f AuditFilter, p Page) (
 	if f.Action != "" {
 		action = &f.Action
 	}
-	err = s.inTx(ctx, "AuditLogs", func(tx *sqlx.Tx) error {
-		if err := tx.GetContext(ctx, &total, sqlCountAuditLogs, visible, action, f.AdminKeyID, f.TargetID); err != nil {
+	err = s.inSnapshotTx(ctx, "AuditLogs", func(tx *sqlx.Tx) error {
+		if err := s.countAudit(ctx, tx, visible, action, f, &total); err != nil {
 			return err
 		}
 		entries = []AuditEntry{}
@@ -90,4 +93,66 @@ func (s *Store) AuditLogs(ctx context.Context, a Admin, f AuditFilter, p Page) (
 		return s.audit(ctx, tx, a, ActionAuditLogViewed, TargetAuditLog, nil, details)
 	})
 	return entries, total, err
+}
+
+// countAudit counts the entries a list matches: without a target filter
+// from the trigger-kept counters (a row per key and action, however large
+// the log), otherwise over the target index.
+func (s *Store) countAudit(ctx context.Context, tx *sqlx.Tx, visible *uuid.UUID, action *string, f AuditFilter, total *int64) error {
+	if f.TargetID == nil {
+		key := visible
+		switch {
+		case f.AdminKeyID == nil:
+		case visible == nil:
+			key = f.AdminKeyID
+		case *f.AdminKeyID != *visible:
+			*total = 0 // another key's entries: none visible
+			return nil
+		}
+		return tx.GetContext(ctx, total, sqlCountAuditAll, key, action)
+	}
+	return tx.GetContext(ctx, total, sqlCountAuditLogs, visible, action, f.AdminKeyID, f.TargetID)
+}
+
+// pruneBatch is how many audit entries one pruning statement deletes.
+const pruneBatch = 10_000
+
+// PruneAuditLogs deletes audit entries older than retention, in short
+// batches, and returns how many went.
+func (s *Store) PruneAuditLogs(ctx context.Context, retention time.Duration) (int64, error) {
+	cutoff := s.now().Add(-retention)
+	var total int64
+	for {
+		res, err := s.db.ExecContext(ctx, sqlPruneAuditLogs, cutoff, pruneBatch)
+		if err != nil {
+			return total, wrap("PruneAuditLogs", err)
+		}
+		n, _ := res.RowsAffected()
+		total += n
+		if n < pruneBatch {
+			return total, nil
+		}
+	}
+}
+
+// RunAuditRetention prunes entries older than retention now and every
+// hour until ctx ends (AUDIT_RETENTION; any number of instances may run
+// it, the deletes are idempotent).
+func (s *Store) RunAuditRetention(ctx context.Context, retention time.Duration) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		n, err := s.PruneAuditLogs(ctx, retention)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.log.Warn("audit retention failed; will retry", slog.String("error", err.Error()))
+		case n > 0:
+			s.log.Info("audit entries pruned", slog.Int64("deleted", n), slog.Duration("retention", retention))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

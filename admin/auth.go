@@ -8,11 +8,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/lib/pq"
 	"github.com/redis/go-redis/v9"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -36,7 +36,6 @@ import (
 
 var (
 	sqlCredentialByHash = sqlfiles.Must("admin/credential_by_hash.sql")
-	sqlTouchCredentials = sqlfiles.Must("admin/touch_credentials.sql")
 )
 
 // unverified is the version recorded when Redis could not be read before a
@@ -44,15 +43,16 @@ var (
 // confirmation through Redis reloads the entry.
 const unverified = "\x00unverified"
 
-// maxCachedCredentials bounds the cache (unknown keys are cached too, so a
-// flood of random keys must not grow it without limit).
-const maxCachedCredentials = 100_000
+// maxCachedCredentials bounds the cache of known keys, and
+// maxNegativeCredentials the separate cache of unknown ones: a flood of
+// random keys fills only the latter and can never evict a live key.
+const (
+	maxCachedCredentials   = 100_000
+	maxNegativeCredentials = 100_000
+)
 
 // loadTimeout bounds one credential load from PostgreSQL.
 const loadTimeout = 5 * time.Second
-
-// lastUsedEvery is how often at most one instance writes last_used_at for a key.
-const lastUsedEvery = time.Minute
 
 type credEntry struct {
 	found      bool
@@ -66,7 +66,15 @@ type credEntry struct {
 
 type credCache struct {
 	mu      sync.RWMutex
-	entries map[[32]byte]*credEntry
+	entries map[[32]byte]*credEntry // keys that exist
+	missing map[[32]byte]*credEntry // unknown keys (negative cache)
+	// gen counts invalidations. A load records it before reading
+	// PostgreSQL and installs its entry only if no invalidation came in
+	// between: a reload that started before a revoke must not put the
+	// pre-revoke entry back after the revoke dropped it.
+	gen uint64
+	// bounds of entries and missing (tests lower them)
+	maxEntries, maxMissing int
 
 	flightMu sync.Mutex
 	flights  map[string]*credFlight
@@ -79,36 +87,63 @@ type credFlight struct {
 }
 
 func newCredCache() credCache {
-	return credCache{entries: map[[32]byte]*credEntry{}, flights: map[string]*credFlight{}}
+	return credCache{entries: map[[32]byte]*credEntry{}, missing: map[[32]byte]*credEntry{}, flights: map[string]*credFlight{},
+		maxEntries: maxCachedCredentials, maxMissing: maxNegativeCredentials}
 }
 
 func (c *credCache) get(h [32]byte) *credEntry {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.entries[h]
+	if e := c.entries[h]; e != nil {
+		return e
+	}
+	return c.missing[h]
 }
 
-func (c *credCache) put(h [32]byte, e *credEntry) {
+func (c *credCache) generation() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.gen
+}
+
+// put installs e unless an invalidation happened since generation gen.
+func (c *credCache) put(h [32]byte, e *credEntry, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.entries) >= maxCachedCredentials {
-		// Drop an arbitrary eighth (map order is random): cheap, and a
-		// dropped live key only costs one reload.
-		n := len(c.entries) / 8
-		for k := range c.entries {
+	if c.gen != gen {
+		return
+	}
+	if e.found {
+		delete(c.missing, h)
+		insertBounded(c.entries, h, e, c.maxEntries)
+	} else {
+		delete(c.entries, h)
+		insertBounded(c.missing, h, e, c.maxMissing)
+	}
+}
+
+// insertBounded adds e to m, first dropping an arbitrary eighth of m (map
+// order is random) when m is full: cheap, and a dropped entry only costs
+// one reload.
+func insertBounded(m map[[32]byte]*credEntry, h [32]byte, e *credEntry, max int) {
+	if len(m) >= max {
+		n := len(m) / 8
+		for k := range m {
 			if n == 0 {
 				break
 			}
-			delete(c.entries, k)
+			delete(m, k)
 			n--
 		}
 	}
-	c.entries[h] = e
+	m[h] = e
 }
 
 func (c *credCache) drop(h [32]byte) {
 	c.mu.Lock()
 	delete(c.entries, h)
+	delete(c.missing, h)
+	c.gen++
 	c.mu.Unlock()
 }
 
@@ -192,7 +227,6 @@ func (s *Store) verdict(e *credEntry, now time.Time) (Caller, error) {
 	case e.userStatus != StatusActive:
 		return Caller{}, ErrUserInactive
 	}
-	s.touches.add(e.caller.CredentialID, now)
 	return e.caller, nil
 }
 
@@ -201,8 +235,11 @@ func (s *Store) verdict(e *credEntry, now time.Time) (Caller, error) {
 // under another version never joins an older one (it might predate the
 // change that version announces).
 func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
-	fkey := string(h[:]) + version
 	c := &s.creds
+	// A reload that starts after an invalidation never joins one that
+	// started before it (without Redis the version cannot tell them apart).
+	gen := c.generation()
+	fkey := string(h[:]) + version + strconv.FormatUint(gen, 10)
 	c.flightMu.Lock()
 	if f, ok := c.flights[fkey]; ok {
 		c.flightMu.Unlock()
@@ -222,8 +259,11 @@ func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEn
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
 	f.entry, f.err = s.load(lctx, h, version)
 	cancel()
+	if s.afterLoad != nil {
+		s.afterLoad()
+	}
 	if f.err == nil {
-		c.put(h, f.entry)
+		c.put(h, f.entry, gen)
 	}
 	close(f.done)
 	c.flightMu.Lock()
@@ -245,7 +285,7 @@ func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntr
 		UserStatus string     `db:"user_status"`
 	}
 	e := &credEntry{version: version, loadedAt: s.now()}
-	err := s.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])
+	err := s.authDB.GetContext(ctx, &row, sqlCredentialByHash, h[:])
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, nil // unknown keys are cached too
 	}
@@ -339,23 +379,12 @@ func (s *Store) announce(ctx context.Context, hs [][32]byte) error {
 	})
 }
 
-// touchQueue collects last-use times so that last_used_at is written in
-// batches, at most once a minute per key and instance, never per request.
+// touchQueue holds credential invalidations whose announcement failed,
+// retried by the background writer. (last_used_at is written by the
+// UsageRecorder, in the transaction that adds the counts.)
 type touchQueue struct {
-	mu      sync.Mutex
-	pending map[uuid.UUID]time.Time
-	last    map[uuid.UUID]time.Time
-	bumps   [][32]byte // invalidations still to announce
-}
-
-func (q *touchQueue) add(id uuid.UUID, now time.Time) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if t, ok := q.last[id]; ok && now.Sub(t) < lastUsedEvery {
-		return
-	}
-	q.last[id] = now
-	q.pending[id] = now
+	mu    sync.Mutex
+	bumps [][32]byte // invalidations still to announce
 }
 
 func (q *touchQueue) retryLater(hs [][32]byte) {
@@ -364,21 +393,11 @@ func (q *touchQueue) retryLater(hs [][32]byte) {
 	q.mu.Unlock()
 }
 
-func (q *touchQueue) take(now time.Time) (ids []uuid.UUID, times []time.Time, bumps [][32]byte) {
+func (q *touchQueue) take() (bumps [][32]byte) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for id, t := range q.pending {
-		ids = append(ids, id)
-		times = append(times, t)
-	}
-	clear(q.pending)
-	for id, t := range q.last {
-		if now.Sub(t) >= lastUsedEvery {
-			delete(q.last, id)
-		}
-	}
 	bumps, q.bumps = q.bumps, nil
-	return ids, times, bumps
+	return bumps
 }
 
 func (s *Store) touchLoop() {
@@ -404,25 +423,15 @@ func (s *Store) flushBackground() {
 	}
 }
 
-// flush writes pending last_used_at values in one statement and retries
-// unannounced invalidations.
+// flush retries unannounced invalidations.
 func (s *Store) flush(ctx context.Context) error {
-	ids, times, bumps := s.touches.take(s.now())
-	var errs []error
-	if len(bumps) > 0 {
-		if err := s.announce(ctx, bumps); err != nil {
-			s.touches.retryLater(bumps)
-			errs = append(errs, err)
-		}
+	bumps := s.touches.take()
+	if len(bumps) == 0 {
+		return nil
 	}
-	if len(ids) > 0 {
-		idStrs, timeStrs := make([]string, len(ids)), make([]string, len(ids))
-		for i, id := range ids {
-			idStrs[i], timeStrs[i] = id.String(), times[i].UTC().Format(time.RFC3339Nano)
-		}
-		if _, err := s.db.ExecContext(ctx, sqlTouchCredentials, pq.StringArray(idStrs), pq.StringArray(timeStrs)); err != nil {
-			errs = append(errs, wrap("touch", err))
-		}
+	if err := s.announce(ctx, bumps); err != nil {
+		s.touches.retryLater(bumps)
+		return err
 	}
-	return errors.Join(errs...)
+	return nil
 }

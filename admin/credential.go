@@ -108,7 +108,7 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 
 // Credentials lists a's credentials newest first, revoked ones only when asked.
 func (s *Store) Credentials(ctx context.Context, a Admin, includeRevoked bool, p Page) (creds []Credential, total int64, err error) {
-	err = s.inTx(ctx, "Credentials", func(tx *sqlx.Tx) error {
+	err = s.inSnapshotTx(ctx, "Credentials", func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &total, sqlCountCredentials, a.PartnerID, includeRevoked); err != nil {
 			return err
 		}

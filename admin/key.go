@@ -157,7 +157,7 @@ func insertAdminKey(ctx context.Context, tx *sqlx.Tx, partner uuid.UUID, name st
 
 // AdminKeys lists admin keys, newest first, with the total.
 func (s *Store) AdminKeys(ctx context.Context, a Admin, p Page) (keys []AdminKey, total int64, err error) {
-	err = s.inTx(ctx, "AdminKeys", func(tx *sqlx.Tx) error {
+	err = s.inSnapshotTx(ctx, "AdminKeys", func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &total, sqlCountAdminKeys); err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/cache"
@@ -25,7 +24,7 @@ const (
 	// confirm it (absent, down, or circuit open): the worst-case delay
 	// before a revocation made on another instance is seen.
 	defaultFallbackTTL = 5 * time.Second
-	// defaultTouchInterval is how often last_used_at updates are written.
+	// defaultTouchInterval is how often failed invalidation announcements are retried.
 	defaultTouchInterval = 10 * time.Second
 )
 
@@ -36,6 +35,10 @@ type Options struct {
 	// Redis carries credential-cache invalidation between instances; nil
 	// means a single instance (entries then live FallbackTTL).
 	Redis *cache.FastClient
+	// AuthDB, when set, is a small pool of its own for credential lookups,
+	// so slow admin queries holding the main pool cannot stall data
+	// requests (nil: the main pool).
+	AuthDB *sqlx.DB
 	// Now is the clock (tests move it); nil means time.Now.
 	Now           func() time.Time
 	CacheTTL      time.Duration
@@ -47,11 +50,12 @@ type Options struct {
 
 // Store is the admin schema's data access.
 type Store struct {
-	db   *sqlx.DB
-	opts Options
-	log  *slog.Logger
-	now  func() time.Time
-	fast *cache.FastClient
+	db     *sqlx.DB
+	authDB *sqlx.DB // credential lookups (Options.AuthDB or db)
+	opts   Options
+	log    *slog.Logger
+	now    func() time.Time
+	fast   *cache.FastClient
 
 	bootstrapHash [32]byte
 	hasBootstrap  bool
@@ -59,6 +63,9 @@ type Store struct {
 	creds   credCache
 	touches touchQueue
 	sec     *securityLog
+	// afterLoad, when set (tests), runs between a credential load and its
+	// installation in the cache.
+	afterLoad func()
 
 	closeOnce sync.Once
 	stop      chan struct{}
@@ -67,7 +74,8 @@ type Store struct {
 }
 
 // NewStore returns a Store over db (already migrated) and starts the
-// background writers of last_used_at and security events; Close stops them.
+// background retrier of invalidation announcements and the security-event
+// writer; Close stops them.
 func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -84,10 +92,12 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.TouchInterval <= 0 {
 		opts.TouchInterval = defaultTouchInterval
 	}
+	if opts.AuthDB == nil {
+		opts.AuthDB = db
+	}
 	s := &Store{
-		db: db, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
+		db: db, authDB: opts.AuthDB, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
 		creds:   newCredCache(),
-		touches: touchQueue{pending: map[uuid.UUID]time.Time{}, last: map[uuid.UUID]time.Time{}},
 		sec:     newSecurityLog(opts.SecurityEvents),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
@@ -102,8 +112,8 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	return s
 }
 
-// Close stops the background writers after a last flush of last_used_at
-// and of queued security events.
+// Close stops the background retrier and the security-event writer after
+// a last attempt of each.
 func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		close(s.stop)

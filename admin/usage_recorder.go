@@ -15,7 +15,12 @@ import (
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
-var sqlUsageFlush = sqlfiles.Must("admin/usage_flush.sql")
+var (
+	sqlUsageFlush      = sqlfiles.Must("admin/usage_flush.sql")
+	sqlUsageBatchClaim = sqlfiles.Must("admin/usage_batch_claim.sql")
+	sqlUsageBatchPrune = sqlfiles.Must("admin/usage_batches_prune.sql")
+	sqlUsageLastUsed   = sqlfiles.Must("admin/usage_last_used.sql")
+)
 
 // DefaultUsageFlushInterval is how stale usage reads may be: counters wait
 // in memory at most this long before they reach PostgreSQL.
@@ -25,6 +30,14 @@ const DefaultUsageFlushInterval = 5 * time.Second
 // usage (the counts stay in memory for the next try).
 const flushTimeout = 10 * time.Second
 
+// FinalFlushTimeout bounds the last flush on shutdown. It is its own
+// budget, not what is left of the shutdown deadline: a drain that used
+// all of SHUTDOWN_TIMEOUT must not cost the last counts.
+const FinalFlushTimeout = 10 * time.Second
+
+// pruneEvery is how often an instance forgets old batch ids.
+const pruneEvery = time.Hour
+
 // UsageRecorder counts authenticated data requests per credential and UTC
 // hour in memory and adds them to syncgate.usage_hourly in batches. The
 // request path only takes a mutex and bumps four numbers: no I/O.
@@ -33,10 +46,20 @@ type UsageRecorder struct {
 	interval time.Duration
 	log      *slog.Logger
 
-	mu      sync.Mutex
-	pending map[usageBucket]*usageCounts
+	mu       sync.Mutex
+	pending  map[usageBucket]*usageCounts
+	lastUsed map[uuid.UUID]time.Time // latest request time per credential
 
 	flushMu sync.Mutex // one flush at a time, so a retry never races a tick
+	// unsent is a batch whose flush failed; it is retried as it is, under
+	// the same id, before anything newer (the failure may have been a lost
+	// answer to a commit that went through).
+	unsent    *usageBatch
+	lastPrune time.Time
+	// afterCommit, when set (tests), runs after a flush commits; an error
+	// it returns stands for an answer lost after the commit.
+	afterCommit func() error
+
 	started atomic.Bool
 	stop    chan struct{}
 	done    chan struct{}
@@ -53,6 +76,14 @@ type usageCounts struct {
 	responseMs             float64
 }
 
+// usageBatch is one flush: its id (unique per instance and flush) and what
+// it adds.
+type usageBatch struct {
+	id       uuid.UUID
+	counts   map[usageBucket]*usageCounts
+	lastUsed map[uuid.UUID]time.Time
+}
+
 // NewUsageRecorder returns a recorder flushing into db every interval
 // (DefaultUsageFlushInterval when zero). Call Start to flush in the
 // background and Close to flush what is left on shutdown.
@@ -64,7 +95,7 @@ func NewUsageRecorder(db *sqlx.DB, interval time.Duration, log *slog.Logger) *Us
 		log = slog.Default()
 	}
 	return &UsageRecorder{db: db, interval: interval, log: log, pending: map[usageBucket]*usageCounts{},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		lastUsed: map[uuid.UUID]time.Time{}, stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 // Record counts one request: status 2xx/3xx is a success, 4xx/5xx a
@@ -85,51 +116,94 @@ func (r *UsageRecorder) Record(credential uuid.UUID, status int, elapsed time.Du
 		c.failed++
 	}
 	c.responseMs += ms
+	if at.After(r.lastUsed[credential]) {
+		r.lastUsed[credential] = at
+	}
 	r.mu.Unlock()
 }
 
-// Flush writes everything recorded so far in one statement. On failure the
-// counts go back into memory and are retried by the next flush, so a
-// database outage delays usage but does not lose it.
+// Flush writes everything recorded so far in one transaction: the batch id,
+// the counts and last_used_at. A batch that failed is retried first, as it
+// was, under its id: if its commit had gone through after all, the id is
+// found taken and nothing is added twice. So a database outage delays
+// usage but neither loses nor doubles it.
 func (r *UsageRecorder) Flush(ctx context.Context) error {
 	r.flushMu.Lock()
 	defer r.flushMu.Unlock()
+	if r.unsent != nil {
+		if err := r.send(ctx, r.unsent); err != nil {
+			return fmt.Errorf("usage flush: %w", err)
+		}
+		r.unsent = nil
+	}
 	r.mu.Lock()
-	batch := r.pending
-	r.pending = make(map[usageBucket]*usageCounts, len(batch))
+	b := &usageBatch{id: uuid.New(), counts: r.pending, lastUsed: r.lastUsed}
+	r.pending = make(map[usageBucket]*usageCounts, len(b.counts))
+	r.lastUsed = make(map[uuid.UUID]time.Time, len(b.lastUsed))
 	r.mu.Unlock()
-	if len(batch) == 0 {
+	if len(b.counts) == 0 {
 		return nil
 	}
-	n := len(batch)
+	if err := r.send(ctx, b); err != nil {
+		r.unsent = b
+		return fmt.Errorf("usage flush: %w", err)
+	}
+	if time.Since(r.lastPrune) >= pruneEvery {
+		r.lastPrune = time.Now()
+		if _, err := r.db.ExecContext(ctx, sqlUsageBatchPrune); err != nil {
+			r.log.Warn("usage batch ids not pruned", slog.String("error", err.Error()))
+		}
+	}
+	return nil
+}
+
+// send applies b in one transaction unless its id was applied before.
+func (r *UsageRecorder) send(ctx context.Context, b *usageBatch) error {
+	n := len(b.counts)
 	creds := make([]string, 0, n)
 	hours := make([]time.Time, 0, n)
 	totals, oks, fails := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	resp := make([]float64, 0, n)
-	for b, c := range batch {
-		creds = append(creds, b.credential.String())
-		hours = append(hours, time.Unix(b.hour, 0).UTC())
+	for k, c := range b.counts {
+		creds = append(creds, k.credential.String())
+		hours = append(hours, time.Unix(k.hour, 0).UTC())
 		totals = append(totals, c.total)
 		oks = append(oks, c.success)
 		fails = append(fails, c.failed)
 		resp = append(resp, c.responseMs)
 	}
-	_, err := r.db.ExecContext(ctx, sqlUsageFlush, pq.Array(creds), pq.Array(hours), pq.Array(totals),
-		pq.Array(oks), pq.Array(fails), pq.Array(resp))
+	usedIDs := make([]string, 0, len(b.lastUsed))
+	usedAt := make([]time.Time, 0, len(b.lastUsed))
+	for id, at := range b.lastUsed {
+		usedIDs = append(usedIDs, id.String())
+		usedAt = append(usedAt, at.UTC())
+	}
+	tx, err := r.db.BeginTxx(ctx, nil)
 	if err != nil {
-		r.mu.Lock()
-		for b, c := range batch {
-			if cur := r.pending[b]; cur != nil {
-				cur.total += c.total
-				cur.success += c.success
-				cur.failed += c.failed
-				cur.responseMs += c.responseMs
-			} else {
-				r.pending[b] = c
-			}
-		}
-		r.mu.Unlock()
-		return fmt.Errorf("usage flush: %w", err)
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit a no-op
+	res, err := tx.ExecContext(ctx, sqlUsageBatchClaim, b.id)
+	if err != nil {
+		return err
+	}
+	if claimed, err := res.RowsAffected(); err != nil {
+		return err
+	} else if claimed == 0 {
+		return nil // applied by an earlier attempt whose answer was lost
+	}
+	if _, err := tx.ExecContext(ctx, sqlUsageLastUsed, pq.Array(usedIDs), pq.Array(usedAt)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, sqlUsageFlush, pq.Array(creds), pq.Array(hours), pq.Array(totals),
+		pq.Array(oks), pq.Array(fails), pq.Array(resp)); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if r.afterCommit != nil {
+		return r.afterCommit()
 	}
 	return nil
 }
@@ -159,7 +233,9 @@ func (r *UsageRecorder) Start() {
 }
 
 // Close stops the background flusher and writes what is left. It is the
-// last step of a graceful shutdown, after the HTTP server has drained.
+// last step of a graceful shutdown, after the HTTP server has drained. ctx
+// bounds the wait for a running flush; the final flush has its own
+// FinalFlushTimeout, so an exhausted shutdown context still flushes.
 func (r *UsageRecorder) Close(ctx context.Context) error {
 	r.once.Do(func() {
 		close(r.stop)
@@ -170,5 +246,7 @@ func (r *UsageRecorder) Close(ctx context.Context) error {
 		case <-ctx.Done():
 		}
 	}
-	return r.Flush(ctx)
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), FinalFlushTimeout)
+	defer cancel()
+	return r.Flush(fctx)
 }

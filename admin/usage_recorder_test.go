@@ -2,11 +2,13 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/internal/testdb"
 )
@@ -157,4 +159,86 @@ func BenchmarkUsageRecord(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// usageOf sums a credential's usage rows and reads its last_used_at, in
+// one statement (one snapshot).
+func usageOf(t *testing.T, db *sqlx.DB, id uuid.UUID) (total, ok, failed int64, lastUsed *time.Time) {
+	t.Helper()
+	var r struct {
+		Total, OK, Failed int64
+		LastUsed          *time.Time `db:"last_used"`
+	}
+	err := db.Get(&r, `SELECT COALESCE(sum(total_requests), 0) AS total, COALESCE(sum(successful_requests), 0) AS ok,
+	  COALESCE(sum(failed_requests), 0) AS failed, (SELECT last_used_at FROM syncgate.credentials WHERE id = $1) AS last_used
+	  FROM syncgate.usage_hourly WHERE credential_id = $1`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Total, r.OK, r.Failed, r.LastUsed
+}
+
+// TestUsageFlushIdempotent: a flush whose commit went through but whose
+// answer was lost is retried under the same batch id and adds nothing
+// twice; last_used_at moves with the counts.
+func TestUsageFlushIdempotent(t *testing.T) {
+	db := migrated(t)
+	s := newTestStore(t, db, nil, &clock{t: time.Now()})
+	_, c, _ := fixture(t, s)
+	rec := NewUsageRecorder(db, time.Hour, nil)
+	at := time.Date(2026, 11, 21, 8, 30, 0, 0, time.UTC)
+	for i := range 5 {
+		rec.Record(c.ID, 200, time.Millisecond, at.Add(time.Duration(i)*time.Second))
+	}
+	lost := true
+	rec.afterCommit = func() error {
+		if lost {
+			lost = false
+			return errors.New("connection reset after commit")
+		}
+		return nil
+	}
+	if err := rec.Flush(t.Context()); err == nil {
+		t.Fatal("want the lost answer reported")
+	}
+	if total, _, _, last := usageOf(t, db, c.ID); total != 5 || last == nil || !last.Equal(at.Add(4*time.Second)) {
+		t.Fatalf("after the committed flush: total %d last_used_at %v", total, last)
+	}
+	rec.Record(c.ID, 429, time.Millisecond, at.Add(time.Minute))
+	if err := rec.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	total, ok, failed, last := usageOf(t, db, c.ID)
+	if total != 6 || ok != 5 || failed != 1 || last == nil || !last.Equal(at.Add(time.Minute)) {
+		t.Fatalf("after the retry: %d/%d/%d last_used_at %v, want 6/5/1 and %v", total, ok, failed, last, at.Add(time.Minute))
+	}
+	// last_used_at never moves backwards.
+	rec.Record(c.ID, 200, time.Millisecond, at)
+	if err := rec.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, last := usageOf(t, db, c.ID); !last.Equal(at.Add(time.Minute)) {
+		t.Fatalf("last_used_at moved back to %v", last)
+	}
+}
+
+// TestUsageFinalFlushOwnTimeout: the shutdown drain used the whole
+// deadline, yet Close still writes the last counts.
+func TestUsageFinalFlushOwnTimeout(t *testing.T) {
+	db := migrated(t)
+	rec := NewUsageRecorder(db, time.Hour, nil)
+	rec.Start()
+	cred := uuid.New()
+	for range 3 {
+		rec.Record(cred, 200, time.Millisecond, time.Now())
+	}
+	exhausted, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-exhausted.Done()
+	if err := rec.Close(exhausted); err != nil {
+		t.Fatal(err)
+	}
+	if total, _, _, _ := usageOf(t, db, cred); total != 3 {
+		t.Fatalf("total %d, want 3", total)
+	}
 }

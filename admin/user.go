@@ -103,7 +103,7 @@ func (s *Store) Users(ctx context.Context, a Admin, status string, p Page) (user
 	if status != "" {
 		st = &status
 	}
-	err = s.inTx(ctx, "Users", func(tx *sqlx.Tx) error {
+	err = s.inSnapshotTx(ctx, "Users", func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.PartnerID, st); err != nil {
 			return err
 		}

@@ -86,6 +86,8 @@ func mainErr() error {
 	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
 	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
+	auditRows := flag.Int("audit-rows", 0, "with --admin-db: give one admin key this many audit entries and time the audit-log list, then exit")
+	authFlood := flag.Int("auth-flood", 0, "send this many unknown-key requests (as client 198.51.100.66 via X-Forwarded-For; the server must trust 127.0.0.1) while one legitimate client (--key) runs, print its latency, then exit")
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
 	flag.Parse()
@@ -107,6 +109,12 @@ func mainErr() error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *auditRows > 0 {
+		return auditBench(ctx, *adminDB, *auditRows, 500)
+	}
+	if *authFlood > 0 {
+		return authFloodBench(ctx, *base, *key, *authFlood)
+	}
 	if *doSetup {
 		return setup(ctx, *adminDB, *network, *nKeys, *keyFile)
 	}

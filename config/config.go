@@ -98,6 +98,7 @@ type Config struct {
 	// AdminRateLimitPerMinute is each admin key's budget of admin API
 	// requests per minute (the bootstrap key's too).
 	AdminRateLimitPerMinute int
+	Hardening
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and
@@ -138,6 +139,7 @@ func Load(environ []string, args []string) (Config, error) {
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
+	checkHardening := hardeningFlags(fs, env)
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
 	sockets := map[string]*string{}
@@ -255,6 +257,7 @@ func Load(environ []string, args []string) (Config, error) {
 		}
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
+	checkHardening(&cfg, add)
 	if *pprofAddr != "" {
 		if err := checkLoopback(*pprofAddr); err != nil {
 			add("PPROF_ADDR: %v", err)

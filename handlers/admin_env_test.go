@@ -47,10 +47,12 @@ type adminEnv struct {
 	redis *cache.Client
 	clock *testClock
 	// Set before starting instances: their security-event bounds, admin
-	// rate limit and log (nil: quiet).
+	// rate limit, log (nil: quiet) and configuration (zero: defaults; the
+	// admin rate limit above overrides its field).
 	secOpts   admin.SecurityEventOptions
 	adminRate int
 	log       *slog.Logger
+	cfg       config.Config
 	// fastTimeout overrides the hot-path Redis deadline (50 ms), for tests
 	// whose cross-instance assertions must not fall back under CPU load.
 	fastTimeout time.Duration
@@ -97,12 +99,16 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	}
 	store := admin.NewStore(e.db, admin.Options{
 		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: log,
-		TouchInterval:  time.Hour, // last_used_at is written on Close only, so snapshots stay still
+		TouchInterval:  time.Hour, // failed invalidation announcements are retried on Close only
 		SecurityEvents: e.secOpts,
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
-	cfg := config.Config{AdminRateLimitPerMinute: e.adminRate}
-	srv := New(Deps{Config: cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+	cfg := e.cfg
+	if e.adminRate != 0 {
+		cfg.AdminRateLimitPerMinute = e.adminRate
+	}
+	srv := New(Deps{Config: cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
+		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

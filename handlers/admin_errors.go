@@ -42,6 +42,10 @@ var (
 	errInvalidStartDate    = newAPIError(http.StatusBadRequest, "Invalid start_date format")
 	errInvalidEndDate      = newAPIError(http.StatusBadRequest, "Invalid end_date format")
 	errUsageDateOrder      = newAPIError(http.StatusBadRequest, "start_date must be before end_date")
+	// A bound outside these years would be rounded (end of day, end of
+	// hour, 30 days back) out of what JSON and PostgreSQL can hold.
+	errStartDateRange = newAPIError(http.StatusBadRequest, "Invalid start_date format: the year must be from 0001 to 9998")
+	errEndDateRange   = newAPIError(http.StatusBadRequest, "Invalid end_date format: the year must be from 0001 to 9998")
 )
 
 // errPermissionDenied is the 403 for an admin key lacking perm.

@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -45,6 +46,16 @@ func (s *Server) adminRateLimit(c *gin.Context, a admin.Admin) bool {
 // event when it is a 401 or 403. a is the authenticated key of a 403
 // (nil for a 401). Nothing of the presented key is recorded.
 func (s *Server) denyAdmin(c *gin.Context, err error, a *admin.Admin) {
+	// An unknown key also counts against the client's failed-authentication
+	// budget; over it the answer is 429 (authguard.go), not recorded again.
+	if errors.Is(err, admin.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
+		if wait, limited := s.guard.failed(c.Request.Context(), c.ClientIP()); limited {
+			c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(wait))))
+			fail(c, errAuthFailures)
+			return
+		}
+	}
+	err = authError(err)
 	var ae *apiError
 	if s.deps.Admin != nil && errors.As(err, &ae) && (ae.status == http.StatusUnauthorized || ae.status == http.StatusForbidden) {
 		ip := c.ClientIP()

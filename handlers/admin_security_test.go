@@ -43,8 +43,8 @@ func (s *syncBuffer) lines(t *testing.T, msg string) []map[string]any {
 	return out
 }
 
-// callFrom sends a request with a bearer key from the given client IP.
-func (in *instance) callFrom(t *testing.T, ip, method, path, key string) int {
+// callFromIP sends a request with a bearer key from the given client IP.
+func (in *instance) callFromIP(t *testing.T, ip, method, path, key string) int {
 	t.Helper()
 	req := httptest.NewRequest(method, path, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -70,15 +70,15 @@ func TestSecurityEvents(t *testing.T) {
 	// IP A floods: 3 recorded. IP B is denied a permission: 1, with its key id.
 	// IP C: the instance's minute budget (5) leaves room for one more.
 	for range 6 {
-		if code := in.callFrom(t, "198.51.100.1", "GET", "/v1/admin/users", unknown); code != 401 {
+		if code := in.callFromIP(t, "198.51.100.1", "GET", "/v1/admin/users", unknown); code != 401 {
 			t.Fatalf("unknown key: %d", code)
 		}
 	}
-	if code := in.callFrom(t, "198.51.100.2", "GET", "/v1/admin/audit-logs", usersOnly); code != 403 {
+	if code := in.callFromIP(t, "198.51.100.2", "GET", "/v1/admin/audit-logs", usersOnly); code != 403 {
 		t.Fatalf("missing permission: %d", code)
 	}
 	for range 2 {
-		if code := in.callFrom(t, "198.51.100.3", "DELETE", "/v1/admin/keys/"+keyID, usersOnly); code != 403 {
+		if code := in.callFromIP(t, "198.51.100.3", "DELETE", "/v1/admin/keys/"+keyID, usersOnly); code != 403 {
 			t.Fatalf("not bootstrap: %d", code)
 		}
 	}
@@ -126,7 +126,7 @@ func TestSecurityEvents(t *testing.T) {
 
 	// A new minute: the caps start again, and the suppressed ones are counted in one line.
 	e.clock.Add(time.Minute)
-	in.callFrom(t, "198.51.100.1", "GET", "/v1/admin/users", unknown)
+	in.callFromIP(t, "198.51.100.1", "GET", "/v1/admin/users", unknown)
 	waitRows(6, 4)
 	sup := logs.lines(t, "security events not recorded (per-minute caps)")
 	if len(sup) != 1 || sup[0]["suppressed"] != float64(4) {

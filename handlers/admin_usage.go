@@ -196,12 +196,18 @@ func usageWindow(c *gin.Context) (admin.UsageWindow, error) {
 		if !ok {
 			return w, errInvalidStartDate
 		}
+		if !usageYearOK(t) {
+			return w, errStartDateRange
+		}
 		w.Start = &t
 	}
 	if raw, present := c.GetQuery("end_date"); present {
 		t, ok := parseUsageDate(raw, true)
 		if !ok {
 			return w, errInvalidEndDate
+		}
+		if !usageYearOK(t) {
+			return w, errEndDateRange
 		}
 		w.End = &t
 	}
@@ -231,6 +237,18 @@ func (s *Server) usageWindowDefault(c *gin.Context) (start, end time.Time, err e
 	}
 	return start, end, nil
 }
+
+// usageYearOK keeps a bound where every time derived from it stays
+// encodable: rounded up to the hour it stays below year 10000 (the JSON
+// limit), and 30 days back (the default start) at or above year 0.
+func usageYearOK(t time.Time) bool {
+	return !t.Before(minUsageDate) && !t.After(maxUsageDate)
+}
+
+var (
+	minUsageDate = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxUsageDate = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC) // a bare end_date=9998-12-31
+)
 
 // parseUsageDate reads a start_date or end_date: a date (YYYY-MM-DD, UTC;
 // as an end it includes that whole day, so it means the next midnight) or

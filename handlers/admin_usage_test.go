@@ -624,6 +624,13 @@ func TestUsageErrors(t *testing.T) {
 			{"start_date=2026-11-02&end_date=2026-11-01", "start_date must be before end_date"},
 			{"start_date=2026-11-01T10:00:00Z&end_date=2026-11-01T10:00:00Z", "start_date must be before end_date"},
 			{"start_date=2026-11-01T12:00:00%2B02:00&end_date=2026-11-01T10:00:00Z", "start_date must be before end_date"},
+			// Near the ends of the calendar (issue 15: rounded into year 10000, a 500).
+			{"end_date=9999-12-31T23:59:59Z", "Invalid end_date format: the year must be from 0001 to 9998"},
+			{"start_date=9999-12-31T23:30:00Z", "Invalid start_date format: the year must be from 0001 to 9998"},
+			{"end_date=0000-01-01", "Invalid end_date format: the year must be from 0001 to 9998"},
+			{"start_date=0000-12-31T23:00:00Z", "Invalid start_date format: the year must be from 0001 to 9998"},
+			{"end_date=9999-01-01T00:00:01Z", "Invalid end_date format: the year must be from 0001 to 9998"},
+			{"end_date=9998-12-31T23:59:59-01:00", "Invalid end_date format: the year must be from 0001 to 9998"},
 		} {
 			cases = append(cases, tc{name + " " + bad.query, path + "?" + bad.query, p, 400, bad.msg})
 		}
@@ -668,6 +675,13 @@ func TestUsageErrors(t *testing.T) {
 	b = in.call(t, "GET", "/v1/admin/users/"+missing+"/usage", p, "")
 	if a.Raw != b.Raw {
 		t.Errorf("foreign user %s, missing %s", a.Raw, b.Raw)
+	}
+	// The extreme bounds that are accepted answer 200 on every endpoint.
+	for _, name := range []string{"list", "credential", "user", "summary"} {
+		for _, q := range []string{"end_date=9998-12-31", "end_date=9998-12-31T23:59:59Z",
+			"start_date=9998-12-31T23:30:00Z&end_date=9998-12-31", "end_date=0001-01-01", "start_date=0001-01-01"} {
+			in.call(t, "GET", paths[name]+"?"+q, p, "").want(t, 200, "")
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -55,14 +56,6 @@ func bearerKey(c *gin.Context) (string, bool) {
 	return key, key != ""
 }
 
-// keyPrefix is the part of a key that may be logged (DECISIONS: first 12).
-func keyPrefix(key string) string {
-	if len(key) > 12 {
-		return key[:12]
-	}
-	return key
-}
-
 // dataMiddleware is the chain in front of every data endpoint:
 // requireCredential (authentication, and the rate-limit decision taken in
 // the same Redis round trip), recordUsage (counts the final status, 429s
@@ -75,30 +68,33 @@ func (s *Server) dataMiddleware() []gin.HandlerFunc {
 // rate-limit decision. Cost for a key seen before: one Redis round trip
 // (rate limit + cache version), no PostgreSQL query.
 func (s *Server) requireCredential(c *gin.Context) {
+	if s.guard.refused(c, c.ClientIP()) {
+		return
+	}
 	key, ok := bearerKey(c)
 	if !ok {
 		fail(c, errMissingAuth)
 		return
 	}
-	c.Set(ctxKeyPrefix, keyPrefix(key))
 	if s.deps.Credentials == nil {
-		fail(c, errInvalidKey)
+		s.failAuth(c, errInvalidKey)
 		return
 	}
 	ctx := c.Request.Context()
 	caller, err := s.deps.Credentials.AuthenticateCredential(ctx, key)
 	if err != nil {
-		fail(c, authError(err))
+		s.failAuth(c, err)
 		return
 	}
 	d := s.deps.Limiter.Allow(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, caller.VersionKey)
 	if cf, ok := s.deps.Credentials.(credentialConfirmer); ok {
 		if caller, err = cf.ConfirmCredential(ctx, key, d.Peeked, d.PeekOK); err != nil {
-			fail(c, authError(err))
+			s.failAuth(c, err)
 			return
 		}
 	}
 	c.Set(ctxCaller, caller)
+	c.Set(ctxAuthLog, slog.String("credential_id", caller.CredentialID.String()))
 	c.Set(ctxRateLimit, d)
 	c.Next()
 }
@@ -185,24 +181,24 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 // key. Missing permission: 403. Both are recorded as security events.
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		if s.guard.refused(c, c.ClientIP()) {
+			return
+		}
 		key, ok := bearerKey(c)
 		if !ok {
 			s.denyAdmin(c, errMissingAuth, nil)
 			return
 		}
-		c.Set(ctxKeyPrefix, keyPrefix(key))
 		if s.deps.Admin == nil {
-			fail(c, errInvalidKey)
+			s.failAuth(c, errInvalidKey)
 			return
 		}
 		a, err := s.deps.Admin.AuthenticateAdmin(c.Request.Context(), key)
 		if err != nil {
-			s.denyAdmin(c, authError(err), nil)
+			s.denyAdmin(c, err, nil)
 			return
 		}
-		if a.Bootstrap {
-			c.Set(ctxKeyPrefix, "bootstrap") // not even part of that secret goes to the log
-		}
+		c.Set(ctxAuthLog, slog.String("admin_key_id", a.ID.String())) // the bootstrap key: its fixed row id
 		if !s.adminRateLimit(c, a) {
 			return
 		}

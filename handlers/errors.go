@@ -88,6 +88,9 @@ func fail(c *gin.Context, err error) {
 		logger(c).Error("request failed", slog.String("request_id", requestID(c)),
 			slog.Int("status", ae.status), slog.String("error", err.Error()))
 	}
+	if ae.status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", "Bearer") // RFC 6750: the scheme the client must use
+	}
 	writeJSON(c, ae.status, envelope{Success: false, Error: ae.msg, Details: ae.details})
 	c.Abort()
 }

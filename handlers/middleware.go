@@ -15,7 +15,7 @@ import (
 const (
 	ctxRequestID = "sg.request_id"
 	ctxLogger    = "sg.logger"
-	ctxKeyPrefix = "sg.key_prefix" // first 12 characters of the presented key, for logs
+	ctxAuthLog   = "sg.auth_log" // slog.Attr naming the authenticated credential or admin key
 )
 
 // maxBodyBytes is DECISIONS.md's request body limit.
@@ -78,8 +78,9 @@ func recoverPanics() gin.HandlerFunc {
 	}
 }
 
-// accessLog writes one line per request. It never logs a key, only the
-// 12-character prefix that auth stores in the context.
+// accessLog writes one line per request. It never logs any part of a
+// presented key: only the id of the credential or admin key it
+// authenticated as, once authentication succeeded.
 func accessLog() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
@@ -88,14 +89,17 @@ func accessLog() gin.HandlerFunc {
 		if route == "" {
 			route = "(unmatched)"
 		}
-		logger(c).Info("request",
+		attrs := []any{
 			slog.String("request_id", requestID(c)),
 			slog.String("method", c.Request.Method),
 			slog.String("route", route),
 			slog.Int("status", c.Writer.Status()),
 			slog.Duration("duration", time.Since(start)),
-			slog.String("key_prefix", c.GetString(ctxKeyPrefix)),
-		)
+		}
+		if a, ok := c.Get(ctxAuthLog); ok {
+			attrs = append(attrs, a)
+		}
+		logger(c).Info("request", attrs...)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 //   - request id first, so every later log line and response carries it;
 //   - recover next, so a panic anywhere below still gets an id and a JSON 500;
 //   - access log after recover, so it sees the final status of a recovered panic;
+//   - security headers and CORS before anything can answer (preflights
+//     are answered there, before auth);
 //   - deadline and body limit before any handler reads the body or the database;
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
 //     see 429s, and rate limiting needs the credential;
@@ -20,7 +22,8 @@ import (
 //     key may call: who may call what is decided here, not in handlers.
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), withDeadline(s.requestDeadline()), limitBody())
+	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), securityHeaders(), cors(s.deps.Config.CORSAllowedOrigins),
+		withDeadline(s.requestDeadline()), limitBody())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

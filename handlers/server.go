@@ -40,6 +40,9 @@ type Deps struct {
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
 	Limiter *cache.Limiter
+	// AuthFailures counts failed authentications per client IP (a
+	// cache.Limiter over the hot-path Redis client); nil means per instance.
+	AuthFailures *cache.Limiter
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder
 	// Submitter sends transactions to cardano-node; nil answers 503 on
@@ -60,6 +63,7 @@ type Server struct {
 	deps   Deps
 	log    *slog.Logger
 	engine *gin.Engine
+	guard  *authGuard
 }
 
 // New builds the server and its routes.
@@ -74,7 +78,8 @@ func New(deps Deps) *Server {
 		deps.Limiter = cache.NewLimiter(nil, deps.Now)
 	}
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{deps: deps, log: deps.Log, engine: gin.New()}
+	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
+		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now)}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

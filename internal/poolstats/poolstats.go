@@ -68,6 +68,10 @@ type Options struct {
 	Timeout  time.Duration // statement timeout of the db-sync pass
 	Log      *slog.Logger
 	Now      func() time.Time
+	// RefreshDB, when set, is the refresher's own pool (one connection
+	// is enough: a pass runs on one session, which holds the lock); nil:
+	// the pool given to New.
+	RefreshDB *sqlx.DB
 }
 
 // Stats is the stored stake distribution of every served network.
@@ -97,6 +101,9 @@ func New(admin *sqlx.DB, networks map[string]*dbsync.DB, opts Options) *Stats {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.RefreshDB == nil {
+		opts.RefreshDB = admin
 	}
 	return &Stats{admin: admin, nets: networks, opts: opts}
 }
@@ -196,7 +203,12 @@ type State struct {
 // State returns the network's last completed refresh; ok is false before
 // the first one.
 func (s *Stats) State(ctx context.Context, network string) (st State, ok bool, err error) {
-	err = s.admin.GetContext(ctx, &st, sqlRefreshGet, network)
+	return stateOn(ctx, s.admin, network)
+}
+
+// stateOn is State on q (the refresher reads it on its own connection).
+func stateOn(ctx context.Context, q sqlx.QueryerContext, network string) (st State, ok bool, err error) {
+	err = sqlx.GetContext(ctx, q, &st, sqlRefreshGet, network)
 	if errors.Is(err, sql.ErrNoRows) {
 		return State{}, false, nil
 	}
@@ -221,7 +233,7 @@ func (s *Stats) Refresh(ctx context.Context, network string) (State, error) {
 	if n, ok := config.NetworkByName(network); ok {
 		lock += int64(n.ID)
 	}
-	conn, err := s.admin.Connx(ctx)
+	conn, err := s.opts.RefreshDB.Connx(ctx)
 	if err != nil {
 		return State{}, fmt.Errorf("poolstats: %w", err)
 	}
@@ -237,7 +249,7 @@ func (s *Stats) Refresh(ctx context.Context, network string) (State, error) {
 
 	// Another instance may have finished a pass while we waited for our turn.
 	if tip, err := db.Tip(ctx); err == nil {
-		if st, ok, err := s.State(ctx, network); err == nil && ok && st.TipBlockHash == tip.BlockHash {
+		if st, ok, err := stateOn(ctx, conn, network); err == nil && ok && st.TipBlockHash == tip.BlockHash {
 			return st, nil
 		}
 	}

@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/cache"
+)
+
+// Failed-authentication limiter (AUTH_FAILURES_PER_MINUTE, docs/DECISIONS.md
+// "Authentication under attack"). Each failed authentication (an unknown
+// or malformed key) of a client IP (TRUSTED_PROXIES decides which) counts
+// against a GCRA budget shared by all instances through Redis, per
+// instance while Redis is unavailable. Once the budget is spent, the
+// instance that saw it refuses every request of that IP that needs a key
+// with 429 and Retry-After, from memory, before looking at the key: a
+// flood costs neither Redis nor PostgreSQL. Successful authentications
+// cost nothing here.
+
+var errAuthFailures = newAPIError(http.StatusTooManyRequests, "Too many failed authentication attempts")
+
+// blockedSweepAt bounds the map of blocked IPs: past it, expired blocks
+// are dropped on the next insert.
+const blockedSweepAt = 10_000
+
+type authGuard struct {
+	perMinute int // 0: off
+	limiter   *cache.Limiter
+	now       func() time.Time
+
+	mu      sync.Mutex
+	blocked map[string]time.Time // client IP → refused until
+}
+
+func newAuthGuard(perMinute int, limiter *cache.Limiter, now func() time.Time) *authGuard {
+	if limiter == nil {
+		limiter = cache.NewLimiter(nil, now)
+	}
+	return &authGuard{perMinute: perMinute, limiter: limiter, now: now, blocked: map[string]time.Time{}}
+}
+
+// refused answers 429 when ip is blocked and reports whether it did.
+func (g *authGuard) refused(c *gin.Context, ip string) bool {
+	if g.perMinute <= 0 {
+		return false
+	}
+	g.mu.Lock()
+	until, ok := g.blocked[ip]
+	g.mu.Unlock()
+	if !ok {
+		return false
+	}
+	left := until.Sub(g.now())
+	if left <= 0 {
+		return false
+	}
+	c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(left))))
+	fail(c, errAuthFailures)
+	return true
+}
+
+// failed counts one failed authentication of ip; when that spends the
+// budget, ip is blocked for the limiter's retry-after and the wait is
+// returned.
+func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool) {
+	if g.perMinute <= 0 {
+		return 0, false
+	}
+	d := g.limiter.Allow(ctx, "authfail:"+ip, g.perMinute, "")
+	if d.Allowed {
+		return 0, false
+	}
+	wait := max(d.RetryAfter, time.Second)
+	now := g.now()
+	g.mu.Lock()
+	if len(g.blocked) >= blockedSweepAt {
+		for k, t := range g.blocked {
+			if !t.After(now) {
+				delete(g.blocked, k)
+			}
+		}
+	}
+	g.blocked[ip] = now.Add(wait)
+	g.mu.Unlock()
+	return wait, true
+}
+
+// failAuth answers an authentication failure: an unknown or malformed key
+// counts against the client's budget and, once it is spent, gets 429
+// instead of 401. Other failures (revoked, expired, suspended: keys that
+// exist) are answered as they are.
+func (s *Server) failAuth(c *gin.Context, err error) {
+	if errors.Is(err, admin.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
+		if wait, limited := s.guard.failed(c.Request.Context(), c.ClientIP()); limited {
+			c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(wait))))
+			fail(c, errAuthFailures)
+			return
+		}
+	}
+	fail(c, authError(err))
+}

@@ -237,6 +237,25 @@ CREATE TABLE IF NOT EXISTS delegation (
   redeemer_id     bigint
 );
 
+-- Conway vote delegations (db-sync 13.7, stage 2). drep_hash.raw is NULL
+-- for the two predefined DReps, whose view is drep_always_abstain or
+-- drep_always_no_confidence; db-sync creates no stage-3/4 index on either.
+CREATE TABLE IF NOT EXISTS drep_hash (
+  id         bigserial         NOT NULL,
+  raw        hash28type,
+  view       character varying NOT NULL,
+  has_script boolean           NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS delegation_vote (
+  id           bigserial NOT NULL,
+  addr_id      bigint    NOT NULL,
+  cert_index   integer   NOT NULL,
+  drep_hash_id bigint    NOT NULL,
+  tx_id        bigint    NOT NULL,
+  redeemer_id  bigint
+);
+
 CREATE TABLE IF NOT EXISTS tx_metadata (
   id    bigserial  NOT NULL,
   key   word64type NOT NULL,

@@ -38,6 +38,9 @@ ALTER TABLE stake_registration ADD CONSTRAINT stake_registration_pkey PRIMARY KE
 ALTER TABLE stake_deregistration ADD CONSTRAINT stake_deregistration_pkey PRIMARY KEY (id);
 ALTER TABLE delegation ADD CONSTRAINT delegation_pkey PRIMARY KEY (id);
 ALTER TABLE withdrawal ADD CONSTRAINT withdrawal_pkey PRIMARY KEY (id);
+ALTER TABLE drep_hash ADD CONSTRAINT drep_hash_pkey PRIMARY KEY (id);
+ALTER TABLE drep_hash ADD CONSTRAINT unique_drep_hash UNIQUE (raw, has_script);
+ALTER TABLE delegation_vote ADD CONSTRAINT delegation_vote_pkey PRIMARY KEY (id);
 ALTER TABLE epoch_stake_progress ADD CONSTRAINT epoch_stake_progress_pkey PRIMARY KEY (id);
 ALTER TABLE epoch_stake_progress ADD CONSTRAINT unique_epoch_stake_progress UNIQUE (epoch_no);
 ALTER TABLE ma_tx_mint ADD CONSTRAINT ma_tx_mint_pkey PRIMARY KEY (id);

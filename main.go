@@ -221,6 +221,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		}
 		defer stopPprof()
 	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, log, networks, adminDB, rc)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
+	}
 	errCh := make(chan error, 1)
 	go func() { errCh <- httpSrv.Serve(ln) }()
 	select {

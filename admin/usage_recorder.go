@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"github.com/syncgate/syncgate/internal/metrics"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -91,9 +92,10 @@ func (r *UsageRecorder) Record(credential uuid.UUID, status int, elapsed time.Du
 // Flush writes everything recorded so far in one statement. On failure the
 // counts go back into memory and are retried by the next flush, so a
 // database outage delays usage but does not lose it.
-func (r *UsageRecorder) Flush(ctx context.Context) error {
+func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 	r.flushMu.Lock()
 	defer r.flushMu.Unlock()
+	defer func() { metrics.UsageFlushed(time.Now(), err) }()
 	r.mu.Lock()
 	batch := r.pending
 	r.pending = make(map[usageBucket]*usageCounts, len(batch))
@@ -114,7 +116,7 @@ func (r *UsageRecorder) Flush(ctx context.Context) error {
 		fails = append(fails, c.failed)
 		resp = append(resp, c.responseMs)
 	}
-	_, err := r.db.ExecContext(ctx, sqlUsageFlush, pq.Array(creds), pq.Array(hours), pq.Array(totals),
+	_, err = r.db.ExecContext(ctx, sqlUsageFlush, pq.Array(creds), pq.Array(hours), pq.Array(totals),
 		pq.Array(oks), pq.Array(fails), pq.Array(resp))
 	if err != nil {
 		r.mu.Lock()

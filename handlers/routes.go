@@ -11,13 +11,13 @@ import (
 // Middleware order matters:
 //   - request id first, so every later log line and response carries it;
 //   - recover next, so a panic anywhere below still gets an id and a JSON 500;
-//   - access log after recover, so it sees the final status of a recovered panic;
+//   - access log and metrics after recover, so they see the final status of a recovered panic;
 //   - deadline and body limit before any handler reads the body or the database;
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
 //     see 429s, and rate limiting needs the credential.
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), withDeadline(s.requestDeadline()), limitBody())
+	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), observeMetrics(), withDeadline(s.requestDeadline()), limitBody())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 

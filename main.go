@@ -102,6 +102,7 @@ func runServe(ctx context.Context, environ []string, args []string) error {
 // serve runs the service with cfg. ready, if set, receives the bound address.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(addr string)) error {
 	slog.SetDefault(log)
+	cache.RouteLogs(log) // go-redis's own messages as JSON too
 	log.Info("starting", slog.Any("config", cfg.Summary()))
 
 	networks := map[string]*dbsync.DB{}
@@ -204,6 +205,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.StatementTimeout + 20*time.Second,
 		IdleTimeout:       120 * time.Second,
+		// net/http's own messages (TLS handshakes, accept errors) as JSON.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {

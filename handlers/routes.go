@@ -17,9 +17,12 @@ import (
 //     see 429s, and rate limiting needs the credential.
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), observeMetrics(), withDeadline(s.requestDeadline()), limitBody())
+	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), observeMetrics(), limitHeaders(), withDeadline(s.requestDeadline()), limitBody())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
+
+	r.GET("/openapi.json", openAPIDocument)
+	r.GET("/docs", h(apiDocs))
 
 	v1 := r.Group("/v1")
 	v1.GET("/health", h(s.health))

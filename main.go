@@ -323,7 +323,8 @@ func runSeed(ctx context.Context, args []string) error {
 	start := time.Now()
 	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{
 		Txs: *txs, Seed: *seed, Mode: fixture.Mode(*mode),
-		Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Progress: newProgress(os.Stderr, "seed", time.Now).report,
 	})
 	if err != nil {
 		return err

@@ -2,7 +2,10 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help demo test build bench
+STATIC_OUT ?= syncgate
+ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
+
+.PHONY: help demo test build bench static image
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -15,6 +18,7 @@ test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and
 	@bash .ci/services
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet $(PKGS)
+	@$(MAKE) --no-print-directory static STATIC_OUT=/dev/null
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
 
 bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario (bench/run.sh; docs/PERFORMANCE.md)
@@ -23,3 +27,10 @@ bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every sce
 
 build: ## build ./syncgate
 	$(GO) build -o syncgate .
+
+static: ## the static binary the Dockerfile ships (CGO off; STATIC_OUT=path)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(STATIC_OUT) .
+
+image: ## build the syncgate container image (Dockerfile) with docker or podman
+	@test -n "$(ENGINE)" || { echo "image: no container engine (docker or podman) found"; exit 1; }
+	$(ENGINE) build -t syncgate:latest .

@@ -105,6 +105,7 @@ func runServe(ctx context.Context, environ []string, args []string) error {
 // serve runs the service with cfg. ready, if set, receives the bound address.
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(addr string)) error {
 	slog.SetDefault(log)
+	cache.RouteLogs(log) // go-redis's own messages as JSON too
 	log.Info("starting", slog.Any("config", cfg.Summary()))
 
 	networks := map[string]*dbsync.DB{}
@@ -220,6 +221,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.StatementTimeout + 20*time.Second,
 		IdleTimeout:       120 * time.Second,
+		// net/http's own messages (TLS handshakes, accept errors) as JSON.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
 	if err != nil {
@@ -236,6 +239,14 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			return err
 		}
 		defer stopPprof()
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, log, networks, adminDB, rc)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
 	}
 	errCh := make(chan error, 1)
 	go func() { errCh <- httpSrv.Serve(ln) }()
@@ -339,7 +350,8 @@ func runSeed(ctx context.Context, args []string) error {
 	start := time.Now()
 	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{
 		Txs: *txs, Seed: *seed, Mode: fixture.Mode(*mode),
-		Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
+		Progress: newProgress(os.Stderr, "seed", time.Now).report,
 	})
 	if err != nil {
 		return err

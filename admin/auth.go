@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/syncgate/syncgate/internal/metrics"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -158,6 +159,7 @@ func (s *Store) AuthenticateCredential(ctx context.Context, apiKey string) (Call
 	h := sha256.Sum256([]byte(apiKey))
 	now := s.now()
 	e := s.creds.get(h)
+	metrics.CacheLookup("credentials", e != nil && now.Sub(e.loadedAt) < s.opts.CacheTTL)
 	switch {
 	case e == nil || now.Sub(e.loadedAt) >= s.opts.CacheTTL:
 		// Read the version before loading: a change that lands between the

@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"github.com/syncgate/syncgate/internal/metrics"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -127,9 +128,10 @@ func (r *UsageRecorder) Record(credential uuid.UUID, status int, elapsed time.Du
 // was, under its id: if its commit had gone through after all, the id is
 // found taken and nothing is added twice. So a database outage delays
 // usage but neither loses nor doubles it.
-func (r *UsageRecorder) Flush(ctx context.Context) error {
+func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 	r.flushMu.Lock()
 	defer r.flushMu.Unlock()
+	defer func() { metrics.UsageFlushed(time.Now(), err) }()
 	if r.unsent != nil {
 		if err := r.send(ctx, r.unsent); err != nil {
 			return fmt.Errorf("usage flush: %w", err)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/syncgate/syncgate/internal/metrics"
 )
 
 // Short network timeouts: a dead Redis must cost milliseconds, not the
@@ -97,10 +99,12 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 	if c == nil {
 		return load(ctx)
 	}
-	if v, ok := getJSON[T](ctx, c, key); ok {
+	v, ok := getJSON[T](ctx, c, key)
+	metrics.CacheLookup(c.cacheName(key), ok)
+	if ok {
 		return v, nil
 	}
-	v, err := c.group.Do(ctx, key, func(ctx context.Context) (any, error) {
+	loaded, err := c.group.Do(ctx, key, func(ctx context.Context) (any, error) {
 		// A flight that ended between our miss and this call has stored
 		// the value already: look again before loading.
 		if v, ok := getJSON[T](ctx, c, key); ok {
@@ -118,7 +122,14 @@ func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration,
 	if err != nil {
 		return zero, err
 	}
-	return v.(T), nil
+	return loaded.(T), nil
+}
+
+// cacheName is a key's first part under the prefix ("txtotal", "pool"):
+// the cache's name in metrics, never the rest of the key.
+func (c *Client) cacheName(key string) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(key, c.prefix), ":")
+	return name
 }
 
 func getJSON[T any](ctx context.Context, c *Client, key string) (T, bool) {

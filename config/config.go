@@ -91,6 +91,10 @@ type Config struct {
 	// profiling under load. Off by default; loopback addresses only, since
 	// profiles expose memory contents and cost CPU to take.
 	PprofAddr string
+	// MetricsAddr, when set, serves Prometheus metrics at /metrics on its
+	// own listener (any interface: a scraper usually runs elsewhere; the
+	// API port never exposes them). Off by default.
+	MetricsAddr string
 	// TrustedProxies are the CIDRs (or IPs) whose X-Forwarded-For is
 	// believed for the client IP recorded in the audit log. Empty: the TCP
 	// peer is the client, so nobody can forge the audited address.
@@ -136,6 +140,7 @@ func Load(environ []string, args []string) (Config, error) {
 	shutdown := fs.String("shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown deadline (SHUTDOWN_TIMEOUT)")
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
+	metricsAddr := fs.String("metrics-addr", env("METRICS_ADDR", ""), "address for Prometheus /metrics, e.g. :9090 (METRICS_ADDR; off when empty)")
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
@@ -258,6 +263,12 @@ func Load(environ []string, args []string) (Config, error) {
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
 	checkHardening(&cfg, add)
+	if *metricsAddr != "" {
+		if _, _, err := net.SplitHostPort(*metricsAddr); err != nil {
+			add("METRICS_ADDR: %q is not host:port", *metricsAddr)
+		}
+		cfg.MetricsAddr = *metricsAddr
+	}
 	if *pprofAddr != "" {
 		if err := checkLoopback(*pprofAddr); err != nil {
 			add("PPROF_ADDR: %v", err)
@@ -307,6 +318,7 @@ func (c Config) Summary() map[string]any {
 		"statement_timeout":   c.StatementTimeout.String(),
 		"dbsync_max_active":   c.DBSyncMaxActive,
 		"pprof_addr":          c.PprofAddr,
+		"metrics_addr":        c.MetricsAddr,
 	}
 }
 

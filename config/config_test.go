@@ -127,3 +127,20 @@ func TestAdminRateLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestMetricsAddr(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://localhost/x"}
+	cfg, err := Load(base, nil)
+	if err != nil || cfg.MetricsAddr != "" {
+		t.Fatalf("default: MetricsAddr %q, err %v; want off", cfg.MetricsAddr, err)
+	}
+	for _, ok := range []string{":9090", "0.0.0.0:9090", "127.0.0.1:9100"} {
+		cfg, err := Load(append(base, "METRICS_ADDR="+ok), nil)
+		if err != nil || cfg.MetricsAddr != ok {
+			t.Errorf("METRICS_ADDR=%s: MetricsAddr %q, err %v", ok, cfg.MetricsAddr, err)
+		}
+	}
+	if _, err := Load(append(base, "METRICS_ADDR=9090"), nil); err == nil || !strings.Contains(err.Error(), "METRICS_ADDR: ") {
+		t.Errorf("METRICS_ADDR=9090: err %v, want a METRICS_ADDR problem", err)
+	}
+}

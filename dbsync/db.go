@@ -19,6 +19,7 @@ import (
 	_ "github.com/lib/pq" // PostgreSQL driver
 
 	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/internal/metrics"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -65,12 +66,14 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
 	}
 	db := &DB{Network: nc.Network, primary: primary, smallHistory: smallHistoryOutputs}
-	for _, r := range nc.ReplicaURLs {
+	primary.instrument(nc.Name, "primary")
+	for i, r := range nc.ReplicaURLs {
 		rdb, err := connect(r, statementTimeout)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("%s db-sync replica %s: %w", nc.Name, config.Redact(r), err)
 		}
+		rdb.instrument(nc.Name, "replica"+strconv.Itoa(i+1))
 		db.replicas = append(db.replicas, rdb)
 	}
 	if err := primary.PingContext(ctx); err != nil {
@@ -217,7 +220,7 @@ func (db *DB) readTx(ctx context.Context, streaming bool, fn func(tx *Snapshot) 
 		return classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
-	snap := &Snapshot{Tx: tx, stmts: p.stmts, leaveGate: func() {}}
+	snap := &Snapshot{Tx: tx, stmts: p.stmts, network: p.network, leaveGate: func() {}}
 	if streaming {
 		snap.leaveGate = leave
 	}
@@ -249,6 +252,7 @@ func (db *DB) SetMaxActive(n int) {
 		conns := maxOpenConns
 		if n > 0 {
 			p.gate, p.streams = newGate(n), newGate(streamSlots)
+			p.gate.m = metrics.GateOf(p.network, p.server)
 			conns = n + streamSlots + spareConns
 		}
 		p.SetMaxOpenConns(conns)

@@ -1,6 +1,11 @@
 package dbsync
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"github.com/syncgate/syncgate/internal/metrics"
+)
 
 // gate admits at most n requests at a time to one database server; the
 // others wait in arrival order. Under load this beats letting every
@@ -17,6 +22,7 @@ import "context"
 // A nil gate admits everyone.
 type gate struct {
 	slots chan struct{}
+	m     metrics.Gate // zero: not instrumented (tests)
 }
 
 // newGate returns a gate for n requests at a time, or nil when n <= 0.
@@ -35,20 +41,46 @@ func (g *gate) enter(ctx context.Context) error {
 	}
 	select {
 	case g.slots <- struct{}{}:
+		g.admitted(time.Time{})
 		return nil
 	default:
 	}
+	start := time.Now()
+	if g.m.Queued != nil {
+		g.m.Queued.Inc()
+		defer g.m.Queued.Dec()
+	}
 	select {
 	case g.slots <- struct{}{}:
+		g.admitted(start)
 		return nil
 	case <-ctx.Done():
+		if g.m.Wait != nil {
+			g.m.Wait.Observe(time.Since(start).Seconds())
+		}
 		return ctx.Err()
 	}
+}
+
+// admitted records an admission that waited since start (zero: at once).
+func (g *gate) admitted(start time.Time) {
+	if g.m.Active == nil {
+		return
+	}
+	g.m.Active.Inc()
+	wait := 0.0
+	if !start.IsZero() {
+		wait = time.Since(start).Seconds()
+	}
+	g.m.Wait.Observe(wait)
 }
 
 // leave frees the slot taken by enter.
 func (g *gate) leave() {
 	if g != nil {
 		<-g.slots
+		if g.m.Active != nil {
+			g.m.Active.Dec()
+		}
 	}
 }

@@ -33,6 +33,9 @@ func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string
 			}
 			continue
 		}
+		if logf != nil {
+			logf("index %s: building", name)
+		}
 		start := time.Now()
 		if _, err := db.ExecContext(ctx, sqlfiles.Must(name)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)

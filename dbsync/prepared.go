@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -73,6 +74,9 @@ type pool struct {
 	// streams bounds the UTxO listings in progress, which hold a
 	// connection after leaving the gate (see Snapshot.leaveGate).
 	streams *gate
+	// network and server ("primary", "replica1") label its metrics.
+	network, server string
+	untrack         func()
 }
 
 // prepareAll prepares every registered statement that this database can
@@ -111,7 +115,8 @@ func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...a
 
 // getUngated is GetContext without waiting at the gate, for the health
 // probe: it must report the database, not the queue in front of it.
-func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...any) error {
+func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...any) (err error) {
+	defer observe(p.network, query, time.Now(), &err)
 	if s, ok := p.stmts[query]; ok {
 		return s.GetContext(ctx, dest, args...)
 	}
@@ -120,12 +125,13 @@ func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...a
 
 // SelectContext runs query through its prepared statement when there is
 // one, once the gate admits it.
-func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) (err error) {
 	g := p.gate
 	if err := g.enter(ctx); err != nil {
 		return err
 	}
 	defer g.leave()
+	defer observe(p.network, query, time.Now(), &err)
 	if s, ok := p.stmts[query]; ok {
 		return s.SelectContext(ctx, dest, args...)
 	}
@@ -140,10 +146,12 @@ type Snapshot struct {
 	stmts map[string]*sqlx.Stmt
 	// leaveGate frees the request's place at the gate (idempotent).
 	leaveGate func()
+	network   string // labels its statements' metrics
 }
 
 // GetContext runs query in the snapshot, prepared when registered.
-func (s *Snapshot) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+func (s *Snapshot) GetContext(ctx context.Context, dest any, query string, args ...any) (err error) {
+	defer observe(s.network, query, time.Now(), &err)
 	if st, ok := s.stmts[query]; ok {
 		return s.StmtxContext(ctx, st).GetContext(ctx, dest, args...)
 	}
@@ -151,7 +159,8 @@ func (s *Snapshot) GetContext(ctx context.Context, dest any, query string, args 
 }
 
 // SelectContext runs query in the snapshot, prepared when registered.
-func (s *Snapshot) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+func (s *Snapshot) SelectContext(ctx context.Context, dest any, query string, args ...any) (err error) {
+	defer observe(s.network, query, time.Now(), &err)
 	if st, ok := s.stmts[query]; ok {
 		return s.StmtxContext(ctx, st).SelectContext(ctx, dest, args...)
 	}
@@ -170,9 +179,9 @@ type rowScanner[T any] interface {
 // and assets, UTxO chunks, history pages) read their rows this way: sqlx's
 // reflection (field lookup per statement, reflect.Append per row) was a
 // sixth of the detailed history's server CPU.
-func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query string, args ...any) ([]T, error) {
+func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query string, args ...any) (_ []T, err error) {
+	defer observe(s.network, query, time.Now(), &err)
 	var rows *sql.Rows
-	var err error
 	if st, ok := s.stmts[query]; ok {
 		rows, err = s.StmtxContext(ctx, st).QueryContext(ctx, args...)
 	} else {
@@ -194,6 +203,9 @@ func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query 
 }
 
 func (p *pool) close() {
+	if p.untrack != nil {
+		p.untrack()
+	}
 	for _, s := range p.stmts {
 		s.Close()
 	}

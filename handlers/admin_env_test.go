@@ -160,7 +160,7 @@ func (in *instance) callHeader(t testing.TB, method, path, authorization, body s
 	}
 	req.RemoteAddr = "203.0.113.7:4242"
 	w := httptest.NewRecorder()
-	in.srv.Handler().ServeHTTP(w, req)
+	serveChecked(t, in.srv.Handler(), w, req)
 	r := reply{Code: w.Code, Header: w.Header(), Raw: w.Body.String()}
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 		t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())

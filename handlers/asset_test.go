@@ -88,7 +88,7 @@ func c2Get(t *testing.T, h http.Handler, path string) (int, chain2Response, []by
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+chain2Key)
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
+	serveChecked(t, h, w, req)
 	var r chain2Response
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 		t.Fatalf("GET %s: body is not JSON: %q", path, w.Body.String())

@@ -87,7 +87,7 @@ func TestHealthOneNetworkHangs(t *testing.T) {
 	hung, ok := testChains[0], testChains[1]
 	health := func(s *Server) (int, healthData) {
 		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/v1/health", nil))
+		serveChecked(t, s.Handler(), w, httptest.NewRequest(http.MethodGet, "/v1/health", nil))
 		var b struct {
 			Data healthData `json:"data"`
 		}

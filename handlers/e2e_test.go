@@ -95,7 +95,7 @@ func TestHealthReportsTipLagAndRedis(t *testing.T) {
 	tip := chain.manifest.Tip
 	get := func(s *Server) (int, healthData) {
 		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/v1/health", nil))
+		serveChecked(t, s.Handler(), w, httptest.NewRequest("GET", "/v1/health", nil))
 		var b struct {
 			Success bool       `json:"success"`
 			Data    healthData `json:"data"`

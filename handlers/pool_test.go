@@ -213,9 +213,11 @@ func TestPools(t *testing.T) {
 		if err != nil {
 			t.Fatalf("answer not cached under %s: %v", answerKey, err)
 		}
-		marked := strings.Replace(string(stored), `"status":"active"`, `"status":"marked"`, 1)
+		// A value the database would not give this active pool, yet one the
+		// OpenAPI document allows (every response is validated against it).
+		marked := strings.Replace(string(stored), `"status":"active"`, `"status":"retired"`, 1)
 		_ = rc.Redis().Set(t.Context(), answerKey, marked, time.Minute).Err()
-		if p, _ := c2GetPool(t, h, ref.ID); p.Status != "marked" {
+		if p, _ := c2GetPool(t, h, ref.ID); p.Status != "retired" {
 			t.Fatalf("cached answer not served: %s", p.Status)
 		}
 		// …and once it is gone, rebuilt from the cached epoch totals.

@@ -11,7 +11,7 @@ import (
 // Middleware order matters:
 //   - request id first, so every later log line and response carries it;
 //   - recover next, so a panic anywhere below still gets an id and a JSON 500;
-//   - access log after recover, so it sees the final status of a recovered panic;
+//   - access log and metrics after recover, so they see the final status of a recovered panic;
 //   - security headers and CORS before anything can answer (preflights
 //     are answered there, before auth);
 //   - deadline and body limit before any handler reads the body or the database;
@@ -22,10 +22,13 @@ import (
 //     key may call: who may call what is decided here, not in handlers.
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), securityHeaders(), cors(s.deps.Config.CORSAllowedOrigins),
-		withDeadline(s.requestDeadline()), limitBody())
+	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), observeMetrics(), limitHeaders(),
+		securityHeaders(), cors(s.deps.Config.CORSAllowedOrigins), withDeadline(s.requestDeadline()), limitBody())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
+
+	r.GET("/openapi.json", openAPIDocument)
+	r.GET("/docs", h(apiDocs))
 
 	v1 := r.Group("/v1")
 	v1.GET("/health", h(s.health))

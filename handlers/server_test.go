@@ -28,7 +28,7 @@ func do(t *testing.T, h http.Handler, method, path string, hdr map[string]string
 		req.Header.Set(k, v)
 	}
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
+	serveChecked(t, h, w, req)
 	var b body
 	if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil {
 		t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
@@ -93,5 +93,31 @@ func TestClientIPIgnoresForwardedForFromUntrustedPeers(t *testing.T) {
 	s.Handler().ServeHTTP(httptest.NewRecorder(), req)
 	if got != "203.0.113.9" {
 		t.Errorf("ClientIP = %q, want the TCP peer 203.0.113.9", got)
+	}
+}
+
+// TestOversizedHeadersEnvelope: headers over maxHeaderBytes are answered
+// 431 in the JSON envelope, on API routes and unknown paths alike.
+func TestOversizedHeadersEnvelope(t *testing.T) {
+	s := New(Deps{Log: quiet})
+	for _, path := range []string{"/v1/health", "/v1/nope"} {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("X-Big", strings.Repeat("a", maxHeaderBytes))
+		w := httptest.NewRecorder()
+		serveChecked(t, s.Handler(), w, req)
+		if w.Code != http.StatusRequestHeaderFieldsTooLarge || strings.TrimSpace(w.Body.String()) != `{"success":false,"error":"Request header fields too large"}` {
+			t.Errorf("%s: %d %s", path, w.Code, w.Body.String())
+		}
+		if ct := w.Header().Get("Content-Type"); ct != contentType {
+			t.Errorf("%s: Content-Type %q", path, ct)
+		}
+	}
+	// Just under the limit passes.
+	req := httptest.NewRequest(http.MethodGet, "/v1/nope", nil)
+	req.Header.Set("X-Big", strings.Repeat("a", maxHeaderBytes/2))
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	if w.Code != http.StatusNotFound {
+		t.Errorf("half the limit: %d", w.Code)
 	}
 }

@@ -64,7 +64,7 @@ func submitPost(t *testing.T, h http.Handler, key, payload string) (int, submitB
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+key)
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
+	serveChecked(t, h, w, req)
 	var b submitBody
 	if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil {
 		t.Fatalf("body is not JSON: %q", w.Body.String())

@@ -115,7 +115,7 @@ func getWithKey(t *testing.T, s *Server, path, key string) response {
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, req)
+	serveChecked(t, s.Handler(), w, req)
 	r := response{Status: w.Code, Raw: w.Body.Bytes()}
 	if err := json.Unmarshal(r.Raw, &r); err != nil {
 		t.Fatalf("GET %s: body is not JSON: %q", path, r.Raw)

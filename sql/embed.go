@@ -27,6 +27,10 @@ var files embed.FS
 // that nothing uses any more.
 var loaded sync.Map
 
+// names maps a statement's text back to its file name, so metrics can
+// label a statement by the file it came from.
+var names sync.Map
+
 // Must returns the text of the named file (for example "dbsync/tip.sql").
 // It panics when the file does not exist: that is a build defect.
 func Must(name string) string {
@@ -35,7 +39,17 @@ func Must(name string) string {
 		panic("sql: missing embedded file " + name)
 	}
 	loaded.Store(name, true)
+	names.LoadOrStore(string(b), name)
 	return string(b)
+}
+
+// NameOf returns the file name ("dbsync/tip.sql") of a statement text
+// returned by Must, or "" for text that did not come from Must unchanged.
+func NameOf(text string) string {
+	if n, ok := names.Load(text); ok {
+		return n.(string)
+	}
+	return ""
 }
 
 // Unused lists the embedded files no Must or Dir call has asked for in

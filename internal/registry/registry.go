@@ -26,6 +26,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/internal/metrics"
 )
 
 // Defaults. The public registry allows about 100 requests per IP per
@@ -213,7 +214,9 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 		}
 		key += ":" + strconv.FormatInt(mtime, 10)
 	}
-	if o, ok := r.cached(ctx, key); ok {
+	o, ok := r.cached(ctx, key)
+	metrics.CacheLookup("registry", ok)
+	if ok {
 		return o.MD, !o.Failed
 	}
 	v, err := r.flight.Do(ctx, key, func(ctx context.Context) (any, error) {
@@ -233,7 +236,7 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 	if err != nil {
 		return nil, false // this caller's context ended first
 	}
-	o := v.(outcome)
+	o = v.(outcome)
 	return o.MD, !o.Failed
 }
 

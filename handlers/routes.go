@@ -60,6 +60,7 @@ func (s *Server) routes() {
 
 	adm.GET("/usage", s.requireAdmin(admin.PermViewUsage), h(s.listUsage))
 	adm.GET("/usage/:id", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsage))
+	adm.GET("/usage/:id/hourly", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsageHourly))
 	adm.GET("/users/:id/usage", s.requireAdmin(admin.PermViewUsage), h(s.userUsage))
 	adm.GET("/users/usage/summary", s.requireAdmin(admin.PermViewUsage), h(s.usersUsageSummary))
 

@@ -240,6 +240,7 @@ func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntr
 		NetworkID  int        `db:"network_id"`
 		RateLimit  int        `db:"rate_limit_per_minute"`
 		ExpiresAt  *time.Time `db:"expires_at"`
+		KeyEnds    *time.Time `db:"key_expires_at"` // a rolled credential's previous key
 		Revoked    bool       `db:"revoked"`
 		UserStatus string     `db:"user_status"`
 	}
@@ -251,12 +252,20 @@ func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntr
 	if err != nil {
 		return nil, wrap("AuthenticateCredential", err)
 	}
-	e.found, e.revoked, e.expiresAt, e.userStatus = true, row.Revoked, row.ExpiresAt, row.UserStatus
+	e.found, e.revoked, e.expiresAt, e.userStatus = true, row.Revoked, earliest(row.ExpiresAt, row.KeyEnds), row.UserStatus
 	e.caller = Caller{
 		CredentialID: row.ID, UserAccountID: row.UserID, KeyPrefix: row.Prefix,
 		NetworkID: row.NetworkID, RateLimitPerMinute: row.RateLimit, VersionKey: s.versionKey(h),
 	}
 	return e, nil
+}
+
+// earliest is the sooner of two optional ends (nil: none).
+func earliest(a, b *time.Time) *time.Time {
+	if a == nil || (b != nil && b.Before(*a)) {
+		return b
+	}
+	return a
 }
 
 // versionKey is the Redis key announcing changes to the credential with

@@ -37,10 +37,13 @@ func ValidPermission(p string) bool { return slices.Contains(Permissions, p) }
 var BootstrapKeyID = uuid.MustParse("00000000-0000-0000-0000-000000000001")
 
 // Admin is an authenticated admin key, or the bootstrap key. It is the
-// actor of every admin store method: ownership is checked against ID and
-// audit entries are written in its name, with IP.
+// actor of every admin store method: ownership is checked against
+// PartnerID and audit entries are written in its name (ID), with IP.
 type Admin struct {
-	ID          uuid.UUID
+	ID uuid.UUID
+	// PartnerID owns what the key creates and is what ownership checks
+	// compare; uuid.Nil for the bootstrap key, which owns nothing.
+	PartnerID   uuid.UUID
 	EntityName  string
 	Permissions []string
 	Bootstrap   bool
@@ -76,6 +79,10 @@ const (
 	ActionAdminKeyCreated   = "admin_key.created"
 	ActionAdminKeyRevoked   = "admin_key.revoked"
 	ActionAdminKeyListed    = "admin_key.listed"
+	ActionAdminKeyRolled    = "admin_key.rolled"
+	ActionCredentialRolled  = "credential.rolled"
+	ActionSecurityEventRead = "security_event.viewed"
+	TargetSecurityEvent     = "security_event"
 	ActionUsageViewed       = "usage.viewed"
 	ActionAuditLogViewed    = "audit_log.viewed"
 	TargetCredential        = "credential"

@@ -13,13 +13,13 @@ import (
 )
 
 var (
-	sqlCreateCredential         = sqlfiles.Must("admin/create_credential.sql")
-	sqlCredential               = sqlfiles.Must("admin/credential.sql")
-	sqlCredentials              = sqlfiles.Must("admin/credentials.sql")
-	sqlCountCredentials         = sqlfiles.Must("admin/count_credentials.sql")
-	sqlUpdateCredential         = sqlfiles.Must("admin/update_credential.sql")
-	sqlRevokeCredential         = sqlfiles.Must("admin/revoke_credential.sql")
-	sqlRevokeAdminKeyCredential = sqlfiles.Must("admin/revoke_admin_key_credentials.sql")
+	sqlCreateCredential = sqlfiles.Must("admin/create_credential.sql")
+	sqlCredential       = sqlfiles.Must("admin/credential.sql")
+	sqlCredentials      = sqlfiles.Must("admin/credentials.sql")
+	sqlCountCredentials = sqlfiles.Must("admin/count_credentials.sql")
+	sqlUpdateCredential = sqlfiles.Must("admin/update_credential.sql")
+	sqlRevokeCredential = sqlfiles.Must("admin/revoke_credential.sql")
+	sqlRollCredential   = sqlfiles.Must("admin/roll_credential.sql")
 )
 
 // DefaultRateLimitPerMinute applies when a credential is created without one.
@@ -35,7 +35,8 @@ type Credential struct {
 	UserAccountID      uuid.UUID  `db:"user_account_id"`
 	UserAccountName    string     `db:"user_account_name"`
 	UserExternalID     string     `db:"user_external_id"`
-	AdminKeyID         uuid.UUID  `db:"admin_key_id"`
+	AdminKeyID         uuid.UUID  `db:"admin_key_id"` // the key that created it
+	PartnerID          uuid.UUID  `db:"partner_id"`   // the owner
 	EntityName         string     `db:"admin_entity_name"`
 	NetworkID          int        `db:"network_id"`
 	LastUsedAt         *time.Time `db:"last_used_at"`
@@ -87,7 +88,7 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 	}
 	var id uuid.UUID
 	err := tx.GetContext(ctx, &id, sqlCreateCredential, newID(), a.ID, in.UserAccountID, in.Name, in.Description,
-		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt)
+		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Credential{}, "", ErrNotFound
 	}
@@ -95,7 +96,7 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 		return Credential{}, "", err
 	}
 	var c Credential
-	if err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID); err != nil {
+	if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
 		return Credential{}, "", err
 	}
 	details := map[string]any{
@@ -108,11 +109,11 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 // Credentials lists a's credentials newest first, revoked ones only when asked.
 func (s *Store) Credentials(ctx context.Context, a Admin, includeRevoked bool, p Page) (creds []Credential, total int64, err error) {
 	err = s.inTx(ctx, "Credentials", func(tx *sqlx.Tx) error {
-		if err := tx.GetContext(ctx, &total, sqlCountCredentials, a.ID, includeRevoked); err != nil {
+		if err := tx.GetContext(ctx, &total, sqlCountCredentials, a.PartnerID, includeRevoked); err != nil {
 			return err
 		}
 		creds = []Credential{}
-		if err := tx.SelectContext(ctx, &creds, sqlCredentials, a.ID, includeRevoked, p.Limit, p.Offset); err != nil {
+		if err := tx.SelectContext(ctx, &creds, sqlCredentials, a.PartnerID, includeRevoked, p.Limit, p.Offset); err != nil {
 			return err
 		}
 		details := map[string]any{"limit": p.Limit, "offset": p.Offset, "include_revoked": includeRevoked}
@@ -124,7 +125,7 @@ func (s *Store) Credentials(ctx context.Context, a Admin, includeRevoked bool, p
 // Credential returns one of a's credentials, revoked or not; ErrNotFound otherwise.
 func (s *Store) Credential(ctx context.Context, a Admin, id uuid.UUID) (c Credential, err error) {
 	err = s.inTx(ctx, "Credential", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID)
+		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -141,14 +142,14 @@ func (s *Store) Credential(ctx context.Context, a Admin, id uuid.UUID) (c Creden
 func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p CredentialPatch) (c Credential, err error) {
 	err = s.inTx(ctx, "UpdateCredential", func(tx *sqlx.Tx) error {
 		var got uuid.UUID
-		err := tx.GetContext(ctx, &got, sqlUpdateCredential, id, a.ID, p.Name, p.SetDescription, p.Description)
+		err := tx.GetContext(ctx, &got, sqlUpdateCredential, id, a.PartnerID, p.Name, p.SetDescription, p.Description)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
-		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID); err != nil {
+		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		changes := map[string]any{}
@@ -167,44 +168,79 @@ func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p C
 // key fails authentication from the next request on every instance.
 // ErrNotFound when missing, not a's, or already revoked.
 func (s *Store) RevokeCredential(ctx context.Context, a Admin, id uuid.UUID) (c Credential, err error) {
-	var hash []byte
+	var hashes struct {
+		Key      []byte `db:"key_hash"`
+		Previous []byte `db:"previous_key_hash"`
+	}
 	err = s.inTx(ctx, "RevokeCredential", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &hash, sqlRevokeCredential, id, a.ID)
+		err := tx.GetContext(ctx, &hashes, sqlRevokeCredential, id, a.PartnerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
-		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID); err != nil {
+		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		details := map[string]any{"name": c.Name, "user_account_id": c.UserAccountID, "api_key_prefix": c.APIKeyPrefix}
 		return s.audit(ctx, tx, a, ActionCredentialRevoked, TargetCredential, &c.ID, details)
 	})
 	if err == nil {
-		s.invalidate(ctx, hash)
+		s.invalidate(ctx, hashes.Key, hashes.Previous)
 	}
 	return c, err
 }
 
-// revokeAdminKeyCredentials revokes every live credential an admin key
-// owns, auditing each in a's name, and returns their key hashes for
-// invalidation after commit.
-func (s *Store) revokeAdminKeyCredentials(ctx context.Context, tx *sqlx.Tx, a Admin, keyID uuid.UUID) ([][]byte, error) {
-	var rows []struct {
-		ID   uuid.UUID `db:"id"`
-		Hash []byte    `db:"key_hash"`
+// RolledCredential is a credential with its new key (shown once) and the
+// end of its previous key's overlap.
+type RolledCredential struct {
+	Credential
+	Key                  string
+	PreviousKeyExpiresAt time.Time
+}
+
+// RollCredential gives one of a's live credentials a new key. The id, user,
+// network, rate limit, name and usage history stay (usage rows reference
+// the id); the previous key keeps working until overlap has passed (0: it
+// fails at once), on every instance, and a key rolled before that is
+// dropped. ErrNotFound when missing, not a's, or revoked.
+func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overlap time.Duration) (r RolledCredential, err error) {
+	if overlap < 0 || overlap > MaxRollOverlap {
+		return r, errors.New("admin: roll overlap out of range")
 	}
-	if err := tx.SelectContext(ctx, &rows, sqlRevokeAdminKeyCredential, keyID); err != nil {
-		return nil, err
+	key, hash, display := newKey(CredentialKeyPrefix)
+	var old struct {
+		Key    []byte `db:"old_key_hash"`
+		Older  []byte `db:"older_key_hash"`
+		Prefix string `db:"old_api_key_prefix"`
 	}
-	hashes := make([][]byte, 0, len(rows))
-	for _, r := range rows {
-		if err := s.audit(ctx, tx, a, ActionCredentialRevoked, TargetCredential, &r.ID, map[string]any{"reason": "demo key rotation"}); err != nil {
-			return nil, err
+	err = s.inTx(ctx, "RollCredential", func(tx *sqlx.Tx) error {
+		// PostgreSQL keeps microseconds and may round up: truncate, so an
+		// overlap of 0 has ended by the time the next request looks.
+		r.PreviousKeyExpiresAt = s.now().Add(overlap).UTC().Truncate(time.Microsecond)
+		err := tx.GetContext(ctx, &old, sqlRollCredential, id, a.PartnerID, hash[:], display, r.PreviousKeyExpiresAt)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
 		}
-		hashes = append(hashes, r.Hash)
+		if err != nil {
+			return err
+		}
+		if err := tx.GetContext(ctx, &r.Credential, sqlCredential, id, a.PartnerID); err != nil {
+			return err
+		}
+		details := map[string]any{
+			"api_key_prefix": display, "previous_api_key_prefix": old.Prefix,
+			"expires_in_seconds": int64(overlap / time.Second), "previous_key_expires_at": r.PreviousKeyExpiresAt,
+		}
+		return s.audit(ctx, tx, a, ActionCredentialRolled, TargetCredential, &id, details)
+	})
+	if err != nil {
+		return RolledCredential{}, err
 	}
-	return hashes, nil
+	r.Key = key
+	// The previous key's cached entries must learn their new end, the one
+	// before it that it is gone.
+	s.invalidate(ctx, old.Key, old.Older, hash[:])
+	return r, nil
 }

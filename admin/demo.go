@@ -38,20 +38,19 @@ func (s *Store) EnsureDemoAccess(ctx context.Context, networkID int) (d DemoAcce
 			return err
 		}
 		for _, id := range old {
-			hs, err := s.revokeAdminKeyCredentials(ctx, tx, boot, id)
+			// Each demo key is its partner's only one, so this revokes its
+			// credentials too.
+			_, hs, err := s.revokeAdminKey(ctx, tx, boot, id)
 			if err != nil {
 				return err
 			}
 			stale = append(stale, hs...)
-			if _, err := s.revokeAdminKey(ctx, tx, boot, id); err != nil {
-				return err
-			}
 		}
 		k, adminKey, err := s.createAdminKey(ctx, tx, boot, DemoEntityName, Permissions)
 		if err != nil {
 			return err
 		}
-		demo := Admin{ID: k.ID, EntityName: k.EntityName, Permissions: k.Permissions}
+		demo := Admin{ID: k.ID, PartnerID: k.PartnerID, EntityName: k.EntityName, Permissions: k.Permissions}
 		u, err := s.createUser(ctx, tx, demo, NewUser{Name: "Demo user", ExternalID: "demo", Email: "demo@example.com", BillingPlan: "demo"})
 		if err != nil {
 			return err

@@ -41,6 +41,8 @@ type Options struct {
 	CacheTTL      time.Duration
 	FallbackTTL   time.Duration
 	TouchInterval time.Duration
+	// SecurityEvents bounds the recording of denied admin requests.
+	SecurityEvents SecurityEventOptions
 }
 
 // Store is the admin schema's data access.
@@ -56,14 +58,16 @@ type Store struct {
 
 	creds   credCache
 	touches touchQueue
+	sec     *securityLog
 
 	closeOnce sync.Once
 	stop      chan struct{}
 	done      chan struct{}
+	secDone   chan struct{}
 }
 
 // NewStore returns a Store over db (already migrated) and starts the
-// background writer of last_used_at; Close stops it.
+// background writers of last_used_at and security events; Close stops them.
 func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -84,22 +88,27 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 		db: db, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
 		creds:   newCredCache(),
 		touches: touchQueue{pending: map[uuid.UUID]time.Time{}, last: map[uuid.UUID]time.Time{}},
+		sec:     newSecurityLog(opts.SecurityEvents),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
+		secDone: make(chan struct{}),
 	}
 	if opts.BootstrapAdminKey != "" {
 		s.bootstrapHash = sha256.Sum256([]byte(opts.BootstrapAdminKey))
 		s.hasBootstrap = true
 	}
 	go s.touchLoop()
+	go s.securityLoop()
 	return s
 }
 
-// Close stops the background writer after a last flush of last_used_at.
+// Close stops the background writers after a last flush of last_used_at
+// and of queued security events.
 func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		<-s.done
+		<-s.secDone
 	})
 }
 

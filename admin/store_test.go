@@ -54,7 +54,7 @@ func fixture(t *testing.T, s *Store) (Admin, Credential, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := Admin{ID: k.ID, EntityName: k.EntityName, Permissions: k.Permissions, IP: "192.0.2.1"}
+	a := Admin{ID: k.ID, PartnerID: k.PartnerID, EntityName: k.EntityName, Permissions: k.Permissions, IP: "192.0.2.1"}
 	u, err := s.CreateUser(ctx, a, NewUser{Name: "u"})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestMigrations(t *testing.T) {
 		WHERE table_schema IN ('syncgate', 'public') ORDER BY 1`); err != nil {
 		t.Fatal(err)
 	}
-	want := "syncgate.admin_keys syncgate.audit_logs syncgate.credentials syncgate.pool_stake syncgate.pool_stake_refresh syncgate.pool_stake_summary syncgate.schema_migrations syncgate.usage_hourly syncgate.user_accounts"
+	want := "syncgate.admin_keys syncgate.audit_logs syncgate.credentials syncgate.partners syncgate.pool_stake syncgate.pool_stake_refresh syncgate.pool_stake_summary syncgate.schema_migrations syncgate.security_events syncgate.usage_hourly syncgate.user_accounts"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %q, want %q (nothing in public)", got, want)
 	}
@@ -198,7 +198,7 @@ func TestCredentialCacheTTL(t *testing.T) {
 	if _, err := solo.AuthenticateCredential(ctx, key3); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := solo.RevokeCredential(ctx, Admin{ID: c3.AdminKeyID}, c3.ID); err != nil {
+	if _, err := solo.RevokeCredential(ctx, Admin{ID: c3.AdminKeyID, PartnerID: c3.PartnerID}, c3.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := solo.AuthenticateCredential(ctx, key3); !errors.Is(err, ErrKeyRevoked) {

@@ -145,11 +145,11 @@ func (u UserUsage) AvgResponseTimeMs() float64 {
 func (s *Store) UsageCredentials(ctx context.Context, a Admin, w UsageWindow, p Page) (rows []CredentialUsage, total int64, err error) {
 	w = w.aligned()
 	err = s.inSnapshotTx(ctx, "UsageCredentials", func(tx *sqlx.Tx) error {
-		if err := tx.GetContext(ctx, &total, sqlCountCredentials, a.ID, true); err != nil {
+		if err := tx.GetContext(ctx, &total, sqlCountCredentials, a.PartnerID, true); err != nil {
 			return err
 		}
 		rows = []CredentialUsage{}
-		if err := tx.SelectContext(ctx, &rows, sqlUsageCredentials, a.ID, w.Start, w.End, p.Limit, p.Offset); err != nil {
+		if err := tx.SelectContext(ctx, &rows, sqlUsageCredentials, a.PartnerID, w.Start, w.End, p.Limit, p.Offset); err != nil {
 			return err
 		}
 		details := w.details(usageReportCredentials)
@@ -169,7 +169,7 @@ func (s *Store) UsageCredential(ctx context.Context, a Admin, id uuid.UUID, w Us
 	now := s.now()
 	err = s.inSnapshotTx(ctx, "UsageCredential", func(tx *sqlx.Tx) error {
 		var c Credential
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID)
+		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -224,7 +224,7 @@ func (s *Store) UsageUser(ctx context.Context, a Admin, id uuid.UUID, start, end
 	w := UsageWindow{Start: &start, End: &end}.aligned()
 	now := s.now()
 	err = s.inSnapshotTx(ctx, "UsageUser", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUsageUser, id, a.ID, *w.Start, *w.End, now)
+		err := tx.GetContext(ctx, &u, sqlUsageUser, id, a.PartnerID, *w.Start, *w.End, now)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -247,11 +247,11 @@ func (s *Store) UsageUsers(ctx context.Context, a Admin, start, end time.Time, p
 	now := s.now()
 	active := StatusActive
 	err = s.inSnapshotTx(ctx, "UsageUsers", func(tx *sqlx.Tx) error {
-		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.ID, &active); err != nil {
+		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.PartnerID, &active); err != nil {
 			return err
 		}
 		users = []UserUsage{}
-		if err := tx.SelectContext(ctx, &users, sqlUsageUsers, a.ID, *w.Start, *w.End, now, p.Limit, p.Offset); err != nil {
+		if err := tx.SelectContext(ctx, &users, sqlUsageUsers, a.PartnerID, *w.Start, *w.End, now, p.Limit, p.Offset); err != nil {
 			return err
 		}
 		for i := range users {

@@ -90,7 +90,7 @@ func (s *Store) createUser(ctx context.Context, tx *sqlx.Tx, a Admin, in NewUser
 		meta = []byte("{}")
 	}
 	var u User
-	if err := tx.GetContext(ctx, &u, sqlCreateUser, newID(), a.ID, in.ExternalID, in.Name, in.Email, string(meta), in.BillingPlan); err != nil {
+	if err := tx.GetContext(ctx, &u, sqlCreateUser, newID(), a.ID, in.ExternalID, in.Name, in.Email, string(meta), in.BillingPlan, a.PartnerID); err != nil {
 		return User{}, err
 	}
 	details := map[string]any{"name": in.Name, "external_id": in.ExternalID, "email": in.Email, "billing_plan": in.BillingPlan}
@@ -104,11 +104,11 @@ func (s *Store) Users(ctx context.Context, a Admin, status string, p Page) (user
 		st = &status
 	}
 	err = s.inTx(ctx, "Users", func(tx *sqlx.Tx) error {
-		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.ID, st); err != nil {
+		if err := tx.GetContext(ctx, &total, sqlCountUsers, a.PartnerID, st); err != nil {
 			return err
 		}
 		users = []User{}
-		if err := tx.SelectContext(ctx, &users, sqlUsers, a.ID, st, p.Limit, p.Offset); err != nil {
+		if err := tx.SelectContext(ctx, &users, sqlUsers, a.PartnerID, st, p.Limit, p.Offset); err != nil {
 			return err
 		}
 		details := map[string]any{"limit": p.Limit, "offset": p.Offset}
@@ -123,7 +123,7 @@ func (s *Store) Users(ctx context.Context, a Admin, status string, p Page) (user
 // User returns one of a's user accounts; ErrNotFound otherwise.
 func (s *Store) User(ctx context.Context, a Admin, id uuid.UUID) (u User, err error) {
 	err = s.inTx(ctx, "User", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUser, id, a.ID)
+		err := tx.GetContext(ctx, &u, sqlUser, id, a.PartnerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -143,7 +143,7 @@ func (s *Store) UpdateUser(ctx context.Context, a Admin, id uuid.UUID, p UserPat
 		meta = &m
 	}
 	err = s.inTx(ctx, "UpdateUser", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUpdateUser, id, a.ID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta)
+		err := tx.GetContext(ctx, &u, sqlUpdateUser, id, a.PartnerID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -185,7 +185,7 @@ func (s *Store) ReactivateUser(ctx context.Context, a Admin, id uuid.UUID) (User
 func (s *Store) setUserStatus(ctx context.Context, a Admin, id uuid.UUID, from, to, action string) (st UserStatus, err error) {
 	var hashes [][]byte
 	err = s.inTx(ctx, action, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &st, sqlUpdateUserStatus, id, a.ID, to, from)
+		err := tx.GetContext(ctx, &st, sqlUpdateUserStatus, id, a.PartnerID, to, from)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}

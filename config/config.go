@@ -95,6 +95,9 @@ type Config struct {
 	// believed for the client IP recorded in the audit log. Empty: the TCP
 	// peer is the client, so nobody can forge the audited address.
 	TrustedProxies []string
+	// AdminRateLimitPerMinute is each admin key's budget of admin API
+	// requests per minute (the bootstrap key's too).
+	AdminRateLimitPerMinute int
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and
@@ -133,6 +136,7 @@ func Load(environ []string, args []string) (Config, error) {
 	maxLag := fs.String("max-tip-lag", env("MAX_TIP_LAG", "10m"), "db-sync lag that makes health degraded (MAX_TIP_LAG)")
 	logLevel := fs.String("log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
+	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
@@ -236,6 +240,11 @@ func Load(environ []string, args []string) (Config, error) {
 		cfg.DBSyncMaxActive = n
 	}
 	parseDur("MAX_TIP_LAG", *maxLag, &cfg.MaxTipLag)
+	if n, err := strconv.Atoi(*adminRate); err != nil || n < 1 || n > 1_000_000 {
+		add("ADMIN_RATE_LIMIT_PER_MINUTE: %q is not a whole number from 1 to 1000000", *adminRate)
+	} else {
+		cfg.AdminRateLimitPerMinute = n
+	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue

@@ -128,6 +128,7 @@ func (s *Server) createCredential(c *gin.Context) error {
 		Credential credentialJSON `json:"credential"`
 		APIKey     string         `json:"api_key"`
 	}{credentialView(cred), key}
+	noStore(c)
 	okMessage(c, http.StatusCreated, data, "Credential created successfully. Store the API key now: it cannot be retrieved again.")
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -45,6 +46,11 @@ type adminEnv struct {
 	db    *sqlx.DB
 	redis *cache.Client
 	clock *testClock
+	// Set before starting instances: their security-event bounds, admin
+	// rate limit and log (nil: quiet).
+	secOpts   admin.SecurityEventOptions
+	adminRate int
+	log       *slog.Logger
 }
 
 type instance struct {
@@ -82,12 +88,18 @@ func (e *adminEnv) usageInstance(rec UsageRecorder) *instance {
 func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	e.t.Helper()
 	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now})
+	log := e.log
+	if log == nil {
+		log = quiet
+	}
 	store := admin.NewStore(e.db, admin.Options{
-		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: quiet,
-		TouchInterval: time.Hour, // last_used_at is written on Close only, so snapshots stay still
+		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: log,
+		TouchInterval:  time.Hour, // last_used_at is written on Close only, so snapshots stay still
+		SecurityEvents: e.secOpts,
 	})
 	e.t.Cleanup(func() { store.Close(); fast.Close() })
-	srv := New(Deps{Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: quiet})
+	cfg := config.Config{AdminRateLimitPerMinute: e.adminRate}
+	srv := New(Deps{Config: cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {

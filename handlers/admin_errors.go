@@ -35,6 +35,7 @@ var (
 	errEntityNameTooLong   = newAPIError(http.StatusBadRequest, "admin_entity_name must be 255 characters or less")
 	errPermissionsInvalid  = newAPIError(http.StatusBadRequest, "permissions must be an array of: "+strings.Join(admin.Permissions, ", "))
 	errAdminKeyNotLive     = newAPIError(http.StatusNotFound, "Admin key not found or already revoked")
+	errRollOverlapRange    = newAPIError(http.StatusBadRequest, "expires_in_seconds must be an integer from 0 to 604800 (7 days)")
 	errInvalidAction       = errInvalidParam("action", "must be an audit action such as credential.created")
 	errInvalidAdminKeyID   = errInvalidParam("admin_key_id", "must be a UUID")
 	errInvalidTargetID     = errInvalidParam("target_id", "must be a UUID")

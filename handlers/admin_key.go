@@ -1,11 +1,15 @@
 package handlers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -16,10 +20,12 @@ import (
 // adminKeyJSON is an admin key record (DECISIONS.md "Admin keys").
 type adminKeyJSON struct {
 	ID              uuid.UUID `json:"id"`
+	PartnerID       uuid.UUID `json:"partner_id"`
 	AdminEntityName string    `json:"admin_entity_name"`
 	Permissions     []string  `json:"permissions"`
 	APIKeyPrefix    string    `json:"api_key_prefix"`
 	CreatedAt       string    `json:"created_at"`
+	ExpiresAt       *string   `json:"expires_at"` // set by a roll with an overlap
 	Revoked         bool      `json:"revoked"`
 	RevokedAt       *string   `json:"revoked_at"`
 }
@@ -30,17 +36,15 @@ func adminKeyView(k admin.AdminKey) adminKeyJSON {
 		perms = []string{}
 	}
 	return adminKeyJSON{
-		ID: k.ID, AdminEntityName: k.EntityName, Permissions: perms, APIKeyPrefix: k.APIKeyPrefix,
-		CreatedAt: isoTime(k.CreatedAt), Revoked: k.Revoked, RevokedAt: isoTimePtr(k.RevokedAt),
+		ID: k.ID, PartnerID: k.PartnerID, AdminEntityName: k.EntityName, Permissions: perms, APIKeyPrefix: k.APIKeyPrefix,
+		CreatedAt: isoTime(k.CreatedAt), ExpiresAt: isoTimePtr(k.ExpiresAt), Revoked: k.Revoked, RevokedAt: isoTimePtr(k.RevokedAt),
 	}
 }
 
-// createAdminKey: POST /v1/admin/keys (bootstrap key only).
+// createAdminKey: POST /v1/admin/keys (bootstrap key only), the first key
+// of a new partner.
 func (s *Server) createAdminKey(c *gin.Context) error {
 	a := adminOf(c)
-	if !a.Bootstrap {
-		return errBootstrapOnly
-	}
 	obj, err := decodeJSONObject(c)
 	if err != nil {
 		return err
@@ -64,6 +68,7 @@ func (s *Server) createAdminKey(c *gin.Context) error {
 		AdminKey adminKeyJSON `json:"admin_key"`
 		Key      string       `json:"key"`
 	}{adminKeyView(k), key}
+	noStore(c)
 	okMessage(c, http.StatusCreated, data, "Admin key created successfully. Store the key now: it cannot be retrieved again.")
 	return nil
 }
@@ -94,9 +99,6 @@ func permissionList(obj map[string]json.RawMessage) ([]string, error) {
 // listAdminKeys: GET /v1/admin/keys (bootstrap key only), newest first.
 func (s *Server) listAdminKeys(c *gin.Context) error {
 	a := adminOf(c)
-	if !a.Bootstrap {
-		return errBootstrapOnly
-	}
 	p, err := adminPage(c, 20)
 	if err != nil {
 		return err
@@ -113,23 +115,122 @@ func (s *Server) listAdminKeys(c *gin.Context) error {
 	return nil
 }
 
-// revokeAdminKey: DELETE /v1/admin/keys/:id (bootstrap key only).
+// revokeAdminKey: DELETE /v1/admin/keys/:id (bootstrap key only). The
+// partner's last lasting key takes the partner's credentials with it.
 func (s *Server) revokeAdminKey(c *gin.Context) error {
-	a := adminOf(c)
-	if !a.Bootstrap {
-		return errBootstrapOnly
-	}
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
 		return errAdminKeyNotLive
 	}
-	k, err := s.deps.Admin.RevokeAdminKey(c.Request.Context(), a, id)
+	k, err := s.deps.Admin.RevokeAdminKey(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
 		return errAdminKeyNotLive
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusOK, adminKeyView(k), "Admin key revoked successfully")
+	data := struct {
+		adminKeyJSON
+		CredentialsRevoked int `json:"credentials_revoked"`
+	}{adminKeyView(k.AdminKey), k.CredentialsRevoked}
+	msg := "Admin key revoked successfully"
+	if k.CredentialsRevoked > 0 {
+		msg = fmt.Sprintf("Admin key revoked successfully. It was its partner's last active key: %d credentials revoked", k.CredentialsRevoked)
+	}
+	okMessage(c, http.StatusOK, data, msg)
 	return nil
+}
+
+// rollAdminKey: POST /v1/admin/keys/:id/roll (bootstrap key only). The new
+// key joins the old one's partner; the old one works for the overlap.
+func (s *Server) rollAdminKey(c *gin.Context) error {
+	id, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return errAdminKeyNotLive
+	}
+	overlap, err := rollOverlap(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.deps.Admin.RollAdminKey(c.Request.Context(), adminOf(c), id, overlap)
+	if errors.Is(err, admin.ErrNotFound) {
+		return errAdminKeyNotLive
+	}
+	if err != nil {
+		return err
+	}
+	data := struct {
+		AdminKey         adminKeyJSON `json:"admin_key"`
+		Key              string       `json:"key"`
+		PreviousAdminKey adminKeyJSON `json:"previous_admin_key"`
+	}{adminKeyView(r.New), r.Key, adminKeyView(r.Previous)}
+	noStore(c)
+	okMessage(c, http.StatusCreated, data, "Admin key rolled successfully. Store the key now: it cannot be retrieved again.")
+	return nil
+}
+
+// rollCredential: POST /v1/admin/credentials/:id/roll. Same id, user,
+// network, limit, name and usage history; a new key, shown once.
+func (s *Server) rollCredential(c *gin.Context) error {
+	id, err := credentialID(c)
+	if err != nil {
+		return err
+	}
+	overlap, err := rollOverlap(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.deps.Admin.RollCredential(c.Request.Context(), adminOf(c), id, overlap)
+	if errors.Is(err, admin.ErrNotFound) {
+		return errCredentialNotLive
+	}
+	if err != nil {
+		return err
+	}
+	data := struct {
+		Credential           credentialJSON `json:"credential"`
+		APIKey               string         `json:"api_key"`
+		PreviousKeyExpiresAt string         `json:"previous_key_expires_at"`
+	}{credentialView(r.Credential), r.Key, isoTime(r.PreviousKeyExpiresAt)}
+	noStore(c)
+	okMessage(c, http.StatusOK, data, "Credential rolled successfully. Store the API key now: it cannot be retrieved again.")
+	return nil
+}
+
+// rollOverlap reads the optional body {"expires_in_seconds": n} of a roll:
+// how long the old key keeps working, 0 (the default, also for an empty
+// body) to 7 days.
+func rollOverlap(c *gin.Context) (time.Duration, error) {
+	if c.Request.Body == nil {
+		return 0, nil
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return 0, errBodyTooLarge
+		}
+		return 0, errInvalidJSON
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return 0, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+		return 0, errInvalidJSON
+	}
+	raw, present := obj["expires_in_seconds"]
+	if !present || isNull(raw) {
+		return 0, nil
+	}
+	n, ok := jsonInt(raw)
+	if !ok || n < 0 || time.Duration(n) > admin.MaxRollOverlap/time.Second {
+		return 0, errRollOverlapRange
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+// noStore keeps a response that carries a full key out of every cache.
+func noStore(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
 }

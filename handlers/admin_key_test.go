@@ -27,7 +27,7 @@ func TestCreateAdminKey(t *testing.T) {
 		t.Fatalf("key %q is not sga1_ + 48 lowercase hex", d.Key)
 	}
 	k := d.AdminKey
-	if len(k) != 7 || k["admin_entity_name"] != "Partner A" || k["api_key_prefix"] != d.Key[:12] ||
+	if len(k) != 9 || k["partner_id"] == nil || k["expires_at"] != nil || k["admin_entity_name"] != "Partner A" || k["api_key_prefix"] != d.Key[:12] ||
 		k["revoked"] != false || k["revoked_at"] != nil || k["created_at"] == nil || k["id"] == nil {
 		t.Fatalf("admin_key = %v", k)
 	}

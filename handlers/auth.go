@@ -127,16 +127,20 @@ func (s *Server) rateLimit(c *gin.Context) {
 		c.Next()
 		return
 	}
-	d := v.(cache.Decision)
+	if writeRateLimit(c, v.(cache.Decision)) {
+		c.Next()
+	}
+}
+
+// setRateLimitHeaders writes the X-RateLimit-* headers of d, and
+// Retry-After when d refuses the request.
+func setRateLimitHeaders(c *gin.Context, d cache.Decision) {
 	c.Header("X-RateLimit-Limit", strconv.Itoa(d.Limit))
 	c.Header("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
 	c.Header("X-RateLimit-Reset", strconv.Itoa(ceilSeconds(d.ResetAfter)))
 	if !d.Allowed {
 		c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(d.RetryAfter))))
-		fail(c, errRateLimited(d.Limit))
-		return
 	}
-	c.Next()
 }
 
 func ceilSeconds(d time.Duration) int {
@@ -174,15 +178,16 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 	return db, nil
 }
 
-// requireAdmin authenticates an admin key (or the bootstrap key) and
-// checks perm ("" = any admin key; the handler then decides, e.g. admin-key
-// management is the bootstrap key's alone). A credential, an unknown or a
-// revoked admin key: 401 Invalid API key. Missing permission: 403.
+// requireAdmin authenticates an admin key (or the bootstrap key), counts
+// the request against the key's admin rate limit and checks perm ("" = any
+// admin key; requireBootstrap narrows further in the route table). A
+// credential, an unknown, revoked or expired admin key: 401 Invalid API
+// key. Missing permission: 403. Both are recorded as security events.
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		key, ok := bearerKey(c)
 		if !ok {
-			fail(c, errMissingAuth)
+			s.denyAdmin(c, errMissingAuth, nil)
 			return
 		}
 		c.Set(ctxKeyPrefix, keyPrefix(key))
@@ -192,14 +197,17 @@ func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 		}
 		a, err := s.deps.Admin.AuthenticateAdmin(c.Request.Context(), key)
 		if err != nil {
-			fail(c, authError(err))
+			s.denyAdmin(c, authError(err), nil)
 			return
 		}
 		if a.Bootstrap {
 			c.Set(ctxKeyPrefix, "bootstrap") // not even part of that secret goes to the log
 		}
+		if !s.adminRateLimit(c, a) {
+			return
+		}
 		if perm != "" && !a.Can(perm) {
-			fail(c, errPermissionDenied(perm))
+			s.denyAdmin(c, errPermissionDenied(perm), &a)
 			return
 		}
 		a.IP = c.ClientIP()

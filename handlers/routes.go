@@ -14,7 +14,10 @@ import (
 //   - access log after recover, so it sees the final status of a recovered panic;
 //   - deadline and body limit before any handler reads the body or the database;
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
-//     see 429s, and rate limiting needs the credential.
+//     see 429s, and rate limiting needs the credential;
+//   - on admin routes, requireAdmin (authentication, admin rate limit, the
+//     route's permission), then requireBootstrap where only the bootstrap
+//     key may call: who may call what is decided here, not in handlers.
 func (s *Server) routes() {
 	r := s.engine
 	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), withDeadline(s.requestDeadline()), limitBody())
@@ -41,9 +44,12 @@ func (s *Server) routes() {
 	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
 
 	adm := v1.Group("/admin")
-	adm.POST("/keys", s.requireAdmin(""), h(s.createAdminKey))
-	adm.GET("/keys", s.requireAdmin(""), h(s.listAdminKeys))
-	adm.DELETE("/keys/:id", s.requireAdmin(""), h(s.revokeAdminKey))
+	keys := adm.Group("/keys", s.requireAdmin(""), s.requireBootstrap)
+	keys.POST("", h(s.createAdminKey))
+	keys.GET("", h(s.listAdminKeys))
+	keys.DELETE("/:id", h(s.revokeAdminKey))
+	keys.POST("/:id/roll", h(s.rollAdminKey))
+	adm.GET("/security-events", s.requireAdmin(""), s.requireBootstrap, h(s.listSecurityEvents))
 
 	adm.POST("/users", s.requireAdmin(admin.PermManageUsers), h(s.createUser))
 	adm.GET("/users", s.requireAdmin(admin.PermManageUsers), h(s.listUsers))
@@ -57,6 +63,7 @@ func (s *Server) routes() {
 	adm.GET("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.getCredential))
 	adm.PATCH("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.updateCredential))
 	adm.DELETE("/credentials/:id", s.requireAdmin(admin.PermManageCredentials), h(s.revokeCredential))
+	adm.POST("/credentials/:id/roll", s.requireAdmin(admin.PermManageCredentials), h(s.rollCredential))
 
 	adm.GET("/usage", s.requireAdmin(admin.PermViewUsage), h(s.listUsage))
 	adm.GET("/usage/:id", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsage))

@@ -2,10 +2,12 @@
 -- $1 limit, $2 offset. Uses admin_keys_created_idx.
 SELECT
   k.id,
+  k.partner_id,
   k.admin_entity_name,
   k.permissions,
   k.api_key_prefix,
   k.created_at,
+  k.expires_at,
   k.revoked,
   k.revoked_at
 FROM syncgate.admin_keys k

@@ -6,4 +6,4 @@ SET revoked = true,
 WHERE id = $1
   AND NOT revoked
   AND NOT is_bootstrap
-RETURNING id, admin_entity_name, permissions, api_key_prefix, created_at, revoked, revoked_at
+RETURNING id, partner_id, admin_entity_name, permissions, api_key_prefix, created_at, expires_at, revoked, revoked_at

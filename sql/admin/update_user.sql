@@ -1,6 +1,6 @@
 -- update_user: change the supplied fields (NULL = keep) of an owned user account; metadata is
 -- replaced whole. Returns the full record; no row when missing or not owned.
--- $1 user id, $2 admin_key_id, $3 name, $4 external_id, $5 email, $6 billing_plan,
+-- $1 user id, $2 owning partner_id, $3 name, $4 external_id, $5 email, $6 billing_plan,
 -- $7 metadata (json object). Uses user_accounts_pkey.
 WITH u AS (
   UPDATE syncgate.user_accounts
@@ -11,7 +11,7 @@ WITH u AS (
     metadata = COALESCE($7::jsonb, metadata),
     updated_at = now()
   WHERE id = $1
-    AND admin_key_id = $2
+    AND partner_id = $2
   RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan
 )
 SELECT

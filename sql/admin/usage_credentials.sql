@@ -1,8 +1,8 @@
--- usage_credentials: one page of an admin key's credentials (revoked ones and ones without
+-- usage_credentials: one page of a partner's credentials (revoked ones and ones without
 -- traffic included) with their request counts in a window, busiest first, ties by id.
--- $1 admin_key_id, $2 window start or NULL (buckets with hour >= $2), $3 window end or NULL
+-- $1 partner_id, $2 window start or NULL (buckets with hour >= $2), $3 window end or NULL
 -- (buckets with hour < $3), $4 limit, $5 offset.
--- Uses credentials_owner_idx for the admin key's credentials, then an index-only range scan
+-- Uses credentials_partner_idx for the partner's credentials, then an index-only range scan
 -- of usage_hourly_pkey (credential_id, hour) INCLUDE (counts) per credential (migration 0004).
 -- The sums are taken over ids alone and the names joined after: measurably cheaper than
 -- grouping the wide rows.
@@ -17,7 +17,7 @@ WITH totals AS (
     ON h.credential_id = c.id
     AND ($2::timestamptz IS NULL OR h.hour >= $2)
     AND ($3::timestamptz IS NULL OR h.hour < $3)
-  WHERE c.admin_key_id = $1
+  WHERE c.partner_id = $1
   GROUP BY c.id
 )
 SELECT

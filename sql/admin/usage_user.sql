@@ -1,6 +1,6 @@
 -- usage_user: one user account's request counts over all its credentials (revoked ones
--- included) in a window, and how many of its keys are active, only if the admin key owns it.
--- $1 user id, $2 owning admin_key_id, $3 window start (buckets with hour >= $3), $4 window
+-- included) in a window, and how many of its keys are active, only if the partner owns it.
+-- $1 user id, $2 owning partner_id, $3 window start (buckets with hour >= $3), $4 window
 -- end (buckets with hour < $4), $5 now (a key is active when not revoked and expires_at is
 -- NULL or after $5).
 -- Uses user_accounts_pkey, credentials_user_idx and an index-only range scan of
@@ -23,5 +23,5 @@ LEFT JOIN syncgate.usage_hourly h
   AND h.hour >= $3
   AND h.hour < $4
 WHERE u.id = $1
-  AND u.admin_key_id = $2
+  AND u.partner_id = $2
 GROUP BY u.id

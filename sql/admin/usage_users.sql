@@ -1,10 +1,10 @@
--- usage_users: one page of an admin key's active user accounts (suspended and pending ones
+-- usage_users: one page of a partner's active user accounts (suspended and pending ones
 -- left out) with their request counts over all their credentials (revoked ones included) in a
 -- window and their active key counts, busiest first, ties by user id.
--- $1 admin_key_id, $2 window start (buckets with hour >= $2), $3 window end (buckets with
+-- $1 partner_id, $2 window start (buckets with hour >= $2), $3 window end (buckets with
 -- hour < $3), $4 now (a key is active when not revoked and expires_at is NULL or after $4),
 -- $5 limit, $6 offset.
--- Uses user_accounts_owner_status_idx, credentials_user_idx and an index-only range scan of
+-- Uses user_accounts_partner_status_idx, credentials_user_idx and an index-only range scan of
 -- usage_hourly_pkey (credential_id, hour) INCLUDE (counts) per credential (migration 0004).
 SELECT
   u.id AS user_account_id,
@@ -23,7 +23,7 @@ LEFT JOIN syncgate.usage_hourly h
   ON h.credential_id = c.id
   AND h.hour >= $2
   AND h.hour < $3
-WHERE u.admin_key_id = $1
+WHERE u.partner_id = $1
   AND u.status = 'active'
 GROUP BY u.id
 -- A bare name in ORDER BY is the output column (the sum), not h.total_requests.

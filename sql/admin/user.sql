@@ -1,5 +1,5 @@
--- user: one user account, only if the admin key owns it.
--- $1 user id, $2 owning admin_key_id. Uses user_accounts_pkey.
+-- user: one user account, only if the partner owns it.
+-- $1 user id, $2 owning partner_id. Uses user_accounts_pkey.
 SELECT
   u.id,
   u.admin_key_id,
@@ -15,4 +15,4 @@ SELECT
 FROM syncgate.user_accounts u
 JOIN syncgate.admin_keys k ON k.id = u.admin_key_id
 WHERE u.id = $1
-  AND u.admin_key_id = $2
+  AND u.partner_id = $2

@@ -1,6 +1,6 @@
--- users: one page of an admin key's user accounts, newest first, optionally of one status.
--- $1 admin_key_id, $2 status or NULL, $3 limit, $4 offset.
--- Uses user_accounts_owner_idx, or user_accounts_owner_status_idx with a status.
+-- users: one page of a partner's user accounts, newest first, optionally of one status.
+-- $1 partner_id, $2 status or NULL, $3 limit, $4 offset.
+-- Uses user_accounts_partner_idx, or user_accounts_partner_status_idx with a status.
 SELECT
   u.id,
   u.admin_key_id,
@@ -15,7 +15,7 @@ SELECT
   u.billing_plan
 FROM syncgate.user_accounts u
 JOIN syncgate.admin_keys k ON k.id = u.admin_key_id
-WHERE u.admin_key_id = $1
+WHERE u.partner_id = $1
   AND ($2::text IS NULL OR u.status = $2)
 ORDER BY u.created_at DESC, u.id DESC
 LIMIT $3 OFFSET $4

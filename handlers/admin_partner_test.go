@@ -1,0 +1,356 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/admin"
+)
+
+// rollAdminKey rolls an admin key through the API and returns the new key's id and key.
+func (e *adminEnv) rollAdminKey(in *instance, id, body string) (newID, key string) {
+	e.t.Helper()
+	r := in.call(e.t, "POST", "/v1/admin/keys/"+id+"/roll", testBootstrapKey, body).want(e.t, 201, "")
+	var d struct {
+		AdminKey struct {
+			ID string `json:"id"`
+		} `json:"admin_key"`
+		Key string `json:"key"`
+	}
+	r.into(e.t, &d)
+	return d.AdminKey.ID, d.Key
+}
+
+// TestRevokeLastAdminKey: revoking a partner's only admin key makes every
+// credential of the partner fail on the very next request on another
+// instance that had them cached, and the audit entry counts them.
+func TestRevokeLastAdminKey(t *testing.T) {
+	e := newAdminEnv(t)
+	in, other := e.instance(), e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	u1, u2 := e.user(in, key, "u1"), e.user(in, key, "u2")
+	_, k1 := e.credential(in, key, u1, "")
+	_, k2 := e.credential(in, key, u2, "")
+	c3, k3 := e.credential(in, key, u2, "")
+	in.call(t, "DELETE", "/v1/admin/credentials/"+c3, key, "").want(t, 200, "") // already revoked: not counted
+	// Another partner's key is untouched.
+	_, q := e.adminKey(in, "Q", allPerms...)
+	_, qKey := e.credential(in, q, e.user(in, q, "q's"), "")
+	for _, k := range []string{k1, k2, qKey} {
+		other.call(t, "GET", "/v1/test/whoami", k, "").want(t, 200, "")
+	}
+	other.call(t, "GET", "/v1/test/whoami", k3, "").want(t, 401, "API key has been revoked")
+
+	r := in.call(t, "DELETE", "/v1/admin/keys/"+keyID, testBootstrapKey, "").want(t, 200, "")
+	var d struct {
+		CredentialsRevoked int `json:"credentials_revoked"`
+	}
+	r.into(t, &d)
+	if d.CredentialsRevoked != 2 || r.Message != "Admin key revoked successfully. It was its partner's last active key: 2 credentials revoked" {
+		t.Fatalf("revoke: %s", r.Raw)
+	}
+	for _, k := range []string{k1, k2} {
+		other.call(t, "GET", "/v1/test/whoami", k, "").want(t, 401, "API key has been revoked")
+	}
+	other.call(t, "GET", "/v1/test/whoami", qKey, "").want(t, 200, "")
+
+	// The audit entry, read independently.
+	var details []byte
+	if err := e.db.Get(&details, `SELECT details FROM syncgate.audit_logs WHERE action = 'admin_key.revoked' AND target_id = $1`, keyID); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	_ = json.Unmarshal(details, &got)
+	if got["credentials_revoked"] != float64(2) || got["last_key_of_partner"] != true {
+		t.Fatalf("audit details %s", details)
+	}
+	var live int
+	if err := e.db.Get(&live, `SELECT count(*) FROM syncgate.credentials c JOIN syncgate.admin_keys k ON k.partner_id = c.partner_id
+		WHERE k.id = $1 AND NOT c.revoked`, keyID); err != nil || live != 0 {
+		t.Fatalf("live credentials of the partner: %d, %v", live, err)
+	}
+}
+
+// TestPartnerOwnership: keys of one partner share its users and
+// credentials; revoking one key that is not the last leaves them working
+// and manageable by the others (today's bug: nothing could revoke them).
+func TestPartnerOwnership(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	oldID, old := e.adminKey(in, "P", allPerms...)
+	userID := e.user(in, old, "u")
+	credID, apiKey := e.credential(in, old, userID, "")
+	newID, fresh := e.rollAdminKey(in, oldID, `{"expires_in_seconds":3600}`)
+
+	// The new key sees what the old one created.
+	in.call(t, "GET", "/v1/admin/users/"+userID, fresh, "").want(t, 200, "")
+	r := in.call(t, "GET", "/v1/admin/credentials", fresh, "").want(t, 200, "")
+	if _, _, total, _ := r.page(t); total != 1 || !strings.Contains(string(r.Data), credID) {
+		t.Fatalf("new key's credentials: %s", r.Raw)
+	}
+	// Revoking the old key (not the last): nothing else changes.
+	r = in.call(t, "DELETE", "/v1/admin/keys/"+oldID, testBootstrapKey, "").want(t, 200, "")
+	if r.Message != "Admin key revoked successfully" {
+		t.Fatalf("revoke: %s", r.Raw)
+	}
+	in.call(t, "GET", "/v1/admin/users", old, "").want(t, 401, "Invalid API key")
+	in.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+	in.call(t, "DELETE", "/v1/admin/credentials/"+credID, fresh, "").want(t, 200, "")
+	in.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 401, "API key has been revoked")
+	// Created by the old key, owned by the partner: the record still names its creator.
+	r = in.call(t, "GET", "/v1/admin/credentials/"+credID, fresh, "").want(t, 200, "")
+	if str(r.fields(t)["admin_key_id"]) != oldID {
+		t.Fatalf("creator: %s", r.Data)
+	}
+	_ = newID
+}
+
+func TestRollAdminKey(t *testing.T) {
+	e := newAdminEnv(t)
+	in, other := e.instance(), e.instance()
+	oldID, old := e.adminKey(in, "P", admin.PermManageUsers, admin.PermViewUsage)
+	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 200, "")
+
+	r := in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`).want(t, 201, "")
+	if r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("Cache-Control %q", r.Header.Get("Cache-Control"))
+	}
+	var d struct {
+		AdminKey         map[string]any `json:"admin_key"`
+		Key              string         `json:"key"`
+		PreviousAdminKey map[string]any `json:"previous_admin_key"`
+	}
+	r.into(t, &d)
+	nk, pk := d.AdminKey, d.PreviousAdminKey
+	if !adminKeyFormat.MatchString(d.Key) || nk["partner_id"] != pk["partner_id"] || nk["admin_entity_name"] != "P" ||
+		nk["api_key_prefix"] != d.Key[:12] || pk["id"] != oldID || pk["revoked"] != false {
+		t.Fatalf("roll: %s", r.Raw)
+	}
+	if perms := nk["permissions"].([]any); len(perms) != 2 || perms[0] != admin.PermManageUsers || perms[1] != admin.PermViewUsage {
+		t.Fatalf("permissions %v", perms)
+	}
+	wantEnd := e.clock.Now().Add(600 * time.Second).UTC()
+	if end, err := time.Parse(time.RFC3339Nano, pk["expires_at"].(string)); err != nil || end.Sub(wantEnd).Abs() > time.Second {
+		t.Fatalf("old key expires_at %v, want about %v", pk["expires_at"], wantEnd)
+	}
+	// Both keys work during the overlap, on every instance.
+	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 200, "")
+	other.call(t, "GET", "/v1/admin/users", d.Key, "").want(t, 200, "")
+	e.clock.Add(599 * time.Second)
+	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 200, "")
+	e.clock.Add(time.Second)
+	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 401, "Invalid API key")
+	in.call(t, "GET", "/v1/admin/users", old, "").want(t, 401, "Invalid API key")
+	other.call(t, "GET", "/v1/admin/users", d.Key, "").want(t, 200, "")
+	// A key past its overlap cannot be rolled again.
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, "").want(t, 404, "Admin key not found or already revoked")
+	})
+
+	// Without an overlap (empty body: the default) the old key is revoked at once.
+	newID := nk["id"].(string)
+	third, thirdKey := e.rollAdminKey(in, newID, "")
+	other.call(t, "GET", "/v1/admin/users", d.Key, "").want(t, 401, "Invalid API key")
+	other.call(t, "GET", "/v1/admin/users", thirdKey, "").want(t, 200, "")
+	var revoked bool
+	if err := e.db.Get(&revoked, `SELECT revoked FROM syncgate.admin_keys WHERE id = $1`, newID); err != nil || !revoked {
+		t.Fatalf("rolled without overlap: revoked %v, %v", revoked, err)
+	}
+	var n int
+	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'admin_key.rolled' AND target_id = $1
+		AND details->>'new_admin_key_id' = $2 AND (details->>'expires_in_seconds')::int = 0`, newID, third); err != nil || n != 1 {
+		t.Fatalf("admin_key.rolled entries: %d, %v", n, err)
+	}
+}
+
+func TestRollBadInput(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	credID, _ := e.credential(in, key, e.user(in, key, "u"), "")
+	missing := "00000000-0000-0000-0000-00000000dead"
+	rangeMsg := "expires_in_seconds must be an integer from 0 to 604800 (7 days)"
+	for _, path := range []struct{ ok, missing, bad, key, notFound string }{
+		{"/v1/admin/keys/" + keyID + "/roll", "/v1/admin/keys/" + missing + "/roll", "/v1/admin/keys/x/roll", testBootstrapKey, "Admin key not found or already revoked"},
+		{"/v1/admin/credentials/" + credID + "/roll", "/v1/admin/credentials/" + missing + "/roll", "/v1/admin/credentials/x/roll", key, "Credential not found or already revoked"},
+	} {
+		e.unchanged(t, func() {
+			for _, body := range []string{`{"expires_in_seconds":-1}`, `{"expires_in_seconds":604801}`, `{"expires_in_seconds":"60"}`,
+				`{"expires_in_seconds":1.5}`, `{"expires_in_seconds":1e3}`, `{"expires_in_seconds":true}`, `{"expires_in_seconds":99999999999999999999}`} {
+				in.call(t, "POST", path.ok, path.key, body).want(t, 400, rangeMsg)
+			}
+			in.call(t, "POST", path.ok, path.key, `{"expires_in_seconds":`).want(t, 400, "Invalid JSON body")
+			in.call(t, "POST", path.ok, path.key, `[]`).want(t, 400, "Invalid JSON body")
+			in.call(t, "POST", path.missing, path.key, "").want(t, 404, path.notFound)
+		})
+	}
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/keys/x/roll", testBootstrapKey, "").want(t, 404, "Admin key not found or already revoked")
+		in.call(t, "POST", "/v1/admin/keys/"+admin.BootstrapKeyID.String()+"/roll", testBootstrapKey, "").want(t, 404, "Admin key not found or already revoked")
+		in.call(t, "POST", "/v1/admin/credentials/x/roll", key, "").want(t, 400, "Invalid credential ID format")
+	})
+	// The longest overlap is accepted.
+	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":604800}`).want(t, 200, "")
+	in.call(t, "POST", "/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":604800}`).want(t, 201, "")
+}
+
+func TestRollCredential(t *testing.T) {
+	e := newAdminEnv(t)
+	in, other := e.instance(), e.instance()
+	_, key := e.adminKey(in, "P", allPerms...)
+	userID := e.user(in, key, "u")
+	credID, old := e.credential(in, key, userID, `,"rate_limit_per_minute":77,"network_id":2`)
+	whoami := func(in *instance, k string) string {
+		r := in.call(t, "GET", "/v1/test/whoami", k, "").want(t, 200, "")
+		if r.Header.Get("X-RateLimit-Limit") != "77" {
+			t.Fatalf("rate limit header %q", r.Header.Get("X-RateLimit-Limit"))
+		}
+		return str(r.fields(t)["credential_id"])
+	}
+	whoami(other, old) // cached on the other instance
+	var before string
+	if err := e.db.Get(&before, `SELECT concat_ws('|', user_account_id, network_id, rate_limit_per_minute, name, created_at, admin_key_id)
+		FROM syncgate.credentials WHERE id = $1`, credID); err != nil {
+		t.Fatal(err)
+	}
+
+	r := in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":60}`).want(t, 200, "")
+	if r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("Cache-Control %q", r.Header.Get("Cache-Control"))
+	}
+	var d struct {
+		Credential           map[string]any `json:"credential"`
+		APIKey               string         `json:"api_key"`
+		PreviousKeyExpiresAt string         `json:"previous_key_expires_at"`
+	}
+	r.into(t, &d)
+	if d.Credential["id"] != credID || d.Credential["api_key_prefix"] != d.APIKey[:12] || d.APIKey == old || !strings.HasPrefix(d.APIKey, "sgk1_") {
+		t.Fatalf("roll: %s", r.Raw)
+	}
+	var after string
+	if err := e.db.Get(&after, `SELECT concat_ws('|', user_account_id, network_id, rate_limit_per_minute, name, created_at, admin_key_id)
+		FROM syncgate.credentials WHERE id = $1 AND key_hash = sha256($2::bytea)`, credID, d.APIKey); err != nil || after != before {
+		t.Fatalf("credential changed: %q -> %q (%v)", before, after, err)
+	}
+	// Same credential (so usage keeps counting on the same id) for both keys.
+	if whoami(other, old) != credID || whoami(other, d.APIKey) != credID || whoami(in, old) != credID {
+		t.Fatal("a key of the rolled credential answers as another credential")
+	}
+	e.clock.Add(59 * time.Second)
+	whoami(other, old)
+	e.clock.Add(time.Second)
+	other.call(t, "GET", "/v1/test/whoami", old, "").want(t, 401, "API key has expired")
+	in.call(t, "GET", "/v1/test/whoami", old, "").want(t, 401, "API key has expired")
+	whoami(other, d.APIKey)
+
+	// Roll again without overlap: the current key fails at once elsewhere.
+	second := d.APIKey
+	r = in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 200, "")
+	r.into(t, &d)
+	other.call(t, "GET", "/v1/test/whoami", second, "").want(t, 401, "API key has expired")
+	whoami(other, d.APIKey)
+	// Rolling with an overlap while an earlier one runs ends the earlier one.
+	third := d.APIKey
+	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "").into(t, &d)
+	whoami(other, third)
+	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "")
+	other.call(t, "GET", "/v1/test/whoami", third, "").want(t, 401, "Invalid API key")
+	whoami(other, d.APIKey) // the previous key, still in its overlap
+
+	// Revoking ends the previous key too; a revoked credential cannot be rolled.
+	in.call(t, "DELETE", "/v1/admin/credentials/"+credID, key, "").want(t, 200, "")
+	other.call(t, "GET", "/v1/test/whoami", d.APIKey, "").want(t, 401, "API key has been revoked")
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 404, "Credential not found or already revoked")
+	})
+	var n int
+	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'credential.rolled' AND target_id = $1`, credID); err != nil || n != 4 {
+		t.Fatalf("credential.rolled entries: %d, %v", n, err)
+	}
+	if strings.Contains(e.snapshot(), d.APIKey) || strings.Contains(e.snapshot(), old) {
+		t.Fatal("a key is stored in clear")
+	}
+}
+
+// TestRollCredentialOwnership: another partner, a key without
+// manage_credentials and the bootstrap key cannot roll a credential.
+func TestRollCredentialOwnership(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	_, a := e.adminKey(in, "A", allPerms...)
+	_, b := e.adminKey(in, "B", allPerms...)
+	_, usersOnly := e.adminKey(in, "B users", admin.PermManageUsers)
+	credID, apiKey := e.credential(in, a, e.user(in, a, "u"), "")
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", b, "").want(t, 404, "Credential not found or already revoked")
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", testBootstrapKey, "").want(t, 404, "Credential not found or already revoked")
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", usersOnly, "").want(t, 403, "Permission denied: manage_credentials required")
+	})
+	in.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+}
+
+// TestRequireBootstrap: every /v1/admin/keys route and the security events
+// answer 403 to any other admin key, from the middleware (nothing written,
+// whatever the body or id).
+func TestRequireBootstrap(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	id, all := e.adminKey(in, "all", allPerms...)
+	e.unchanged(t, func() {
+		for _, tc := range []struct{ method, path, body string }{
+			{"POST", "/v1/admin/keys", `{"admin_entity_name":"x","permissions":[]}`},
+			{"POST", "/v1/admin/keys", `not json`},
+			{"GET", "/v1/admin/keys", ""},
+			{"GET", "/v1/admin/keys?limit=0", ""},
+			{"DELETE", "/v1/admin/keys/" + id, ""},
+			{"DELETE", "/v1/admin/keys/not-a-uuid", ""},
+			{"POST", "/v1/admin/keys/" + id + "/roll", ""},
+			{"POST", "/v1/admin/keys/" + id + "/roll", `{"expires_in_seconds":-5}`},
+			{"GET", "/v1/admin/security-events", ""},
+		} {
+			in.call(t, tc.method, tc.path, all, tc.body).want(t, 403, "Permission denied: bootstrap key required")
+		}
+	})
+	in.call(t, "GET", "/v1/admin/users", all, "").want(t, 200, "")
+}
+
+// TestAdminRateLimit: each admin key has its own per-minute budget, with
+// the data limit's headers and 429.
+func TestAdminRateLimit(t *testing.T) {
+	e := newAdminEnv(t)
+	e.adminRate = 3
+	in := e.instance()
+	// Keys made through the store, so the bootstrap key's budget is untouched.
+	_, a, err := in.store.CreateAdminKey(context.Background(), admin.Bootstrap(""), "A", allPerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := in.store.CreateAdminKey(context.Background(), admin.Bootstrap(""), "B", allPerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 3; i > 0; i-- {
+		r := in.call(t, "GET", "/v1/admin/users", a, "").want(t, 200, "")
+		if r.Header.Get("X-RateLimit-Limit") != "3" || r.Header.Get("X-RateLimit-Remaining") != strconv.Itoa(i-1) {
+			t.Fatalf("headers %v", r.Header)
+		}
+	}
+	e.unchanged(t, func() {
+		r := in.call(t, "GET", "/v1/admin/users", a, "").want(t, 429, "Rate limit exceeded: 3 requests per minute")
+		if ra, err := strconv.Atoi(r.Header.Get("Retry-After")); err != nil || ra < 1 || ra > 20 {
+			t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
+		}
+		// Also before the permission check and on POST.
+		in.call(t, "POST", "/v1/admin/users", a, `{"name":"x"}`).want(t, 429, "Rate limit exceeded: 3 requests per minute")
+	})
+	in.call(t, "GET", "/v1/admin/users", b, "").want(t, 200, "")
+	// The bootstrap key is limited too.
+	for range 3 {
+		in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 200, "")
+	}
+	in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 429, "Rate limit exceeded: 3 requests per minute")
+}

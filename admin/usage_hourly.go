@@ -44,7 +44,7 @@ func (s *Store) UsageCredentialHourly(ctx context.Context, a Admin, id uuid.UUID
 	w := UsageWindow{Start: &start, End: &end}.aligned()
 	err = s.inSnapshotTx(ctx, "UsageCredentialHourly", func(tx *sqlx.Tx) error {
 		var c Credential
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.ID)
+		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}

@@ -44,6 +44,7 @@ func (s *Server) routes() {
 	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
 
 	adm := v1.Group("/admin")
+	adm.GET("/me", s.requireAdmin(""), h(s.adminMe))
 	keys := adm.Group("/keys", s.requireAdmin(""), s.requireBootstrap)
 	keys.POST("", h(s.createAdminKey))
 	keys.GET("", h(s.listAdminKeys))

@@ -24,6 +24,8 @@ func (s *Server) routes() {
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 
+	s.consoleRoutes(r)
+
 	v1 := r.Group("/v1")
 	v1.GET("/health", h(s.health))
 

@@ -260,7 +260,6 @@ func TestConsoleInBrowser(t *testing.T) {
 		"users":            "#/users",
 	}, partnerKey, ts.URL)
 
-
 	// The bootstrap key sees admin keys and security events (the wrong key
 	// above is one).
 	must("sign in as bootstrap", chromedp.SendKeys(chromedp.ID("signin-key"), testBootstrapKey), chromedp.Click(chromedp.ID("signin-submit")),

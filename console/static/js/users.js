@@ -155,7 +155,7 @@ async function credentialsSection(view, ctx, u) {
       { label: 'Status', cell: (c) => badge(credState(c)) },
       { label: '', cell: (c) => credActions(ctx, c) },
     ], creds, { label: 'API keys', empty: 'No keys yet.' }),
-    all.truncated ? h('p', { class: 'muted small' }, 'Only the newest 5000 keys of your account were searched.') : null);
+    all.truncated ? h('p', { class: 'muted small' }, 'Only the newest 5000 keys of your account were searched.') : '');
 }
 
 function credActions(ctx, c) {

@@ -67,7 +67,7 @@ func TestConsoleInBrowser(t *testing.T) {
 		`{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials","view_usage","view_audit_logs"]}`, 201, &created)
 	partnerKey := created.Data.Key
 
-	limit := 150 * time.Second // about 20 s on an idle 2-core machine; generous for a loaded CI box
+	limit := 150 * time.Second // generous: the machine running the suite may be busy
 	if os.Getenv("SYNCGATE_CONSOLE_SCREENSHOTS") != "" {
 		limit *= 2
 	}
@@ -261,7 +261,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	shots.phone(map[string]string{
 		"credential-usage": "#/usage/credential/" + credID,
 		"usage":            "#/usage",
-		"user":             strings.SplitN(userURL, "#", 2)[1],
+		"user":             "#" + strings.SplitN(userURL, "#", 2)[1],
 		"users":            "#/users",
 	}, partnerKey, ts.URL)
 

@@ -6,7 +6,7 @@
 //	syncgate demo      create, seed and serve a local demo (prints keys and curl commands)
 //	syncgate seed      load a synthetic db-sync chain into a database
 //	syncgate indexes   create syncgate's recommended extra db-sync indexes
-//	syncgate admin-key create --name N --permissions p1,p2
+//	syncgate admin-key create|roll|revoke   manage admin keys from the command line
 package main
 
 import (
@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
@@ -81,7 +82,9 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key] [flag
   demo                       create, seed and serve a local demo database
   seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]  (creates the database if missing)
   indexes --db URL           create the recommended extra db-sync indexes
-  admin-key create --name N --permissions p1,p2 [--db URL]`
+  admin-key create --name N --permissions p1,p2 [--db URL]
+  admin-key roll --id ID [--expires-in SECONDS] [--db URL]
+  admin-key revoke --id ID [--db URL]`
 
 func newLogger(level string) *slog.Logger {
 	var lv slog.Level
@@ -343,33 +346,105 @@ func runIndexes(ctx context.Context, args []string) error {
 	return dbsync.CreateRecommendedIndexes(ctx, db, func(f string, a ...any) { fmt.Printf(f+"\n", a...) })
 }
 
-// runAdminKey creates an admin key from the command line (no bootstrap key
-// needed: shell access to the admin database is the credential). The key
-// is printed once; the audit log records it as a bootstrap action.
+// adminKeyUsage is the usage of `syncgate admin-key`.
+const adminKeyUsage = `usage: syncgate admin-key create --name N --permissions p1,p2 [--db URL]
+       syncgate admin-key roll --id ID [--expires-in SECONDS] [--db URL]
+       syncgate admin-key revoke --id ID [--db URL]`
+
+// runAdminKey manages admin keys from the command line (no bootstrap key
+// needed: shell access to the admin database is the credential). A new
+// key is printed once; the audit log records each action as the bootstrap
+// key's.
 func runAdminKey(ctx context.Context, args []string) error {
-	const usage = "usage: syncgate admin-key create --name N --permissions p1,p2 [--db URL]"
-	if len(args) == 0 || args[0] != "create" {
-		return errors.New(usage)
+	if len(args) == 0 {
+		return errors.New(adminKeyUsage)
 	}
-	fs := flag.NewFlagSet("admin-key create", flag.ContinueOnError)
-	name := fs.String("name", "", "admin_entity_name (required)")
-	permList := fs.String("permissions", "", "comma-separated: "+strings.Join(admin.Permissions, ","))
+	fs := flag.NewFlagSet("admin-key "+args[0], flag.ContinueOnError)
 	dbURL := fs.String("db", os.Getenv("ADMIN_DATABASE_URL"), "admin database URL (ADMIN_DATABASE_URL)")
+	redisURL := fs.String("redis", os.Getenv("REDIS_URL"), "the service's Redis (REDIS_URL), so a revocation reaches every instance at once")
+	var run func(*admin.Store) error
+	switch args[0] {
+	case "create":
+		name := fs.String("name", "", "admin_entity_name (required)")
+		permList := fs.String("permissions", "", "comma-separated: "+strings.Join(admin.Permissions, ","))
+		run = func(store *admin.Store) error {
+			if strings.TrimSpace(*name) == "" || len(*name) > 255 {
+				return errors.New(adminKeyUsage + "\n(--name 1 to 255 characters)")
+			}
+			perms := []string{}
+			for _, p := range strings.Split(*permList, ",") {
+				if p = strings.TrimSpace(p); p == "" {
+					continue
+				}
+				if !admin.ValidPermission(p) {
+					return fmt.Errorf("admin-key: unknown permission %q (known: %s)", p, strings.Join(admin.Permissions, ", "))
+				}
+				perms = append(perms, p)
+			}
+			k, key, err := store.CreateAdminKey(ctx, admin.Bootstrap(""), *name, perms)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("admin key %s (%s) created with permissions [%s]\n", k.ID, k.EntityName, strings.Join(perms, ","))
+			fmt.Printf("key (shown once, store it now): %s\n", key)
+			return nil
+		}
+	case "roll":
+		id := fs.String("id", "", "admin key id (required)")
+		expiresIn := fs.Int("expires-in", 0, "seconds the old key keeps working, 0 to 604800")
+		run = func(store *admin.Store) error {
+			kid, err := uuid.Parse(*id)
+			if err != nil {
+				return errors.New(adminKeyUsage + "\n(--id must be an admin key id)")
+			}
+			overlap := time.Duration(*expiresIn) * time.Second
+			if *expiresIn < 0 || overlap > admin.MaxRollOverlap {
+				return errors.New("admin-key roll: --expires-in must be from 0 to 604800 seconds (7 days)")
+			}
+			r, err := store.RollAdminKey(ctx, admin.Bootstrap(""), kid, overlap)
+			if errors.Is(err, admin.ErrNotFound) {
+				return errors.New("admin-key roll: admin key not found or already revoked")
+			}
+			if err != nil {
+				return err
+			}
+			if r.Previous.Revoked {
+				fmt.Printf("admin key %s revoked\n", r.Previous.ID)
+			} else {
+				fmt.Printf("admin key %s keeps working until %s\n", r.Previous.ID, r.Previous.ExpiresAt.UTC().Format(time.RFC3339))
+			}
+			fmt.Printf("new admin key %s (%s) of the same partner, permissions [%s]\n", r.New.ID, r.New.EntityName, strings.Join(r.New.Permissions, ","))
+			fmt.Printf("key (shown once, store it now): %s\n", r.Key)
+			return nil
+		}
+	case "revoke":
+		id := fs.String("id", "", "admin key id (required)")
+		run = func(store *admin.Store) error {
+			kid, err := uuid.Parse(*id)
+			if err != nil {
+				return errors.New(adminKeyUsage + "\n(--id must be an admin key id)")
+			}
+			r, err := store.RevokeAdminKey(ctx, admin.Bootstrap(""), kid)
+			if errors.Is(err, admin.ErrNotFound) {
+				return errors.New("admin-key revoke: admin key not found or already revoked")
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Printf("admin key %s (%s) revoked\n", r.ID, r.EntityName)
+			if r.LastOfPartner {
+				fmt.Printf("it was its partner's last active key: %d credentials revoked\n", r.CredentialsRevoked)
+			}
+			return nil
+		}
+	default:
+		return errors.New(adminKeyUsage)
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	if strings.TrimSpace(*name) == "" || len(*name) > 255 || *dbURL == "" {
-		return errors.New(usage + "\n(--name 1 to 255 characters; --db or ADMIN_DATABASE_URL required)")
-	}
-	perms := []string{}
-	for _, p := range strings.Split(*permList, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		if !admin.ValidPermission(p) {
-			return fmt.Errorf("admin-key: unknown permission %q (known: %s)", p, strings.Join(admin.Permissions, ", "))
-		}
-		perms = append(perms, p)
+	if *dbURL == "" {
+		return errors.New(adminKeyUsage + "\n(--db or ADMIN_DATABASE_URL required)")
 	}
 	db, err := sqlx.Open("postgres", *dbURL)
 	if err != nil {
@@ -379,15 +454,21 @@ func runAdminKey(ctx context.Context, args []string) error {
 	if _, err := admin.Migrate(ctx, db); err != nil {
 		return err
 	}
-	store := admin.NewStore(db, admin.Options{})
-	defer store.Close()
-	k, key, err := store.CreateAdminKey(ctx, admin.Bootstrap(""), *name, perms)
-	if err != nil {
-		return err
+	// Through the service's Redis a revocation or roll reaches every
+	// instance's credential cache on its next request; without it, within
+	// the cache's TTL (60 s).
+	var rc *cache.Client
+	if *redisURL != "" {
+		if rc, err = cache.New(*redisURL, "sg:"); err != nil {
+			return err
+		}
+		defer rc.Close()
 	}
-	fmt.Printf("admin key %s (%s) created with permissions [%s]\n", k.ID, k.EntityName, strings.Join(perms, ","))
-	fmt.Printf("key (shown once, store it now): %s\n", key)
-	return nil
+	fast := cache.NewFastClient(rc, cache.FastOptions{})
+	defer fast.Close()
+	store := admin.NewStore(db, admin.Options{Redis: fast})
+	defer store.Close()
+	return run(store)
 }
 
 // demoDatabaseURL is where `syncgate demo` keeps its data unless

@@ -57,13 +57,13 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 	if err != nil {
 		return err
 	}
-	a := admin.Admin{ID: k.ID, EntityName: k.EntityName, Permissions: perms}
+	a := admin.Admin{ID: k.ID, PartnerID: k.PartnerID, EntityName: k.EntityName, Permissions: perms}
 	u, err := store.CreateUser(ctx, a, admin.NewUser{Name: "bench", ExternalID: "bench", BillingPlan: "bench"})
 	if err != nil {
 		return err
 	}
 	keys := make([]string, n)
-	ids := benchIDs{AdminKeyID: k.ID, EntityName: k.EntityName}
+	ids := benchIDs{AdminKeyID: k.ID, PartnerID: k.PartnerID, EntityName: k.EntityName}
 	for i := range keys {
 		c, key, err := store.CreateCredential(ctx, a, admin.NewCredential{
 			Name: fmt.Sprintf("bench-%d", i), UserAccountID: u.ID, NetworkID: nw.ID, RateLimitPerMinute: benchRateLimit,
@@ -91,6 +91,7 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 // benchIDs are a bench run's admin key and credentials, for teardown.
 type benchIDs struct {
 	AdminKeyID    uuid.UUID   `json:"admin_key_id"`
+	PartnerID     uuid.UUID   `json:"partner_id"`
 	EntityName    string      `json:"entity_name"`
 	CredentialIDs []uuid.UUID `json:"credential_ids"`
 }
@@ -117,7 +118,9 @@ func teardown(ctx context.Context, adminURL, keyFile string) error {
 	defer db.Close()
 	store := admin.NewStore(db, admin.Options{})
 	defer store.Close()
-	a := admin.Admin{ID: ids.AdminKeyID, EntityName: ids.EntityName,
+	// Revoking the admin key (its partner's only one) would revoke them too;
+	// revoking each first keeps one audit entry per key.
+	a := admin.Admin{ID: ids.AdminKeyID, PartnerID: ids.PartnerID, EntityName: ids.EntityName,
 		Permissions: []string{admin.PermManageUsers, admin.PermManageCredentials}}
 	for _, id := range ids.CredentialIDs {
 		if _, err := store.RevokeCredential(ctx, a, id); err != nil && !errors.Is(err, admin.ErrNotFound) {

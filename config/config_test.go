@@ -109,3 +109,21 @@ func TestPprofAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestAdminRateLimit(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	cfg, err := Load(base, nil)
+	if err != nil || cfg.AdminRateLimitPerMinute != 600 {
+		t.Fatalf("default: %d, %v; want 600", cfg.AdminRateLimitPerMinute, err)
+	}
+	cfg, err = Load(append(base, "ADMIN_RATE_LIMIT_PER_MINUTE=50"), nil)
+	if err != nil || cfg.AdminRateLimitPerMinute != 50 {
+		t.Fatalf("ADMIN_RATE_LIMIT_PER_MINUTE=50: %d, %v", cfg.AdminRateLimitPerMinute, err)
+	}
+	for _, bad := range []string{"0", "-3", "ten", "1.5", "1000001"} {
+		if _, err := Load(append(base, "ADMIN_RATE_LIMIT_PER_MINUTE="+bad), nil); err == nil ||
+			!strings.Contains(err.Error(), `ADMIN_RATE_LIMIT_PER_MINUTE: "`+bad+`" is not a whole number from 1 to 1000000`) {
+			t.Errorf("ADMIN_RATE_LIMIT_PER_MINUTE=%s: %v", bad, err)
+		}
+	}
+}

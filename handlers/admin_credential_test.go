@@ -32,6 +32,9 @@ func TestCreateCredential(t *testing.T) {
 	if !strings.HasPrefix(r.Message, "Credential created successfully") {
 		t.Errorf("message %q", r.Message)
 	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("a response with a full key has Cache-Control %q", cc)
+	}
 	var d struct {
 		Credential map[string]json.RawMessage `json:"credential"`
 		APIKey     string                     `json:"api_key"`

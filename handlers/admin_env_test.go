@@ -51,6 +51,9 @@ type adminEnv struct {
 	secOpts   admin.SecurityEventOptions
 	adminRate int
 	log       *slog.Logger
+	// fastTimeout overrides the hot-path Redis deadline (50 ms), for tests
+	// whose cross-instance assertions must not fall back under CPU load.
+	fastTimeout time.Duration
 }
 
 type instance struct {
@@ -87,7 +90,7 @@ func (e *adminEnv) usageInstance(rec UsageRecorder) *instance {
 
 func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	e.t.Helper()
-	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now})
+	fast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now, Timeout: e.fastTimeout})
 	log := e.log
 	if log == nil {
 		log = quiet

@@ -18,6 +18,9 @@ func TestCreateAdminKey(t *testing.T) {
 	if r.Message == "" {
 		t.Error("no message")
 	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("a response with a full key has Cache-Control %q", cc)
+	}
 	var d struct {
 		AdminKey map[string]any `json:"admin_key"`
 		Key      string         `json:"key"`

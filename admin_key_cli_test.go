@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// adminKeyCLI runs `syncgate admin-key args…` and returns what it printed.
+func adminKeyCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	runErr := runAdminKey(context.Background(), args)
+	os.Stdout = stdout
+	w.Close()
+	out, _ := io.ReadAll(r)
+	return string(out), runErr
+}
+
+// TestAdminKeyCLI: create, roll with an overlap, then revoke the new key;
+// it was the partner's last lasting key, so the rolled one goes too.
+func TestAdminKeyCLI(t *testing.T) {
+	dsn := testdb.New(t, "sg_test_cli")
+	db := testdb.Open(t, dsn)
+	t.Setenv("REDIS_URL", testdb.RedisURL())
+	out, err := adminKeyCLI(t, "create", "--db", dsn, "--name", "P", "--permissions", "manage_users,view_usage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := regexp.MustCompile(`admin key (\S+) \(P\)`).FindStringSubmatch(out)
+	if id == nil || !regexp.MustCompile(`key \(shown once, store it now\): sga1_[0-9a-f]{48}\n`).MatchString(out) {
+		t.Fatalf("create printed %q", out)
+	}
+	out, err = adminKeyCLI(t, "roll", "--db", dsn, "--id", id[1], "--expires-in", "3600")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newID := regexp.MustCompile(`new admin key (\S+) \(P\) of the same partner, permissions \[manage_users,view_usage\]`).FindStringSubmatch(out)
+	if newID == nil || !strings.Contains(out, "admin key "+id[1]+" keeps working until ") {
+		t.Fatalf("roll printed %q", out)
+	}
+	var state []string
+	if err := db.Select(&state, `SELECT concat_ws(' ', revoked, expires_at IS NOT NULL,
+			partner_id = (SELECT partner_id FROM syncgate.admin_keys WHERE id = $1))
+		FROM syncgate.admin_keys WHERE id IN ($1, $2) ORDER BY id = $1 DESC`, id[1], newID[1]); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(state, ", "); got != "f t t, f f t" {
+		t.Fatalf("after roll (old, new): %s", got)
+	}
+	out, err = adminKeyCLI(t, "revoke", "--db", dsn, "--id", newID[1])
+	if err != nil || !strings.Contains(out, "it was its partner's last active key: 0 credentials revoked") {
+		t.Fatalf("revoke printed %q, %v", out, err)
+	}
+	var live int
+	if err := db.Get(&live, `SELECT count(*) FROM syncgate.admin_keys WHERE NOT revoked AND NOT is_bootstrap`); err != nil || live != 0 {
+		t.Fatalf("live keys after revoking the last: %d, %v", live, err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"roll", "--db", dsn, "--id", id[1], "--expires-in", "604801"}, "--expires-in must be from 0 to 604800 seconds"},
+		{[]string{"roll", "--db", dsn, "--id", id[1]}, "admin key not found or already revoked"},
+		{[]string{"revoke", "--db", dsn, "--id", "nope"}, "--id must be an admin key id"},
+		{[]string{"revoke", "--db", dsn, "--id", id[1]}, "admin key not found or already revoked"},
+		{[]string{"rotate"}, "usage: syncgate admin-key"},
+	} {
+		if _, err := adminKeyCLI(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

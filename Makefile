@@ -14,8 +14,8 @@ demo: ## start PostgreSQL/Redis if needed, seed a demo chain, print keys and cur
 	@bash .ci/services
 	$(GO) run . demo
 
-test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and Redis)
-	@bash .ci/services
+test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and Redis, headless Chromium)
+	@bash .ci/services --browser
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet $(PKGS)
 	@$(MAKE) --no-print-directory static STATIC_OUT=/dev/null

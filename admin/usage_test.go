@@ -159,6 +159,7 @@ func TestUsageQueriesUseIndexes(t *testing.T) {
 		{"usage_credentials open", sqlUsageCredentials, []any{a.ID, nil, nil, 20, 0}},
 		{"usage_credential_daily", sqlUsageCredentialDaily, []any{c.ID, start, end}},
 		{"usage_credential_daily open", sqlUsageCredentialDaily, []any{c.ID, nil, nil}},
+		{"usage_credential_hourly", sqlUsageCredentialHourly, []any{c.ID, start, end}},
 		{"usage_user", sqlUsageUser, []any{c.UserAccountID, a.ID, start, end, now}},
 		{"usage_users", sqlUsageUsers, []any{a.ID, start, end, now, 20, 0}},
 	} {

@@ -17,7 +17,7 @@ import (
 // while an entry here is already served (so the list cannot go stale).
 var pendingRoutes = map[string]bool{}
 
-var ginParam = regexp.MustCompile(`:([A-Za-z]+)`)
+var ginParam = regexp.MustCompile(`[:*]([A-Za-z]+)`) // :param and the catch-all *param
 
 // TestOpenAPIRoutesInSync: every route of routes.go is in the document
 // and every operation of the document is a route (but the pending ones).

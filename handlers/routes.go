@@ -29,6 +29,7 @@ func (s *Server) routes() {
 
 	r.GET("/openapi.json", openAPIDocument)
 	r.GET("/docs", h(apiDocs))
+	s.consoleRoutes(r)
 
 	v1 := r.Group("/v1")
 	v1.GET("/health", h(s.health))
@@ -63,6 +64,7 @@ func (s *Server) routes() {
 	data.GET("/accounts/:stakeAddress/assets", h(s.accountAssets))
 
 	adm := v1.Group("/admin")
+	adm.GET("/me", s.requireAdmin(""), h(s.adminMe))
 	keys := adm.Group("/keys", s.requireAdmin(""), s.requireBootstrap)
 	keys.POST("", h(s.createAdminKey))
 	keys.GET("", h(s.listAdminKeys))
@@ -86,6 +88,7 @@ func (s *Server) routes() {
 
 	adm.GET("/usage", s.requireAdmin(admin.PermViewUsage), h(s.listUsage))
 	adm.GET("/usage/:id", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsage))
+	adm.GET("/usage/:id/hourly", s.requireAdmin(admin.PermViewUsage), h(s.credentialUsageHourly))
 	adm.GET("/users/:id/usage", s.requireAdmin(admin.PermViewUsage), h(s.userUsage))
 	adm.GET("/users/usage/summary", s.requireAdmin(admin.PermViewUsage), h(s.usersUsageSummary))
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/cache"
 )
@@ -142,6 +144,29 @@ func (s *Store) inSnapshotTx(ctx context.Context, name string, fn func(tx *sqlx.
 }
 
 func (s *Store) inTxOpts(ctx context.Context, name string, opts *sql.TxOptions, fn func(tx *sqlx.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := s.runTx(ctx, name, opts, fn)
+		// A snapshot read that also writes (its audit entry moves the audit
+		// counters) can lose a race with a concurrent one of the same key:
+		// PostgreSQL then refuses it whole, and running it again is safe.
+		if attempt < maxTxAttempts && isRetryable(err) && ctx.Err() == nil {
+			continue
+		}
+		return err
+	}
+}
+
+// maxTxAttempts bounds the retries of a transaction refused for a
+// serialization failure or a deadlock.
+const maxTxAttempts = 4
+
+// isRetryable reports a serialization failure (40001) or deadlock (40P01).
+func isRetryable(err error) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && (pqErr.Code == "40001" || pqErr.Code == "40P01")
+}
+
+func (s *Store) runTx(ctx context.Context, name string, opts *sql.TxOptions, fn func(tx *sqlx.Tx) error) error {
 	tx, err := s.db.BeginTxx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("admin.%s: %w", name, err)

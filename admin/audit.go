@@ -41,9 +41,32 @@ type AuditFilter struct {
 	TargetID   *uuid.UUID
 }
 
-// audit writes one entry inside the action's transaction. details must
-// never hold a key (prefixes are fine).
+// auditEntry is one audit record waiting to be written.
+type auditEntry struct {
+	a          Admin
+	action     string
+	targetType string
+	targetID   *uuid.UUID
+	details    map[string]any
+}
+
+// audit writes one entry inside the action's transaction (for a snapshot
+// read, right after it: inSnapshotTx). details must never hold a key
+// (prefixes are fine).
 func (s *Store) audit(ctx context.Context, tx *sqlx.Tx, a Admin, action, targetType string, targetID *uuid.UUID, details map[string]any) error {
+	e := auditEntry{a: a, action: action, targetType: targetType, targetID: targetID, details: details}
+	s.deferredMu.Lock()
+	q := s.deferred[tx]
+	s.deferredMu.Unlock()
+	if q != nil {
+		*q = append(*q, e)
+		return nil
+	}
+	return s.writeAudit(ctx, tx, e)
+}
+
+func (s *Store) writeAudit(ctx context.Context, tx *sqlx.Tx, e auditEntry) error {
+	details := e.details
 	if details == nil {
 		details = map[string]any{}
 	}
@@ -52,11 +75,11 @@ func (s *Store) audit(ctx context.Context, tx *sqlx.Tx, a Admin, action, targetT
 		return err
 	}
 	var ip *string
-	if parsed := net.ParseIP(a.IP); parsed != nil {
+	if parsed := net.ParseIP(e.a.IP); parsed != nil {
 		v := parsed.String()
 		ip = &v
 	}
-	_, err = tx.ExecContext(ctx, sqlInsertAuditLog, newID(), a.ID, action, targetID, targetType, ip, string(d))
+	_, err = tx.ExecContext(ctx, sqlInsertAuditLog, newID(), e.a.ID, e.action, e.targetID, e.targetType, ip, string(d))
 	return err
 }
 

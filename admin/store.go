@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -65,6 +66,10 @@ type Store struct {
 	creds   credCache
 	touches touchQueue
 	sec     *securityLog
+	// deferred collects the audit entries of snapshot reads in progress
+	// (inSnapshotTx), written after the read commits.
+	deferredMu sync.Mutex
+	deferred   map[*sqlx.Tx]*[]auditEntry
 	// afterLoad, when set (tests), runs between a credential load and its
 	// installation in the cache.
 	afterLoad func()
@@ -137,10 +142,45 @@ func (s *Store) inTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) erro
 }
 
 // inSnapshotTx is inTx at REPEATABLE READ: a read made of several
-// statements (a page and its total) sees one snapshot, while its audit
-// entry still commits with it.
+// statements (a page and its total) sees one snapshot. Its audit entry is
+// written once the read has committed, in a READ COMMITTED transaction of
+// its own: written inside the snapshot, the entry's update of the key's
+// audit counters collided with any concurrent read of the same key
+// (40001), which PostgreSQL resolves by refusing one of them whole.
 func (s *Store) inSnapshotTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) error) error {
-	return s.inTxOpts(ctx, name, &sql.TxOptions{Isolation: sql.LevelRepeatableRead}, fn)
+	var entries []auditEntry
+	err := s.inTxOpts(ctx, name, &sql.TxOptions{Isolation: sql.LevelRepeatableRead}, func(tx *sqlx.Tx) error {
+		entries = entries[:0] // a retried attempt starts afresh
+		s.deferAudits(tx, &entries)
+		defer s.deferAudits(tx, nil)
+		return fn(tx)
+	})
+	if err != nil || len(entries) == 0 {
+		return err
+	}
+	return s.inTx(ctx, name+" audit", func(tx *sqlx.Tx) error {
+		for _, e := range entries {
+			if err := s.writeAudit(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// deferAudits makes audit() collect the entries of tx into q instead of
+// writing them (q nil: stop collecting).
+func (s *Store) deferAudits(tx *sqlx.Tx, q *[]auditEntry) {
+	s.deferredMu.Lock()
+	defer s.deferredMu.Unlock()
+	if q == nil {
+		delete(s.deferred, tx)
+		return
+	}
+	if s.deferred == nil {
+		s.deferred = map[*sqlx.Tx]*[]auditEntry{}
+	}
+	s.deferred[tx] = q
 }
 
 func (s *Store) inTxOpts(ctx context.Context, name string, opts *sql.TxOptions, fn func(tx *sqlx.Tx) error) error {
@@ -149,16 +189,23 @@ func (s *Store) inTxOpts(ctx context.Context, name string, opts *sql.TxOptions, 
 		// A snapshot read that also writes (its audit entry moves the audit
 		// counters) can lose a race with a concurrent one of the same key:
 		// PostgreSQL then refuses it whole, and running it again is safe.
-		if attempt < maxTxAttempts && isRetryable(err) && ctx.Err() == nil {
-			continue
+		if attempt >= maxTxAttempts || !isRetryable(err) {
+			return err
 		}
-		return err
+		// Back off a little, at random, so the transactions that collided
+		// do not collide again in step.
+		select {
+		case <-time.After(time.Duration(attempt) * time.Duration(1+rand.IntN(4)) * time.Millisecond):
+		case <-ctx.Done():
+			return err
+		}
 	}
 }
 
 // maxTxAttempts bounds the retries of a transaction refused for a
-// serialization failure or a deadlock.
-const maxTxAttempts = 4
+// serialization failure or a deadlock (eight reads of one key at once all
+// succeed well within it).
+const maxTxAttempts = 10
 
 // isRetryable reports a serialization failure (40001) or deadlock (40P01).
 func isRetryable(err error) bool {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/pgdb"
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+// demoDatabaseURL is where `syncgate demo` keeps its data unless
+// DATABASE_URL says otherwise.
+const demoDatabaseURL = "postgres://postgres@127.0.0.1:5432/syncgate_demo?sslmode=disable"
+
+// runDemo creates the demo database if missing, seeds it if empty, prints
+// ready-to-use keys and curl commands, and serves it (Redis optional).
+func runDemo(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	listen := fs.String("listen-addr", envOr("LISTEN_ADDR", "127.0.0.1:8080"), "HTTP listen address")
+	txs := fs.Int("txs", 50_000, "transactions to seed into an empty demo database")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dbURL := envOr("DATABASE_URL", demoDatabaseURL)
+	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
+		return fmt.Errorf("demo: %w (is PostgreSQL running? see README)", err)
+	}
+	m, err := fixture.Seed(ctx, dbURL, fixture.Options{Txs: *txs, Seed: 1, Mode: fixture.ModeCore,
+		Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }})
+	switch {
+	case errors.Is(err, fixture.ErrNotEmpty):
+		fmt.Println("demo database already seeded; reusing it")
+	case err != nil:
+		return fmt.Errorf("demo: seed: %w", err)
+	default:
+		_ = m.WriteFile("demo-manifest.json")
+		fmt.Println("seeded demo chain; manifest written to demo-manifest.json")
+	}
+	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen)
+	if os.Getenv("REDIS_URL") == "" && localRedisAnswers(ctx) {
+		// The demo works without Redis; with the local one it shows the
+		// shared rate limiter and caches as a real deployment runs them.
+		environ = append(environ, "REDIS_URL="+localRedisURL)
+	}
+	cfg, err := config.Load(environ, nil)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	access, err := demoAccess(ctx, cfg.AdminDatabaseURL)
+	if err != nil {
+		return fmt.Errorf("demo: keys: %w", err)
+	}
+	address := demoAddressFrom(ctx, dbURL)
+	return serve(ctx, cfg, newLogger(cfg.LogLevel), func(addr string) {
+		base := "http://" + addr
+		fmt.Printf(`
+syncgate demo is serving on %[1]s
+
+  admin key (all permissions): %[2]s
+  user account:                %[3]s
+  API key (mainnet):           %[4]s
+  (keys are stored only as hashes: each demo run revokes the previous demo keys and prints new ones)
+
+  curl %[1]s/v1/health
+  curl -H 'Authorization: Bearer %[4]s' %[1]s/v1/utxos/address/%[5]s
+  curl -H 'Authorization: Bearer %[2]s' %[1]s/v1/admin/users
+`, base, access.AdminKey, access.UserID, access.APIKey, address)
+	})
+}
+
+// demoAccess migrates the admin schema and issues the demo's admin key,
+// user and API key (admin.EnsureDemoAccess).
+func demoAccess(ctx context.Context, dbURL string) (admin.DemoAccess, error) {
+	db, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		return admin.DemoAccess{}, err
+	}
+	defer db.Close()
+	if _, err := admin.Migrate(ctx, db); err != nil {
+		return admin.DemoAccess{}, err
+	}
+	store := admin.NewStore(db, admin.Options{})
+	defer store.Close()
+	mainnet, _ := config.NetworkByName("mainnet")
+	return store.EnsureDemoAccess(ctx, mainnet.ID)
+}
+
+// fallbackDemoAddress is a real mainnet base address (CIP-19 test vector),
+// used when no manifest names a busier one.
+const fallbackDemoAddress = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"
+
+// demoAddress picks the address for the demo's UTxO query from the
+// generator's manifest: the whale, else an ordinary address. With no
+// manifest (the database was seeded by an earlier run elsewhere) it asks
+// the demo database (db, when not nil) for an address holding unspent
+// outputs, and only then falls back to a fixed address.
+func demoAddress(ctx context.Context, manifestPath string, db *sqlx.DB) string {
+	m, err := fixture.ReadManifest(manifestPath)
+	switch {
+	case err != nil:
+		var addr string
+		if db != nil && db.GetContext(ctx, &addr, sqlDemoAddress) == nil {
+			return addr
+		}
+		return fallbackDemoAddress
+	case m.Whale.Address != "":
+		return m.Whale.Address
+	case len(m.Addresses) > 0:
+		return m.Addresses[0].Address
+	}
+	return fallbackDemoAddress
+}
+
+var sqlDemoAddress = sqlfiles.Must("dbsync/fixture/demo_address.sql")
+
+// demoAddressFrom is demoAddress for the demo: its manifest file, its
+// database.
+func demoAddressFrom(ctx context.Context, dbURL string) string {
+	db, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		return demoAddress(ctx, "demo-manifest.json", nil)
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return demoAddress(ctx, "demo-manifest.json", db)
+}
+
+// localRedisURL is where `make demo` starts Redis when it can.
+const localRedisURL = "redis://127.0.0.1:6379/0"
+
+// localRedisAnswers reports whether a Redis answers at localRedisURL
+// within a fraction of a second.
+func localRedisAnswers(ctx context.Context) bool {
+	c, err := cache.New(localRedisURL, "")
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	return c.Ping(ctx) == nil
+}

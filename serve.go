@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/registry"
+	"github.com/syncgate/syncgate/node"
+)
+
+// runServe loads the configuration, connects everything, serves until a
+// signal, then drains in-flight requests before closing the pools.
+func runServe(ctx context.Context, environ []string, args []string) error {
+	cfg, err := config.Load(environ, args)
+	if err != nil {
+		return fmt.Errorf("configuration:\n%w", err)
+	}
+	return serve(ctx, cfg, newLogger(cfg.LogLevel), nil)
+}
+
+// serve runs the service with cfg. ready, if set, receives the bound address.
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(addr string)) error {
+	slog.SetDefault(log)
+	cache.RouteLogs(log) // go-redis's own messages as JSON too
+	log.Info("starting", slog.Any("config", cfg.Summary()))
+
+	networks := map[string]*dbsync.DB{}
+	defer func() {
+		for _, db := range networks {
+			db.Close()
+		}
+	}()
+	for _, n := range config.Networks {
+		nc, ok := cfg.Networks[n.Name]
+		if !ok {
+			continue
+		}
+		db, err := dbsync.Open(ctx, nc, cfg.StatementTimeout)
+		if err != nil {
+			return err
+		}
+		db.SetMaxActive(cfg.DBSyncMaxActive)
+		if err := db.Caps.Supported(); err != nil {
+			db.Close()
+			return fmt.Errorf("%s: %w", n.Name, err)
+		}
+		log.Info("db-sync capabilities", slog.Any("dbsync", db))
+		networks[n.Name] = db
+	}
+
+	adminDB, err := sqlx.Open("postgres", cfg.AdminDatabaseURL)
+	if err != nil {
+		return fmt.Errorf("admin database: %w", err)
+	}
+	// database/sql keeps 2 idle connections by default, so under load most
+	// requests that touch the admin schema would dial anew.
+	adminDB.SetMaxOpenConns(16)
+	adminDB.SetMaxIdleConns(16)
+	defer adminDB.Close()
+	applied, err := admin.Migrate(ctx, adminDB)
+	if err != nil {
+		return fmt.Errorf("admin database: %w", err)
+	}
+	if len(applied) > 0 {
+		log.Info("admin migrations applied", slog.Any("migrations", applied))
+	}
+
+	var rc *cache.Client
+	if cfg.RedisURL != "" {
+		if rc, err = cache.New(cfg.RedisURL, "sg:"); err != nil {
+			return err
+		}
+		defer rc.Close()
+		if err := rc.Ping(ctx); err != nil {
+			log.Warn("redis unavailable at start; continuing with local fallbacks", slog.String("error", err.Error()))
+		}
+	}
+	// The hot path (auth + rate limit) gets its own Redis pool with tight
+	// deadlines and a circuit breaker; nil without Redis.
+	fast := cache.NewFastClient(rc, cache.FastOptions{})
+	defer fast.Close()
+	// Small pools of their own for what data requests wait on (credential
+	// lookups, stored pool stake), for usage flushes and for the pool-stats
+	// refresher, so slow admin queries filling the main pool stall none of
+	// them (docs/DECISIONS.md "Admin database isolation").
+	authDB, usageDB, refreshDB := adminPool(cfg.AdminDatabaseURL, 4), adminPool(cfg.AdminDatabaseURL, 2), adminPool(cfg.AdminDatabaseURL, 1)
+	defer authDB.Close()
+	defer usageDB.Close()
+	defer refreshDB.Close()
+	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast, AuthDB: authDB})
+	defer store.Close() // runs first: retries invalidation announcements while the pools are open
+	if cfg.AuditRetention > 0 {
+		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
+	}
+	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
+	usageRec.Start()
+
+	// One node connection per submission (docs/DECISIONS.md); a network
+	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
+	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
+
+	// Token registry: indexed now (a bad TOKEN_REGISTRY_DIR stops the start),
+	// re-indexed in the background until shutdown.
+	reg, err := registry.New(registry.Options{URL: cfg.TokenRegistryURL, Dir: cfg.TokenRegistryDir, Redis: rc, Log: log})
+	if err != nil {
+		return err
+	}
+	regCtx, stopRegistry := context.WithCancel(ctx)
+	defer stopRegistry()
+	go reg.Run(regCtx)
+
+	// Pool live stake: refreshed in the background (one instance at a time
+	// across the deployment) into the admin database; stopped before the
+	// databases close (defers run last-in, first-out).
+	stats := poolstats.New(authDB, networks, poolstats.Options{Log: log, RefreshDB: refreshDB})
+	stats.Start(ctx)
+	defer stats.Stop()
+
+	srv := handlers.New(handlers.Deps{
+		Config:      cfg,
+		Networks:    networks,
+		Redis:       rc,
+		Credentials: store,
+		Admin:       store,
+		Limiter:     cache.NewLimiter(fast, nil),
+		// failed authentications per client IP, shared like the rate limit
+		AuthFailures: cache.NewLimiter(fast, nil),
+		Usage:        usageRec,
+		Submitter:    submitter,
+		Registry:     reg,
+		PoolStats:    stats,
+		Log:          log,
+	})
+	httpSrv := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      cfg.StatementTimeout + 20*time.Second,
+		IdleTimeout:       120 * time.Second,
+		// net/http's own messages (TLS handshakes, accept errors) as JSON.
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return err
+	}
+	log.Info("listening", slog.String("addr", ln.Addr().String()))
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopPprof()
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.MetricsAddr, log, networks, adminDB, rc)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
+	}
+	errCh := make(chan error, 1)
+	go func() { errCh <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errCh:
+		usageRec.Close(context.Background()) //nolint:errcheck // best effort on a failed listener
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining in-flight requests", slog.Duration("deadline", cfg.ShutdownTimeout))
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	shutdownErr := httpSrv.Shutdown(shutdownCtx)
+	// Usage last: every drained request has been recorded by now. The
+	// final flush has its own timeout (admin.FinalFlushTimeout), so a drain
+	// that used all of SHUTDOWN_TIMEOUT does not cost the last counts.
+	if err := usageRec.Close(shutdownCtx); err != nil {
+		log.Error("final usage flush failed", slog.String("error", err.Error()))
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// adminPool opens a pool of at most n connections to the admin database,
+// all kept idle (sqlx.Open does not dial; errors show on first use).
+func adminPool(url string, n int) *sqlx.DB {
+	db := sqlx.MustOpen("postgres", url)
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	return db
+}
+
+// servePprof serves net/http/pprof on addr (PPROF_ADDR, loopback only,
+// off by default) on its own mux and listener, so the profiler is never
+// reachable through the API port. The returned function closes it.
+func servePprof(addr string, log *slog.Logger) (func(), error) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof: %w", err)
+	}
+	// No WriteTimeout: a CPU profile or trace streams for its ?seconds=.
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Warn("pprof listening: profiling endpoints are exposed on this address", slog.String("addr", ln.Addr().String()))
+	return func() { srv.Close() }, nil
+}

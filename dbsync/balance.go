@@ -59,7 +59,7 @@ type balanceRow struct {
 
 func (db *DB) balance(ctx context.Context, query string, arg any) (Value, error) {
 	var rows []balanceRow
-	if err := db.Reader().SelectContext(ctx, &rows, query, arg); err != nil {
+	if err := db.selectAll(ctx, &rows, query, arg); err != nil {
 		return Value{}, classify(err)
 	}
 	v := Value{Lovelace: new(big.Int)}

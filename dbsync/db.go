@@ -12,14 +12,15 @@ import (
 	"log/slog"
 	"net/url"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq" // PostgreSQL driver
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/pgconn"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -40,11 +41,30 @@ const (
 	connMaxIdle  = 5 * time.Minute
 )
 
+// Options tune a DB; zero fields take the defaults.
+type Options struct {
+	// StatementTimeout is every session's statement_timeout (0: none).
+	StatementTimeout time.Duration
+	// ProbeInterval is how often each server is probed while it is in
+	// rotation (DefaultProbeInterval); ProbeTimeout bounds one probe
+	// (DefaultProbeTimeout). A server out of rotation is probed more often
+	// (see watch).
+	ProbeInterval, ProbeTimeout time.Duration
+	// Conn bounds connections (connect timeout, cancel requests, TCP).
+	Conn pgconn.Options
+	// Log receives the servers' state changes; nil: slog.Default().
+	Log *slog.Logger
+}
+
 // DB is one network's db-sync database: the primary plus optional replicas.
-// Reads are spread round-robin over the replicas when there are any.
+// Reads are spread round-robin over the replicas in rotation, and go to
+// the primary when none is (see server.go for how servers leave and come
+// back).
 type DB struct {
 	Network config.Network
-	Caps    Capabilities
+	// Caps is what capability detection found on the primary; it is set
+	// once, before the DB serves its first read (see Ready).
+	Caps Capabilities
 
 	primary  *pool
 	replicas []*pool
@@ -53,22 +73,50 @@ type DB struct {
 	// smallHistory: addresses with fewer outputs read their history whole
 	// (see smallHistoryOutputs).
 	smallHistory int
-	next         atomic.Uint64
+	// maxQueue bounds each gate's queue (SetMaxQueue).
+	maxQueue int
+	next     atomic.Uint64
+
+	opts Options
+	log  *slog.Logger
+	// ready is set once Caps is known and the primary's statements are
+	// prepared; until then every read is ErrUnavailable.
+	ready atomic.Bool
+	// started is closed when the first attempt to get ready has ended;
+	// startErr is its error (nil: ready).
+	started  chan struct{}
+	startErr error
+	// fatal is set when the database can never be served (an unsupported
+	// db-sync layout); the watchers then stop.
+	fatal atomic.Pointer[error]
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 }
 
-// Open connects to a network's db-sync (and its replicas) with the given
-// statement timeout, detects its capabilities, and returns the DB. The
-// connection is checked; an unreachable database is an error here so the
-// operator sees it at start.
-func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Duration) (*DB, error) {
-	primary, err := connect(nc.DBSyncURL, statementTimeout)
+// New returns the DB for a network's db-sync (and its replicas) without
+// waiting for any of them: each server is probed, prepared and (the
+// primary) inspected for capabilities in the background, retried with
+// backoff while it cannot be reached. Until the primary is ready, reads
+// answer ErrUnavailable. Only a malformed URL is an error here.
+func New(nc config.NetworkConfig, o Options) (*DB, error) {
+	if o.ProbeInterval <= 0 {
+		o.ProbeInterval = DefaultProbeInterval
+	}
+	if o.ProbeTimeout <= 0 {
+		o.ProbeTimeout = DefaultProbeTimeout
+	}
+	db := &DB{Network: nc.Network, smallHistory: smallHistoryOutputs, opts: o, log: o.Log, started: make(chan struct{})}
+	if db.log == nil {
+		db.log = slog.Default()
+	}
+	primary, err := connect(nc.DBSyncURL, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
 	}
-	db := &DB{Network: nc.Network, primary: primary, smallHistory: smallHistoryOutputs}
+	db.primary = primary
 	primary.instrument(nc.Name, "primary")
 	for i, r := range nc.ReplicaURLs {
-		rdb, err := connect(r, statementTimeout)
+		rdb, err := connect(r, o)
 		if err != nil {
 			db.Close()
 			return nil, fmt.Errorf("%s db-sync replica %s: %w", nc.Name, config.Redact(r), err)
@@ -76,22 +124,49 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 		rdb.instrument(nc.Name, "replica"+strconv.Itoa(i+1))
 		db.replicas = append(db.replicas, rdb)
 	}
-	if err := primary.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, classify(err))
-	}
-	caps, err := DetectCapabilities(ctx, primary.DB)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
-	}
-	db.Caps = caps
-	primary.prepareAll(ctx)
-	for _, r := range db.replicas {
-		r.prepareAll(ctx)
+	ctx, cancel := context.WithCancel(context.Background())
+	db.stop = cancel
+	for _, p := range db.servers() {
+		db.wg.Add(1)
+		go func() {
+			defer db.wg.Done()
+			db.watch(ctx, p)
+		}()
 	}
 	return db, nil
 }
+
+// Open is New, then waits for the first attempt to get the primary ready
+// and fails when it did not: for commands and tests that need the database
+// now. The service itself uses New and Started, and starts degraded.
+func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Duration) (*DB, error) {
+	db, err := New(nc, Options{StatementTimeout: statementTimeout})
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Started(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
+	}
+	return db, nil
+}
+
+// Started waits for the first attempt to get the primary ready and
+// returns its error: nil when the DB is ready, an error wrapping
+// ErrUnsupported when it never will be, another (ErrUnavailable, a failed
+// detection) while it keeps trying in the background.
+func (db *DB) Started(ctx context.Context) error {
+	select {
+	case <-db.started:
+		return db.startErr
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %v", ErrUnavailable, ctx.Err())
+	}
+}
+
+// Ready reports whether the DB serves reads: capabilities known and the
+// primary prepared (replicas join the rotation on their own).
+func (db *DB) Ready() bool { return db.ready.Load() }
 
 // connect opens a pool whose every session carries:
 //   - statement_timeout, so a runaway query is cancelled by PostgreSQL
@@ -109,19 +184,30 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 //     (custom_plans.sql);
 //   - no parallel workers: on a box serving many short requests, a query
 //     taking three processes only queues the others.
-func connect(dsn string, statementTimeout time.Duration) (*pool, error) {
-	withOptions, err := WithSessionOptions(dsn, statementTimeout)
+func connect(dsn string, o Options) (*pool, error) {
+	withOptions, err := WithSessionOptions(dsn, o.StatementTimeout)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlx.Open("postgres", withOptions)
+	db, err := pgconn.Open(withOptions, o.Conn)
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxIdleConns)
 	db.SetConnMaxIdleTime(connMaxIdle)
-	return &pool{DB: db}, nil
+	// The probe has a connection of its own, so a busy pool never makes a
+	// server look down.
+	probe, err := pgconn.Open(withOptions, o.Conn)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	probe.SetMaxOpenConns(1)
+	probe.SetMaxIdleConns(1)
+	p := &pool{DB: db, probe: probe}
+	p.health.init()
+	return p, nil
 }
 
 // sessionOptions are the settings every db-sync session starts with.
@@ -148,25 +234,24 @@ func WithSessionOptions(dsn string, statementTimeout time.Duration) (string, err
 	return u.String(), nil
 }
 
-// Reader returns the pool to read from: a replica when configured.
-func (db *DB) Reader() *pool {
-	if len(db.replicas) == 0 {
-		return db.primary
-	}
-	i := db.next.Add(1)
-	return db.replicas[int(i%uint64(len(db.replicas)))]
+// servers lists the primary, then the replicas.
+func (db *DB) servers() []*pool {
+	return append([]*pool{db.primary}, db.replicas...)
 }
 
 // Primary returns the primary pool (capability detection, health).
 func (db *DB) Primary() *sqlx.DB { return db.primary.DB }
 
-// Close closes every pool.
+// Close stops the watchers and closes every pool.
 func (db *DB) Close() {
-	if db.primary != nil {
-		db.primary.close()
+	if db.stop != nil {
+		db.stop()
+		db.wg.Wait()
 	}
-	for _, r := range db.replicas {
-		r.close()
+	for _, p := range db.servers() {
+		if p != nil {
+			p.close()
+		}
 	}
 }
 
@@ -194,40 +279,55 @@ func (db *DB) ReadTx(ctx context.Context, fn func(tx *Snapshot) error) error {
 // readTx is ReadTx; a streaming transaction (a UTxO listing, which writes
 // to its client while the transaction is open) also takes one of the
 // pool's stream slots for its whole length, and may leave the gate early
-// (Snapshot.leaveGate).
+// (Snapshot.leaveGate). A transaction that fails on a replica runs again
+// on the primary (see onReader), except a listing that has started
+// writing to its client.
 func (db *DB) readTx(ctx context.Context, streaming bool, fn func(tx *Snapshot) error) error {
-	p := db.Reader()
+	called := false
+	retry := func() bool { return !streaming || !called }
+	return classify(db.onReader(ctx, retry, func(ctx context.Context, p *pool) error {
+		return p.readTx(ctx, streaming, func(tx *Snapshot) error {
+			called = true
+			return fn(tx)
+		})
+	}))
+}
+
+// readTx runs fn in a snapshot on this server.
+func (p *pool) readTx(ctx context.Context, streaming bool, fn func(tx *Snapshot) error) error {
 	g, streams := p.gate, p.streams
 	if streaming {
-		if err := streams.enter(ctx); err != nil {
-			return classify(err)
+		t, err := streams.enter(ctx)
+		if err != nil {
+			return err
 		}
-		defer streams.leave()
+		defer streams.leave(t)
 	}
-	if err := g.enter(ctx); err != nil {
-		return classify(err)
+	t, err := g.enter(ctx)
+	if err != nil {
+		return err
 	}
 	admitted := true
 	leave := func() {
 		if admitted {
 			admitted = false
-			g.leave()
+			g.leave(t)
 		}
 	}
 	defer leave()
 	tx, err := p.BeginTxx(ctx, &sqlTxOptions)
 	if err != nil {
-		return classify(err)
+		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
-	snap := &Snapshot{Tx: tx, stmts: p.stmts, network: p.network, leaveGate: func() {}}
+	snap := &Snapshot{Tx: tx, stmts: p.statements(), network: p.network, leaveGate: func() {}}
 	if streaming {
 		snap.leaveGate = leave
 	}
 	if err := fn(snap); err != nil {
-		return classify(err)
+		return err
 	}
-	return classify(tx.Commit())
+	return tx.Commit()
 }
 
 // streamSlots is how many UTxO listings may be in progress at once per
@@ -247,11 +347,12 @@ const (
 // listing in progress (plus spares), so an admitted request never waits
 // for a connection held by someone waiting at the gate.
 func (db *DB) SetMaxActive(n int) {
-	for _, p := range append([]*pool{db.primary}, db.replicas...) {
+	for _, p := range db.servers() {
 		p.gate, p.streams = nil, nil
 		conns := maxOpenConns
 		if n > 0 {
 			p.gate, p.streams = newGate(n), newGate(streamSlots)
+			p.gate.maxQueue = int64(db.maxQueue)
 			p.gate.m = metrics.GateOf(p.network, p.server)
 			conns = n + streamSlots + spareConns
 		}
@@ -259,5 +360,9 @@ func (db *DB) SetMaxActive(n int) {
 		p.SetMaxIdleConns(conns)
 	}
 }
+
+// SetMaxQueue refuses requests at once (ErrOverloaded) rather than queue
+// more than n at a server's gate (0: no bound). Call it before SetMaxActive.
+func (db *DB) SetMaxQueue(n int) { db.maxQueue = n }
 
 var sqlTxOptions = sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}

@@ -44,7 +44,7 @@ func (p ChainPosition) Era() string {
 // An empty chain is ErrUnavailable (nothing to compute a TTL from).
 func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 	var p ChainPosition
-	err := db.Reader().GetContext(ctx, &p, sqlEpochLatest)
+	err := db.get(ctx, &p, sqlEpochLatest)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("dbsync.LatestPosition: %w: db-sync holds no blocks yet", ErrUnavailable)
 	}

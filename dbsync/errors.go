@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/lib/pq"
 )
@@ -19,7 +20,22 @@ var (
 	ErrUnavailable = errors.New("dbsync: chain database unavailable")
 	// ErrTimeout: the statement ran past statement_timeout or the request deadline.
 	ErrTimeout = errors.New("dbsync: query timed out")
+	// ErrOverloaded: the request was refused at once rather than queued
+	// (see gate); the error is an *OverloadedError saying when to retry.
+	ErrOverloaded = errors.New("dbsync: too many requests waiting")
 )
+
+// OverloadedError is ErrOverloaded with the time after which a retry may
+// find room (the expected wait of the queue, at least a second).
+type OverloadedError struct {
+	RetryAfter time.Duration
+}
+
+func (e *OverloadedError) Error() string {
+	return fmt.Sprintf("%v (retry after %s)", ErrOverloaded, e.RetryAfter)
+}
+
+func (e *OverloadedError) Is(target error) bool { return target == ErrOverloaded }
 
 // classify turns driver errors into the sentinels above, keeping the cause.
 func classify(err error) error {
@@ -29,7 +45,7 @@ func classify(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
-	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnavailable) || errors.Is(err, ErrTimeout) {
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrUnavailable) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrOverloaded) {
 		return err
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

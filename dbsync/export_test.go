@@ -3,7 +3,7 @@ package dbsync
 import "context"
 
 // PreparedCount is how many statements the primary pool holds prepared.
-func (db *DB) PreparedCount() int { return len(db.primary.stmts) }
+func (db *DB) PreparedCount() int { return len(db.primary.statements()) }
 
 // RegisteredCount is how many distinct statements are registered for
 // preparation (generic and custom-planned).

@@ -2,6 +2,7 @@ package dbsync
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/syncgate/syncgate/internal/metrics"
@@ -19,10 +20,22 @@ import (
 // do this: it hands a freed connection to a random waiter (Go 1.22+),
 // which made p99 worse.
 //
+// A request that would have to queue is refused at once (ErrOverloaded,
+// answered 503 with Retry-After) when maxQueue requests already wait, or
+// when the expected wait plus its own run would not fit in what is left of
+// its deadline: queueing it would only hold it until it times out, while
+// its client could have retried elsewhere.
+//
 // A nil gate admits everyone.
 type gate struct {
 	slots chan struct{}
-	m     metrics.Gate // zero: not instrumented (tests)
+	// maxQueue bounds the requests waiting (0: no bound).
+	maxQueue int64
+	queued   atomic.Int64
+	// hold is a moving average of how long an admitted request keeps its
+	// slot (nanoseconds), for the expected wait.
+	hold atomic.Int64
+	m    metrics.Gate // zero: not instrumented (tests)
 }
 
 // newGate returns a gate for n requests at a time, or nil when n <= 0.
@@ -33,17 +46,26 @@ func newGate(n int) *gate {
 	return &gate{slots: make(chan struct{}, n)}
 }
 
+// ticket is an admission: when it was made (zero from a nil gate).
+type ticket time.Time
+
 // enter waits for a slot (in arrival order: a channel's blocked senders are
-// served first come, first served) or for ctx to end.
-func (g *gate) enter(ctx context.Context) error {
+// served first come, first served) or for ctx to end, unless the request
+// is refused at once (see gate).
+func (g *gate) enter(ctx context.Context) (ticket, error) {
 	if g == nil {
-		return nil
+		return ticket{}, nil
 	}
 	select {
 	case g.slots <- struct{}{}:
 		g.admitted(time.Time{})
-		return nil
+		return ticket(time.Now()), nil
 	default:
+	}
+	ahead := g.queued.Add(1)
+	defer g.queued.Add(-1)
+	if err := g.refuse(ctx, ahead); err != nil {
+		return ticket{}, err
 	}
 	start := time.Now()
 	if g.m.Queued != nil {
@@ -53,14 +75,34 @@ func (g *gate) enter(ctx context.Context) error {
 	select {
 	case g.slots <- struct{}{}:
 		g.admitted(start)
-		return nil
+		return ticket(time.Now()), nil
 	case <-ctx.Done():
 		if g.m.Wait != nil {
 			g.m.Wait.Observe(time.Since(start).Seconds())
 		}
-		return ctx.Err()
+		return ticket{}, ctx.Err()
 	}
 }
+
+// refuse says whether the request at queue place n must be refused rather
+// than queued, and with which Retry-After.
+func (g *gate) refuse(ctx context.Context, n int64) error {
+	hold := time.Duration(g.hold.Load())
+	// Requests ahead leave about cap(slots) at a time, each after about hold.
+	wait := time.Duration(n) * hold / time.Duration(cap(g.slots))
+	switch {
+	case g.maxQueue > 0 && n > g.maxQueue:
+	case hasDeadline(ctx) && wait+hold > time.Until(deadlineOf(ctx)):
+	default:
+		return nil
+	}
+	metrics.Shed("gate")
+	return &OverloadedError{RetryAfter: max(wait, time.Second)}
+}
+
+func hasDeadline(ctx context.Context) bool { _, ok := ctx.Deadline(); return ok }
+
+func deadlineOf(ctx context.Context) time.Time { d, _ := ctx.Deadline(); return d }
 
 // admitted records an admission that waited since start (zero: at once).
 func (g *gate) admitted(start time.Time) {
@@ -75,12 +117,18 @@ func (g *gate) admitted(start time.Time) {
 	g.m.Wait.Observe(wait)
 }
 
-// leave frees the slot taken by enter.
-func (g *gate) leave() {
-	if g != nil {
-		<-g.slots
-		if g.m.Active != nil {
-			g.m.Active.Dec()
-		}
+// leave frees the slot taken by enter and counts how long it was held
+// (an eighth of each new hold time goes into the average).
+func (g *gate) leave(t ticket) {
+	if g == nil {
+		return
+	}
+	if held := time.Since(time.Time(t)); !time.Time(t).IsZero() {
+		old := g.hold.Load()
+		g.hold.Store(old + (int64(held)-old)/8)
+	}
+	<-g.slots
+	if g.m.Active != nil {
+		g.m.Active.Dec()
 	}
 }

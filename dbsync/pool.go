@@ -101,7 +101,7 @@ func (db *DB) PoolInfo(ctx context.Context, id PoolID) (p Pool, err error) {
 		}
 	}()
 	var row poolInfoRow
-	if err := db.Reader().GetContext(ctx, &row, sqlPoolInfo, id[:]); err != nil {
+	if err := db.get(ctx, &row, sqlPoolInfo, id[:]); err != nil {
 		return Pool{}, classify(err)
 	}
 	p = Pool{
@@ -180,7 +180,7 @@ type PoolEpochTotals struct {
 // cache them per epoch; a big pool has tens of thousands of each.
 func (db *DB) PoolEpochTotals(ctx context.Context, id PoolID, epoch int64) (PoolEpochTotals, error) {
 	var t PoolEpochTotals
-	if err := db.Reader().GetContext(ctx, &t, sqlPoolTotals, id[:], epoch); err != nil {
+	if err := db.get(ctx, &t, sqlPoolTotals, id[:], epoch); err != nil {
 		return PoolEpochTotals{}, fmt.Errorf("dbsync.PoolEpochTotals(%s, %d): %w", id, epoch, classify(err))
 	}
 	return t, nil
@@ -189,7 +189,7 @@ func (db *DB) PoolEpochTotals(ctx context.Context, id PoolID, epoch int64) (Pool
 // PoolRegistered reports whether the pool has any registration certificate.
 func (db *DB) PoolRegistered(ctx context.Context, id PoolID) (bool, error) {
 	var ok bool
-	if err := db.Reader().GetContext(ctx, &ok, sqlPoolExists, id[:]); err != nil {
+	if err := db.get(ctx, &ok, sqlPoolExists, id[:]); err != nil {
 		return false, fmt.Errorf("dbsync.PoolRegistered(%s): %w", id, classify(err))
 	}
 	return ok, nil

@@ -29,7 +29,7 @@ type PoolOffChain struct {
 // registered is ErrNotFound.
 func (db *DB) PoolMetadata(ctx context.Context, id PoolID) (PoolOffChain, error) {
 	var m PoolOffChain
-	if err := db.Reader().GetContext(ctx, &m, sqlPoolMetadata, id[:]); err != nil {
+	if err := db.get(ctx, &m, sqlPoolMetadata, id[:]); err != nil {
 		return PoolOffChain{}, fmt.Errorf("dbsync.PoolMetadata(%s): %w", id, classify(err))
 	}
 	return m, nil
@@ -40,7 +40,7 @@ func (db *DB) PoolMetadata(ctx context.Context, id PoolID) (PoolOffChain, error)
 // minus withdrawals. A pool never registered is ErrNotFound.
 func (db *DB) PoolLivePledge(ctx context.Context, id PoolID) (*big.Int, error) {
 	var s string
-	if err := db.Reader().GetContext(ctx, &s, db.byMode(sqlPoolLivePledge, sqlPoolLivePledgeConsumed), id[:]); err != nil {
+	if err := db.get(ctx, &s, db.byMode(sqlPoolLivePledge, sqlPoolLivePledgeConsumed), id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolLivePledge(%s): %w", id, classify(err))
 	}
 	return parseQuantity(s)
@@ -50,7 +50,7 @@ func (db *DB) PoolLivePledge(ctx context.Context, id PoolID) (*big.Int, error) {
 // (epoch_stake). Fixed once the epoch has begun: callers cache it per epoch.
 func (db *DB) EpochActiveStake(ctx context.Context, epoch int64) (*big.Int, error) {
 	var s string
-	if err := db.Reader().GetContext(ctx, &s, sqlEpochActiveStake, epoch); err != nil {
+	if err := db.get(ctx, &s, sqlEpochActiveStake, epoch); err != nil {
 		return nil, fmt.Errorf("dbsync.EpochActiveStake(%d): %w", epoch, classify(err))
 	}
 	return parseQuantity(s)

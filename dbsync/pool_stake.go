@@ -79,7 +79,7 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) {
 	query := db.byMode(sqlPoolStakeOne, sqlPoolStakeOneConsumed)
 	var out []PoolStake
-	if err := db.Reader().SelectContext(ctx, &out, query, id[:]); err != nil {
+	if err := db.selectAll(ctx, &out, query, id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolStakeOne(%s): %w", id, classify(err))
 	}
 	return out, nil
@@ -90,7 +90,7 @@ func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) 
 // index-backed and cheap, but the snapshot, not live figures.
 func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, error) {
 	var out []PoolStake
-	if err := db.Reader().SelectContext(ctx, &out, sqlPoolStakeSnapshot, id[:]); err != nil {
+	if err := db.selectAll(ctx, &out, sqlPoolStakeSnapshot, id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolStakeSnapshot(%s): %w", id, classify(err))
 	}
 	return out, nil

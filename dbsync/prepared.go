@@ -3,8 +3,11 @@ package dbsync
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -65,51 +68,88 @@ func Preparable() []string {
 	return append([]string(nil), preparable...)
 }
 
-// pool is one server's connection pool with its prepared statements and
-// the gate that admits requests to that server.
+// pool is one server's connection pool with its prepared statements, the
+// gate that admits requests to that server and its rotation state.
 type pool struct {
 	*sqlx.DB
-	stmts map[string]*sqlx.Stmt // read-only once prepareAll returns
-	gate  *gate                 // nil: no limit; set before serving
+	// stmts maps a registered statement to its prepared form; it grows
+	// (replaced whole) until every statement the server can prepare is.
+	stmts atomic.Pointer[map[string]*sqlx.Stmt]
+	// skipped: statements this server cannot prepare (the other db-sync
+	// mode's), not tried again. Only the watcher touches it.
+	skipped map[string]bool
+	gate    *gate // nil: no limit; set before serving
 	// streams bounds the UTxO listings in progress, which hold a
 	// connection after leaving the gate (see Snapshot.leaveGate).
 	streams *gate
 	// network and server ("primary", "replica1") label its metrics.
 	network, server string
 	untrack         func()
+	// probe is a one-connection pool for the watcher's probes.
+	probe  *sqlx.DB
+	health health
+	tip    tipMemo
 }
 
-// prepareAll prepares every registered statement that this database can
-// prepare. Statements of the other db-sync mode may fail (a column the
-// schema lacks); they are skipped and would run unprepared. Preparing here,
-// not on first use, matters: preparing on the pool takes a connection, and a
-// request holding one while waiting for another could starve the pool.
-func (p *pool) prepareAll(ctx context.Context) {
-	p.stmts = make(map[string]*sqlx.Stmt)
+// statements returns the prepared statements (never nil).
+func (p *pool) statements() map[string]*sqlx.Stmt {
+	if m := p.stmts.Load(); m != nil {
+		return *m
+	}
+	return nil
+}
+
+// prepareAll prepares every registered statement not prepared yet.
+// Preparing here, not on first use, matters: preparing on the pool takes a
+// connection, and a request holding one while waiting for another could
+// starve the pool. A statement the schema cannot take (the other db-sync
+// mode's: a column this database lacks) is skipped for good and would run
+// unprepared; a connection failure or timeout stops the pass with an
+// error, and the watcher tries the rest again later.
+func (p *pool) prepareAll(ctx context.Context) error {
+	have := p.statements()
 	preparableMu.Lock()
 	all := append(append([]string(nil), preparable...), customOnly...)
 	preparableMu.Unlock()
+	next := make(map[string]*sqlx.Stmt, len(all))
+	for q, s := range have {
+		next[q] = s
+	}
+	if p.skipped == nil {
+		p.skipped = map[string]bool{}
+	}
+	var failed error
 	for _, q := range all {
-		if _, ok := p.stmts[q]; ok {
+		if _, ok := next[q]; ok || p.skipped[q] {
 			continue
 		}
 		s, err := p.PreparexContext(ctx, q)
-		if err != nil {
-			slog.Debug("statement not prepared", "error", err)
+		if err == nil {
+			next[q] = s
 			continue
 		}
-		p.stmts[q] = s
+		if ctx.Err() != nil || IsConnectionFailure(err) || errors.Is(classify(err), ErrTimeout) {
+			failed = fmt.Errorf("prepare %s: %w", statementName(q), err)
+			break
+		}
+		slog.Debug("statement not prepared (not for this db-sync layout)", "statement", statementName(q), "error", err)
+		p.skipped[q] = true
 	}
+	if len(next) > len(have) {
+		p.stmts.Store(&next)
+	}
+	return failed
 }
 
 // GetContext runs query through its prepared statement when there is one,
 // once the gate admits it.
 func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...any) error {
 	g := p.gate
-	if err := g.enter(ctx); err != nil {
+	t, err := g.enter(ctx)
+	if err != nil {
 		return err
 	}
-	defer g.leave()
+	defer g.leave(t)
 	return p.getUngated(ctx, dest, query, args...)
 }
 
@@ -117,7 +157,7 @@ func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...a
 // probe: it must report the database, not the queue in front of it.
 func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...any) (err error) {
 	defer observe(p.network, query, time.Now(), &err)
-	if s, ok := p.stmts[query]; ok {
+	if s, ok := p.statements()[query]; ok {
 		return s.GetContext(ctx, dest, args...)
 	}
 	return p.DB.GetContext(ctx, dest, query, args...)
@@ -127,12 +167,13 @@ func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...a
 // one, once the gate admits it.
 func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) (err error) {
 	g := p.gate
-	if err := g.enter(ctx); err != nil {
+	t, err := g.enter(ctx)
+	if err != nil {
 		return err
 	}
-	defer g.leave()
+	defer g.leave(t)
 	defer observe(p.network, query, time.Now(), &err)
-	if s, ok := p.stmts[query]; ok {
+	if s, ok := p.statements()[query]; ok {
 		return s.SelectContext(ctx, dest, args...)
 	}
 	return p.DB.SelectContext(ctx, dest, query, args...)
@@ -206,8 +247,11 @@ func (p *pool) close() {
 	if p.untrack != nil {
 		p.untrack()
 	}
-	for _, s := range p.stmts {
+	for _, s := range p.statements() {
 		s.Close()
 	}
 	p.DB.Close()
+	if p.probe != nil {
+		p.probe.Close()
+	}
 }

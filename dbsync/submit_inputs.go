@@ -44,7 +44,7 @@ func (db *DB) UnspentInputs(ctx context.Context, inputs []OutputRef) (int, error
 	}
 	query := db.byMode(sqlUnspentInputs, sqlUnspentInputsConsumed)
 	var pos int64 // 1-based, from WITH ORDINALITY
-	err := db.Reader().GetContext(ctx, &pos, query, hashes, indexes)
+	err := db.get(ctx, &pos, query, hashes, indexes)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return -1, nil

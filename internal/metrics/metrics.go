@@ -76,6 +76,15 @@ var (
 		Buckets: latencyBuckets,
 	}, []string{"network", "server"})
 
+	shed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: ns, Name: "shed_total",
+		Help: "Requests refused at once with 503 instead of queued, by reason: gate (a db-sync server's queue is full or too slow for the deadline) or in_flight (MAX_IN_FLIGHT reached).",
+	}, []string{"reason"})
+	serverUp = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: ns, Name: "dbsync_server_up",
+		Help: "1 while a db-sync server (primary or replica) answers its probes and is in rotation, 0 while it is out.",
+	}, []string{"network", "server"})
+
 	cacheRequests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Namespace: ns, Name: "cache_requests_total",
 		Help: "Cache lookups by cache name and result (hit or miss).",
@@ -106,7 +115,7 @@ func init() {
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		httpRequests, httpDuration, authFailures, rateLimited,
 		dbQueryDuration, dbQueryErrors,
-		gateQueued, gateActive, gateWait,
+		gateQueued, gateActive, gateWait, shed, serverUp,
 		cacheRequests, usageFlushFailures, usageFlushLastSuccess,
 		pools, probes,
 	)
@@ -161,6 +170,18 @@ func GateOf(network, server string) Gate {
 		Active: gateActive.WithLabelValues(network, server),
 		Wait:   gateWait.WithLabelValues(network, server),
 	}
+}
+
+// Shed counts a request refused at once for reason ("gate", "in_flight").
+func Shed(reason string) { shed.WithLabelValues(reason).Inc() }
+
+// ServerUp records whether network's db-sync server is in rotation.
+func ServerUp(network, server string, up bool) {
+	v := 0.0
+	if up {
+		v = 1
+	}
+	serverUp.WithLabelValues(network, server).Set(v)
 }
 
 // ---- caches ----
@@ -294,7 +315,7 @@ func Names() []string {
 	go func() {
 		for _, c := range []prometheus.Collector{
 			httpRequests, httpDuration, authFailures, rateLimited,
-			dbQueryDuration, dbQueryErrors, gateQueued, gateActive, gateWait,
+			dbQueryDuration, dbQueryErrors, gateQueued, gateActive, gateWait, shed, serverUp,
 			cacheRequests, usageFlushFailures, usageFlushLastSuccess, pools, probes,
 		} {
 			c.Describe(ch)

@@ -1,0 +1,344 @@
+package dbsync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/syncgate/syncgate/internal/metrics"
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+// Servers in and out of rotation.
+//
+// Each server (the primary, each replica) has a watcher that probes it on
+// a connection of its own (probe.sql, within ProbeTimeout) every
+// ProbeInterval. A probe that fails takes the server out of rotation at
+// once, and every call still running on it is interrupted (so a request
+// stuck on a frozen replica moves to the primary within its deadline
+// instead of waiting for it). Out of rotation it is probed again after
+// 250 ms, then at doubling intervals up to the probe interval (at least
+// 2 s), and comes back with the first probe that succeeds, once its
+// statements are prepared (and, for the primary, its capabilities known).
+// A request that meets a connection failure on a server asks for a probe
+// right away rather than at the next interval.
+//
+// A replica out of rotation is skipped; with none left, reads go to the
+// primary. The primary out of rotation answers ErrUnavailable at once.
+
+var sqlProbe = sqlfiles.Must("dbsync/probe.sql")
+
+// Probe defaults.
+const (
+	DefaultProbeInterval = time.Second
+	DefaultProbeTimeout  = time.Second
+	firstRetry           = 250 * time.Millisecond
+	minRetryCap          = 2 * time.Second
+)
+
+var (
+	// errNotProbed: the watcher has not reached the server yet.
+	errNotProbed = errors.New("not reached yet")
+	// errServerDown interrupts calls on a server taken out of rotation.
+	errServerDown = errors.New("server taken out of rotation")
+	// ErrUnsupported: the database can never be served by this version.
+	ErrUnsupported = errors.New("dbsync: unsupported db-sync database")
+)
+
+// health is a server's rotation state; its zero value is out of rotation.
+type health struct {
+	mu   sync.Mutex
+	up   bool
+	err  error           // why it is out (nil while up)
+	gone context.Context // ends when the server leaves rotation
+	end  context.CancelCauseFunc
+	kick chan struct{} // a request asks for a probe now
+	seen bool          // probed at least once
+}
+
+// isUp reports whether the server is in rotation, and the context that
+// ends when it leaves.
+func (p *pool) isUp() (bool, context.Context) {
+	p.health.mu.Lock()
+	defer p.health.mu.Unlock()
+	return p.health.up, p.health.gone
+}
+
+// downErr is why the server is out of rotation.
+func (p *pool) downErr() error {
+	p.health.mu.Lock()
+	defer p.health.mu.Unlock()
+	return p.health.err
+}
+
+// init starts the server out of rotation, not yet probed.
+func (h *health) init() {
+	h.kick = make(chan struct{}, 1)
+	h.err = errNotProbed
+	h.gone, h.end = context.WithCancelCause(context.Background())
+	h.end(errServerDown)
+}
+
+// setUp puts the server in rotation; it reports whether it was out.
+func (p *pool) setUp() (changed bool) {
+	p.health.mu.Lock()
+	defer p.health.mu.Unlock()
+	p.health.seen = true
+	if p.health.up {
+		return false
+	}
+	p.health.up, p.health.err = true, nil
+	p.health.gone, p.health.end = context.WithCancelCause(context.Background())
+	metrics.ServerUp(p.network, p.server, true)
+	return true
+}
+
+// setDown takes the server out of rotation (interrupting the calls on it);
+// it reports whether that is news: the server was up, never probed, or
+// fails differently now.
+func (p *pool) setDown(err error) (news bool) {
+	p.health.mu.Lock()
+	defer p.health.mu.Unlock()
+	news = p.health.up || !p.health.seen || p.health.err == nil || p.health.err.Error() != err.Error()
+	p.health.seen, p.health.err = true, err
+	if p.health.up {
+		p.health.up = false
+		p.health.end(errServerDown)
+		metrics.ServerUp(p.network, p.server, false)
+	}
+	return news
+}
+
+// suspect asks the watcher to probe now (a request met a failure).
+func (p *pool) suspect() {
+	select {
+	case p.health.kick <- struct{}{}:
+	default:
+	}
+}
+
+// probeOnce runs the probe on the server's own connection.
+func (p *pool) probeOnce(ctx context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var one int
+	if err := p.probe.GetContext(ctx, &one, sqlProbe); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("no answer within %s", timeout)
+		}
+		return err
+	}
+	return nil
+}
+
+// watch keeps p's rotation state until ctx ends (DB.Close).
+func (db *DB) watch(ctx context.Context, p *pool) {
+	primary := p == db.primary
+	retryCap := max(db.opts.ProbeInterval, minRetryCap)
+	var wait, backoff time.Duration
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		case <-p.health.kick:
+		}
+		err := p.probeOnce(ctx, db.opts.ProbeTimeout)
+		if err == nil {
+			err = db.prepareServer(ctx, p, primary)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if primary {
+			db.firstAttemptDone(err)
+		}
+		if errors.Is(err, ErrUnsupported) {
+			p.setDown(err)
+			return
+		}
+		if err == nil {
+			if p.setUp() {
+				db.log.Info("db-sync server in rotation", slog.String("network", db.Network.Name), slog.String("server", p.server))
+			}
+			backoff, wait = 0, db.opts.ProbeInterval
+			continue
+		}
+		if p.setDown(err) {
+			db.log.Warn("db-sync server out of rotation; retrying", slog.String("network", db.Network.Name),
+				slog.String("server", p.server), slog.String("error", err.Error()))
+		}
+		backoff = min(max(2*backoff, firstRetry), retryCap)
+		wait = backoff
+	}
+}
+
+// prepareServer readies a server that answers its probe: the primary's
+// capabilities first (once), then any statement not yet prepared.
+func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
+	ctx, cancel := context.WithTimeout(ctx, max(10*db.opts.ProbeTimeout, 10*time.Second))
+	defer cancel()
+	if primary && !db.ready.Load() {
+		caps, err := DetectCapabilities(ctx, p.DB)
+		if err != nil {
+			return err
+		}
+		if err := caps.Supported(); err != nil {
+			return fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		db.Caps = caps
+	}
+	if err := p.prepareAll(ctx); err != nil {
+		return err
+	}
+	if primary && !db.ready.Load() {
+		db.ready.Store(true)
+		db.log.Info("db-sync capabilities", slog.Any("dbsync", db))
+	}
+	return nil
+}
+
+// firstAttemptDone reports the primary's first attempt to Started.
+func (db *DB) firstAttemptDone(err error) {
+	select {
+	case <-db.started:
+	default:
+		db.startErr = err
+		if err != nil && !errors.Is(err, ErrUnsupported) {
+			db.startErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
+		close(db.started)
+	}
+}
+
+// pinKey holds, in a context, the server a request reads from (Pin).
+type pinKey struct{ db *DB }
+
+// Pin returns a context whose reads on db all go to one server (the next
+// in rotation) while it stays in rotation, and to the primary after: a
+// request that reads the tip and then its answer in several statements
+// sees one server's chain, or a newer one, never an older one.
+func (db *DB) Pin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, pinKey{db}, db.rotate())
+}
+
+// rotate returns the next replica in rotation, or the primary when none is.
+func (db *DB) rotate() *pool {
+	n := len(db.replicas)
+	if n == 0 {
+		return db.primary
+	}
+	start := db.next.Add(1)
+	for i := range n {
+		r := db.replicas[int((start+uint64(i))%uint64(n))]
+		if up, _ := r.isUp(); up {
+			return r
+		}
+	}
+	return db.primary
+}
+
+// reader is the server for a read in ctx: the pinned one while it is in
+// rotation (the primary after), else the next in rotation.
+func (db *DB) reader(ctx context.Context) *pool {
+	if p, ok := ctx.Value(pinKey{db}).(*pool); ok {
+		if up, _ := p.isUp(); up {
+			return p
+		}
+		return db.primary
+	}
+	return db.rotate()
+}
+
+// onReader runs fn on a reader (errors unclassified). When a replica fails it (taken out of
+// rotation meanwhile, unreachable, a broken connection) and retry allows,
+// fn runs again on the primary, within the same deadline.
+func (db *DB) onReader(ctx context.Context, retry func() bool, fn func(ctx context.Context, p *pool) error) error {
+	if !db.ready.Load() {
+		return db.notReady()
+	}
+	p := db.reader(ctx)
+	err := p.attempt(ctx, fn)
+	if err == nil || p == db.primary || ctx.Err() != nil || !serverFailure(err) || (retry != nil && !retry()) {
+		return err
+	}
+	return db.primary.attempt(ctx, fn)
+}
+
+// onPrimary runs fn on the primary (no failover).
+func (db *DB) onPrimary(ctx context.Context, fn func(ctx context.Context, p *pool) error) error {
+	if !db.ready.Load() {
+		return db.notReady()
+	}
+	return db.primary.attempt(ctx, fn)
+}
+
+// get runs a one-row read (gated, prepared when registered) on a reader.
+func (db *DB) get(ctx context.Context, dest any, query string, args ...any) error {
+	return db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
+		return p.GetContext(ctx, dest, query, args...)
+	})
+}
+
+// selectAll runs a many-row read (gated, prepared when registered) on a reader.
+func (db *DB) selectAll(ctx context.Context, dest any, query string, args ...any) error {
+	return db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
+		return p.SelectContext(ctx, dest, query, args...)
+	})
+}
+
+func (db *DB) notReady() error {
+	if err := db.primary.downErr(); err != nil {
+		return fmt.Errorf("%w: %s db-sync not ready: %v", ErrUnavailable, db.Network.Name, err)
+	}
+	return fmt.Errorf("%w: %s db-sync not ready", ErrUnavailable, db.Network.Name)
+}
+
+// attempt runs fn on p unless p is out of rotation, and interrupts it if p
+// leaves rotation meanwhile. A connection failure asks for a probe.
+func (p *pool) attempt(ctx context.Context, fn func(ctx context.Context, p *pool) error) error {
+	up, gone := p.isUp()
+	if !up {
+		return fmt.Errorf("%w: %s %s: %v", ErrUnavailable, p.network, p.server, p.downErr())
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(gone, func() { cancel(errServerDown) })
+	defer stop()
+	err := fn(actx, p)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() == nil && errors.Is(context.Cause(actx), errServerDown) {
+		return fmt.Errorf("%w: %s %s: %w", ErrUnavailable, p.network, p.server, errServerDown)
+	}
+	if ctx.Err() == nil && IsConnectionFailure(err) {
+		p.suspect()
+	}
+	return err
+}
+
+// serverFailure: err says the server failed, not the request.
+func serverFailure(err error) bool {
+	return errors.Is(err, errServerDown) || errors.Is(err, ErrUnavailable) || IsConnectionFailure(err)
+}
+
+// ServerState is one server's place in rotation (for /readyz and tests).
+type ServerState struct {
+	Server string // "primary", "replica1", …
+	Up     bool
+	Err    error // why it is out of rotation
+}
+
+// Servers reports every server's rotation state, primary first.
+func (db *DB) Servers() []ServerState {
+	out := make([]ServerState, 0, 1+len(db.replicas))
+	for _, p := range db.servers() {
+		up, _ := p.isUp()
+		out = append(out, ServerState{Server: p.server, Up: up, Err: p.downErr()})
+	}
+	return out
+}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -16,6 +18,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/pgconn"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/node"
@@ -43,25 +46,38 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			db.Close()
 		}
 	}()
+	conn := pgconn.Options{ConnectTimeout: cfg.DBConnectTimeout}
 	for _, n := range config.Networks {
 		nc, ok := cfg.Networks[n.Name]
 		if !ok {
 			continue
 		}
-		db, err := dbsync.Open(ctx, nc, cfg.StatementTimeout)
+		db, err := dbsync.New(nc, dbsync.Options{StatementTimeout: cfg.StatementTimeout, ProbeInterval: cfg.ProbeInterval,
+			ProbeTimeout: cfg.ProbeTimeout, Conn: conn, Log: log})
 		if err != nil {
 			return err
 		}
+		db.SetMaxQueue(cfg.DBSyncMaxQueue)
 		db.SetMaxActive(cfg.DBSyncMaxActive)
-		if err := db.Caps.Supported(); err != nil {
-			db.Close()
-			return fmt.Errorf("%s: %w", n.Name, err)
-		}
-		log.Info("db-sync capabilities", slog.Any("dbsync", db))
 		networks[n.Name] = db
 	}
+	// Degraded start: a network whose db-sync cannot be reached yet is
+	// served 503 until its watcher gets it ready; only a database this
+	// version can never serve stops the start.
+	startCtx, cancelStart := context.WithTimeout(ctx, cfg.DBConnectTimeout+cfg.ProbeTimeout)
+	for name, db := range networks {
+		switch err := db.Started(startCtx); {
+		case errors.Is(err, dbsync.ErrUnsupported):
+			cancelStart()
+			return fmt.Errorf("%s: %w", name, err)
+		case err != nil:
+			log.Warn("db-sync unavailable at start: answering 503 for this network until it is back",
+				slog.String("network", name), slog.String("error", err.Error()))
+		}
+	}
+	cancelStart()
 
-	adminDB, err := sqlx.Open("postgres", cfg.AdminDatabaseURL)
+	adminDB, err := pgconn.Open(cfg.AdminDatabaseURL, conn)
 	if err != nil {
 		return fmt.Errorf("admin database: %w", err)
 	}
@@ -96,7 +112,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// lookups, stored pool stake), for usage flushes and for the pool-stats
 	// refresher, so slow admin queries filling the main pool stall none of
 	// them (docs/DECISIONS.md "Admin database isolation").
-	authDB, usageDB, refreshDB := adminPool(cfg.AdminDatabaseURL, 4), adminPool(cfg.AdminDatabaseURL, 2), adminPool(cfg.AdminDatabaseURL, 1)
+	authDB, usageDB, refreshDB := adminPool(cfg.AdminDatabaseURL, conn, 4), adminPool(cfg.AdminDatabaseURL, conn, 2), adminPool(cfg.AdminDatabaseURL, conn, 1)
 	defer authDB.Close()
 	defer usageDB.Close()
 	defer refreshDB.Close()
@@ -129,6 +145,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	stats.Start(ctx)
 	defer stats.Stop()
 
+	var draining atomic.Bool
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
 		Networks:    networks,
@@ -143,6 +160,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Registry:     reg,
 		PoolStats:    stats,
 		Log:          log,
+		Draining:     draining.Load,
+		AdminReady:   adminReady(adminDB),
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),
@@ -185,6 +204,18 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		return err
 	case <-ctx.Done():
 	}
+	// Drain: /readyz turns 503 at once and every response asks its client
+	// to close the connection, while the listener keeps serving for
+	// SHUTDOWN_DELAY (the time a load balancer needs to notice); then the
+	// listener closes and in-flight requests get SHUTDOWN_TIMEOUT.
+	draining.Store(true)
+	log.Info("shutting down: not ready, serving with Connection: close", slog.Duration("delay", cfg.ShutdownDelay))
+	select {
+	case <-time.After(cfg.ShutdownDelay):
+	case err := <-errCh:
+		usageRec.Close(context.Background()) //nolint:errcheck // best effort on a failed listener
+		return err
+	}
 	log.Info("shutting down: draining in-flight requests", slog.Duration("deadline", cfg.ShutdownTimeout))
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
@@ -203,9 +234,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 }
 
 // adminPool opens a pool of at most n connections to the admin database,
-// all kept idle (sqlx.Open does not dial; errors show on first use).
-func adminPool(url string, n int) *sqlx.DB {
-	db := sqlx.MustOpen("postgres", url)
+// all kept idle (it does not dial; errors show on first use).
+func adminPool(url string, conn pgconn.Options, n int) *sqlx.DB {
+	db := pgconn.MustOpen(url, conn)
 	db.SetMaxOpenConns(n)
 	db.SetMaxIdleConns(n)
 	return db

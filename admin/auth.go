@@ -257,21 +257,30 @@ func (s *Store) reload(ctx context.Context, h [32]byte, version string) (*credEn
 	c.flightMu.Unlock()
 
 	// The load serves every joiner, so it must not die with the request
-	// that happened to start it; it gets a deadline of its own instead.
-	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-	f.entry, f.err = s.load(lctx, h, version)
-	cancel()
-	if s.afterLoad != nil {
-		s.afterLoad()
+	// that happened to start it; it gets a deadline of its own instead,
+	// and runs apart, so the request that started it still answers by its
+	// own deadline when the database hangs.
+	go func() {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
+		f.entry, f.err = s.load(lctx, h, version)
+		cancel()
+		if s.afterLoad != nil {
+			s.afterLoad()
+		}
+		if f.err == nil {
+			c.put(h, f.entry, gen)
+		}
+		close(f.done)
+		c.flightMu.Lock()
+		delete(c.flights, fkey)
+		c.flightMu.Unlock()
+	}()
+	select {
+	case <-f.done:
+		return f.entry, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	if f.err == nil {
-		c.put(h, f.entry, gen)
-	}
-	close(f.done)
-	c.flightMu.Lock()
-	delete(c.flights, fkey)
-	c.flightMu.Unlock()
-	return f.entry, f.err
 }
 
 func (s *Store) load(ctx context.Context, h [32]byte, version string) (*credEntry, error) {

@@ -103,6 +103,7 @@ type Config struct {
 	// requests per minute (the bootstrap key's too).
 	AdminRateLimitPerMinute int
 	Hardening
+	Resilience
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and
@@ -145,6 +146,7 @@ func Load(environ []string, args []string) (Config, error) {
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	checkHardening := hardeningFlags(fs, env)
+	checkResilience := resilienceFlags(fs, env)
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
 	sockets := map[string]*string{}
@@ -263,6 +265,7 @@ func Load(environ []string, args []string) (Config, error) {
 		cfg.TrustedProxies = append(cfg.TrustedProxies, p)
 	}
 	checkHardening(&cfg, add)
+	checkResilience(&cfg, add)
 	if *metricsAddr != "" {
 		if _, _, err := net.SplitHostPort(*metricsAddr); err != nil {
 			add("METRICS_ADDR: %q is not host:port", *metricsAddr)
@@ -317,6 +320,9 @@ func (c Config) Summary() map[string]any {
 		"token_registry_dir":  c.TokenRegistryDir,
 		"statement_timeout":   c.StatementTimeout.String(),
 		"dbsync_max_active":   c.DBSyncMaxActive,
+		"dbsync_max_queue":    c.DBSyncMaxQueue,
+		"max_in_flight":       c.MaxInFlight,
+		"shutdown_delay":      c.ShutdownDelay.String(),
 		"pprof_addr":          c.PprofAddr,
 		"metrics_addr":        c.MetricsAddr,
 	}

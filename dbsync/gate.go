@@ -132,3 +132,11 @@ func (g *gate) leave(t ticket) {
 		g.m.Active.Dec()
 	}
 }
+
+// waiting is how many requests wait for a slot (0 for a nil gate).
+func (g *gate) waiting() int64 {
+	if g == nil {
+		return 0
+	}
+	return g.queued.Load()
+}

@@ -342,3 +342,20 @@ func (db *DB) Servers() []ServerState {
 	}
 	return out
 }
+
+// Serving reports whether the DB serves reads now: ready, and at least one
+// of its servers in rotation.
+func (db *DB) Serving() bool {
+	if !db.ready.Load() {
+		return false
+	}
+	for _, p := range db.servers() {
+		if up, _ := p.isUp(); up {
+			return true
+		}
+	}
+	return false
+}
+
+// Queued is how many requests wait at the primary's gate now.
+func (db *DB) Queued() int { return int(db.primary.gate.waiting()) }

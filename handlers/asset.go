@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -21,10 +20,6 @@ import (
 const (
 	assetCacheTTL         = 10 * time.Minute
 	assetCacheDegradedTTL = 30 * time.Second
-	// chainTipMaxAge is how long an instance trusts the tip it last saw
-	// before asking db-sync again; it bounds how stale a cached answer can
-	// be served, and keeps the warm path to one Redis round trip.
-	chainTipMaxAge = time.Second
 )
 
 // assetInfoData is the spec's AssetInfo (§2.8).
@@ -115,67 +110,22 @@ func assetData(a dbsync.Asset) assetInfoData {
 	return d
 }
 
-// chainTips remembers, per db-sync database, the last tip hash seen and
-// when, so an answer cached under the tip can be found without asking
-// db-sync (asset info, pool info, delegator pages).
-var chainTips tipMemo
-
-type tipMemo struct {
-	mu sync.Mutex
-	m  map[*dbsync.DB]tipSeen
-}
-
-type tipSeen struct {
-	hash string
-	at   time.Time
-}
-
-// get returns a tip hash no older than chainTipMaxAge, asking db-sync when
-// the remembered one is older.
-func (t *tipMemo) get(ctx context.Context, db *dbsync.DB) (string, bool) {
-	t.mu.Lock()
-	seen, found := t.m[db]
-	t.mu.Unlock()
-	if found && time.Since(seen.at) < chainTipMaxAge {
-		return seen.hash, true
-	}
-	tip, err := db.Tip(ctx)
-	if err != nil {
-		return "", false
-	}
-	t.observe(db, tip.BlockHash)
-	return tip.BlockHash, true
-}
-
-func (t *tipMemo) observe(db *dbsync.DB, hash string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.m == nil {
-		t.m = map[*dbsync.DB]tipSeen{}
-	}
-	t.m[db] = tipSeen{hash: hash, at: time.Now()}
-}
-
-// forget drops what is remembered for db (the next request asks db-sync).
-func (t *tipMemo) forget(db *dbsync.DB) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.m, db)
-}
-
 // servedByTip answers from the response cached under (parts, current tip)
 // when there is one; otherwise build makes the envelope, which is sent and
-// cached for ttl. The tip in the key is one the instance saw at most
-// chainTipMaxAge ago and the answer is read after it, so a cached answer
-// is never older than its key's tip. build also says how long its answer
-// may be kept. Without Redis it just builds.
+// cached for ttl. The request is pinned to one db-sync server (dbsync.Pin):
+// the tip in the key is one that server had at most
+// dbsync.RecentTipMaxAge ago, and the answer is read after it on the same
+// server (or on the primary, which is ahead of every replica, if that
+// server leaves rotation), so a cached answer is never older than its
+// key's tip, even with replicas that lag each other. build also says how
+// long its answer may be kept. Without Redis it just builds.
 func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, parts []string, build func(context.Context) (envelope, time.Duration, error)) error {
-	ctx := c.Request.Context()
+	ctx := db.Pin(c.Request.Context())
 	rc := s.deps.Redis
 	key := ""
 	if rc != nil {
-		if tip, known := chainTips.get(ctx, db); known {
-			key = rc.Key(append([]string{parts[0], db.Network.Name, tip}, parts[1:]...)...)
+		if tip, err := db.RecentTip(ctx); err == nil {
+			key = rc.Key(append([]string{parts[0], db.Network.Name, tip.BlockHash}, parts[1:]...)...)
 			if b, err := rc.Redis().Get(ctx, key).Bytes(); err == nil && json.Valid(b) {
 				c.Data(http.StatusOK, contentType, b)
 				return nil

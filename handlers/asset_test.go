@@ -408,7 +408,7 @@ func TestAssetInfo(t *testing.T) {
 		}
 		// A new block minting 5 more: the next answer is fresh.
 		c2MintInNewBlock(t, c, unit, 5)
-		chainTips.forget(c.db)
+		c.db.ForgetTips()
 		after := c2GetAsset(t, h, unit, "")
 		if string(after.MintCount) != "3" || string(after.TotalSupply) != `"1200000005"` {
 			t.Errorf("after a new mint: mint_count %s, total_supply %s", after.MintCount, after.TotalSupply)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -19,6 +21,8 @@ type apiError struct {
 	status  int
 	msg     string
 	details any
+	// retryAfter, when set, goes out as Retry-After (whole seconds, at least 1).
+	retryAfter time.Duration
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s", e.status, e.msg) }
@@ -35,6 +39,11 @@ var (
 	errChainUnavailable = newAPIError(http.StatusServiceUnavailable, "Chain database unavailable")
 	errQueryTimeout     = newAPIError(http.StatusGatewayTimeout, "Query timed out")
 	errAdminUnavailable = newAPIError(http.StatusServiceUnavailable, "Service temporarily unavailable")
+	// errOverloaded: refused at once instead of queued (MAX_IN_FLIGHT, a
+	// db-sync gate whose queue is full or too slow for the deadline).
+	errOverloaded = func(retry time.Duration) *apiError {
+		return &apiError{status: http.StatusServiceUnavailable, msg: "Service temporarily unavailable", retryAfter: max(retry, time.Second)}
+	}
 	// errClientGone: the client cancelled the request (closed the
 	// connection) before the answer was ready. Nobody reads the body; the
 	// status (nginx's 499) keeps it out of the 5xx counts and error logs.
@@ -69,14 +78,22 @@ func errInvalidParam(name, rule string) *apiError {
 // is a 500 whose cause goes only to the log, with the request id.
 func fail(c *gin.Context, err error) {
 	var ae *apiError
+	shed := false
 	switch {
 	case errors.As(err, &ae):
 	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
 		ae = errClientGone
+	case errors.Is(err, dbsync.ErrOverloaded):
+		retry := time.Second
+		if oe := (*dbsync.OverloadedError)(nil); errors.As(err, &oe) {
+			retry = oe.RetryAfter
+		}
+		ae, shed = errOverloaded(retry), true
 	case errors.Is(err, dbsync.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		ae = errQueryTimeout
 	case errors.Is(err, dbsync.ErrUnavailable):
-		ae = errChainUnavailable
+		// A server out of rotation is probed again within a second or two.
+		ae = &apiError{status: errChainUnavailable.status, msg: errChainUnavailable.msg, retryAfter: time.Second}
 	case dbsync.IsConnectionFailure(err):
 		// Only the admin database is left: db-sync errors are classified
 		// by dbsync. A dead dependency is a 503, not our bug.
@@ -84,9 +101,14 @@ func fail(c *gin.Context, err error) {
 	default:
 		ae = errInternal
 	}
-	if ae.status >= 500 {
+	// A shed request is counted (syncgate_shed_total) and in the access
+	// log; an error line each would flood the log exactly when it matters.
+	if ae.status >= 500 && !shed {
 		logger(c).Error("request failed", slog.String("request_id", requestID(c)),
 			slog.Int("status", ae.status), slog.String("error", err.Error()))
+	}
+	if ae.retryAfter > 0 {
+		c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(ae.retryAfter))))
 	}
 	if ae.status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Bearer") // RFC 6750: the scheme the client must use

@@ -27,16 +27,21 @@ type healthData struct {
 	Redis     string                   `json:"redis"`
 }
 
-// healthProbeTimeout keeps /v1/health fast even when a database hangs.
-const healthProbeTimeout = 2 * time.Second
+// Each dependency is probed at once and on its own clock, so one that
+// hangs costs its own timeout and is reported as what is down, never
+// another (a Redis ping waiting behind a frozen database read as "Redis
+// down").
+const (
+	healthProbeTimeout = 2 * time.Second
+	redisProbeTimeout  = time.Second
+)
 
 // health reports each network's tip and lag and whether Redis answers.
 // unhealthy (HTTP 503, so load balancers drain the instance): a chain
 // database does not answer. degraded (200): Redis is configured but down,
 // or a network lags more than MAX_TIP_LAG. healthy otherwise.
 func (s *Server) health(c *gin.Context) error {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), healthProbeTimeout)
-	defer cancel()
+	ctx := c.Request.Context()
 	now := s.deps.Now().UTC()
 	data := healthData{Status: "healthy", Timestamp: now.Format(time.RFC3339), Networks: map[string]healthNetwork{}, Redis: "unavailable"}
 
@@ -45,17 +50,23 @@ func (s *Server) health(c *gin.Context) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	// Probe every network at once: probed in turn, one hung database
-	// would spend the whole timeout and the others would read as down.
 	tips := make([]dbsync.Tip, len(names))
 	errs := make([]error, len(names))
+	var redisErr error
 	var wg sync.WaitGroup
 	for i, name := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, healthProbeTimeout)
+			defer cancel()
 			tips[i], errs[i] = s.deps.Networks[name].Tip(ctx)
-		}()
+		})
+	}
+	if s.deps.Redis != nil {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, redisProbeTimeout)
+			defer cancel()
+			redisErr = s.deps.Redis.Ping(ctx)
+		})
 	}
 	wg.Wait()
 	unhealthy, degraded := false, false
@@ -78,7 +89,7 @@ func (s *Server) health(c *gin.Context) error {
 		data.Networks[name] = healthNetwork{TipSlot: &slot, TipTime: &t, LagSeconds: &lag}
 	}
 	if s.deps.Redis != nil {
-		if err := s.deps.Redis.Ping(ctx); err == nil {
+		if redisErr == nil {
 			data.Redis = "ok"
 		} else {
 			degraded = true

@@ -10,10 +10,13 @@ import (
 //
 // Middleware order matters:
 //   - request id first, so every later log line and response carries it;
+//   - Connection: close while draining, before anything can answer;
 //   - recover next, so a panic anywhere below still gets an id and a JSON 500;
 //   - access log and metrics after recover, so they see the final status of a recovered panic;
 //   - security headers and CORS before anything can answer (preflights
 //     are answered there, before auth);
+//   - the in-flight bound before the deadline starts, so a refused request
+//     costs nothing; probes (/livez, /readyz, /v1/health) are never refused;
 //   - deadline and body limit before any handler reads the body or the database;
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
 //     see 429s, and rate limiting needs the credential;
@@ -22,11 +25,14 @@ import (
 //     key may call: who may call what is decided here, not in handlers.
 func (s *Server) routes() {
 	r := s.engine
-	r.Use(withRequestID(s.log), recoverPanics(), accessLog(), observeMetrics(), limitHeaders(),
-		securityHeaders(), cors(s.deps.Config.CORSAllowedOrigins), withDeadline(s.requestDeadline()), limitBody())
+	r.Use(withRequestID(s.log), s.closeWhileDraining(), recoverPanics(), accessLog(), observeMetrics(), limitHeaders(),
+		securityHeaders(), cors(s.deps.Config.CORSAllowedOrigins), limitInFlight(s.deps.Config.MaxInFlight),
+		withDeadline(s.requestDeadline()), limitBody())
 	r.NoRoute(func(c *gin.Context) { fail(c, errNotFoundRoute) })
 	r.NoMethod(func(c *gin.Context) { fail(c, errMethodNotAllowed) })
 
+	r.GET("/livez", h(s.livez))
+	r.GET("/readyz", h(s.readyz))
 	r.GET("/openapi.json", openAPIDocument)
 	r.GET("/docs", h(apiDocs))
 	s.consoleRoutes(r)

@@ -56,6 +56,12 @@ type Deps struct {
 	Log       *slog.Logger
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
+	// Draining reports whether the instance is shutting down: /readyz
+	// answers 503 and every response closes its connection. Nil: never.
+	Draining func() bool
+	// AdminReady checks, for /readyz, that the admin database answers and
+	// carries every migration. Nil: not checked.
+	AdminReady func(ctx context.Context) error
 }
 
 // Server is the HTTP application.

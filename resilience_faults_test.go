@@ -78,10 +78,18 @@ func TestFrozenAndStoppedDatabase(t *testing.T) {
 	redis := testdb.NewRedisServer(t)
 	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+adminDSN, "REDIS_URL="+redis.URL()))
 	s.credential()
+	// A second instance that never probes again after its start, and
+	// connects without a bound of its own: only the requests' deadlines
+	// can end its calls on the frozen server.
+	blind := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+adminDSN, "REDIS_URL="+redis.URL(),
+		"DBSYNC_PROBE_INTERVAL=1h", "DB_CONNECT_TIMEOUT=1h"))
+	blind.credential()
 	paths := append(chainPaths(m), "/v1/admin/users", "/v1/health", "/readyz")
 	for _, p := range paths {
-		if r := s.get(p); r.status != http.StatusOK {
-			t.Fatalf("before the fault: %s: %d %s", p, r.status, r.body)
+		for _, in := range []*service{s, blind} {
+			if r := in.get(p); r.status != http.StatusOK {
+				t.Fatalf("before the fault: %s: %d %s", p, r.status, r.body)
+			}
 		}
 	}
 
@@ -97,8 +105,15 @@ func TestFrozenAndStoppedDatabase(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	time.AfterFunc(6*time.Second, func() { close(stop) })
+	var blindResults []result
+	blindDone := make(chan struct{})
+	go func() { blindResults = blind.load(8, chainPaths(m), stop); close(blindDone) }()
 	frozen := s.load(8, paths, stop)
+	<-blindDone
 	checkFaultAnswers(t, "frozen", frozen)
+	checkFaultAnswers(t, "frozen, never probed", blindResults)
+	t.Logf("frozen, never probed: 504 p50 %s max %s; 503 p50 %s", percentile(blindResults, 504, 50),
+		percentile(blindResults, 504, 100), percentile(blindResults, 503, 50))
 	// Once the primary is out of rotation, data requests are answered at once.
 	var late []result
 	for _, r := range frozen {

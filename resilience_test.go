@@ -192,6 +192,13 @@ func (r result) data(t *testing.T, v any) {
 // credential makes a partner (s.admin), a user and a mainnet data key
 // (s.key) through the admin API.
 func (s *service) credential() {
+	keys := s.credentials(1)
+	s.key = keys[0]
+}
+
+// credentials makes a partner (s.admin), a user and n mainnet data keys
+// through the admin API.
+func (s *service) credentials(n int) []string {
 	t := s.t
 	t.Helper()
 	var k struct {
@@ -203,14 +210,19 @@ func (s *service) credential() {
 		ID string `json:"id"`
 	}
 	s.do("POST", "/v1/admin/users", k.Key, `{"name":"load"}`).data(t, &u)
-	var c struct {
-		APIKey string `json:"api_key"`
+	s.admin = k.Key
+	keys := make([]string, n)
+	for i := range keys {
+		var c struct {
+			APIKey string `json:"api_key"`
+		}
+		s.do("POST", "/v1/admin/credentials", k.Key, fmt.Sprintf(`{"name":"load","user_account_id":%q,"network_id":0,"rate_limit_per_minute":10000}`, u.ID)).data(t, &c)
+		if c.APIKey == "" {
+			t.Fatal("no data key")
+		}
+		keys[i] = c.APIKey
 	}
-	s.do("POST", "/v1/admin/credentials", k.Key, fmt.Sprintf(`{"name":"load","user_account_id":%q,"network_id":0,"rate_limit_per_minute":10000}`, u.ID)).data(t, &c)
-	if c.APIKey == "" {
-		t.Fatal("no data key")
-	}
-	s.key, s.admin = c.APIKey, k.Key
+	return keys
 }
 
 // chainPaths are data requests over a seeded chain, cheap and varied.

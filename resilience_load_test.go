@@ -1,0 +1,304 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// sharedChain seeds the tests' small chain on the shared test server,
+// dropped when the test ends.
+func sharedChain(t *testing.T) (string, *fixture.Manifest) {
+	t.Helper()
+	dsn, m, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	return dsn, m
+}
+
+// TestShedUnderFlood: with two requests admitted per db-sync server, eight
+// queued and 32 in flight, a flood of 128 clients is answered: what does
+// not fit is refused 503 with Retry-After within milliseconds, never
+// queued past its deadline.
+func TestShedUnderFlood(t *testing.T) {
+	dsn, m := sharedChain(t)
+	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
+		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=32"))
+	keys := s.credentials(16) // 10,000 a minute each: the flood must not meet the rate limit
+	paths := []string{
+		"/v1/tx/address/" + m.Whale.Address + "?limit=20",
+		"/v1/utxos/address/" + m.Addresses[0].Address,
+		"/v1/tx/history/" + m.Addresses[1].Address + "?limit=20",
+	}
+	const workers = 128
+	stop := make(chan struct{})
+	time.AfterFunc(3*time.Second, func() { close(stop) })
+	var mu sync.Mutex
+	var rs []result
+	var noRetryAfter atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				r := s.do(http.MethodGet, paths[i%len(paths)], keys[w%len(keys)], "")
+				if r.status == http.StatusServiceUnavailable && r.retryAfter == "" {
+					noRetryAfter.Add(1)
+				}
+				mu.Lock()
+				rs = append(rs, r)
+				mu.Unlock()
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	sum := checkFaultAnswers(t, "flood", rs)
+	shed := sum.byStatus[http.StatusServiceUnavailable]
+	t.Logf("flood: %.0f answers/s, %.0f%% shed (503), 200 p50 %s p99 %s, 503 p50 %s p99 %s, 504: %d",
+		float64(sum.n)/took.Seconds(), 100*float64(shed)/float64(sum.n),
+		percentile(rs, 200, 50), percentile(rs, 200, 99), percentile(rs, 503, 50), percentile(rs, 503, 99), sum.byStatus[504])
+	if shed == 0 || sum.byStatus[http.StatusOK] == 0 {
+		t.Errorf("flood: %s; want both answers and refusals", sum)
+	}
+	if n := noRetryAfter.Load(); n > 0 {
+		t.Errorf("%d refusals without Retry-After", n)
+	}
+	if p := percentile(rs, 503, 99); p > 250*time.Millisecond {
+		t.Errorf("refusals are not fast: p99 %s", p)
+	}
+	for _, r := range rs {
+		if r.status == http.StatusServiceUnavailable && r.error != "Service temporarily unavailable" {
+			t.Errorf("refusal: %q", r.error)
+			break
+		}
+	}
+}
+
+// TestReplicaEjectedAndReadmitted: a frozen replica leaves rotation, the
+// requests meanwhile (those caught on it included) are answered by the
+// primary within their deadline, and the thawed replica is probed back in
+// and takes reads again.
+func TestReplicaEjectedAndReadmitted(t *testing.T) {
+	primary, m := sharedChain(t)
+	c := testdb.NewCluster(t)
+	replica, _ := seedCluster(t, c, "sg_res_replica")
+	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+primary, "DBSYNC_MAINNET_REPLICA_URLS="+replica,
+		"ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin")))
+	s.credential()
+	paths := chainPaths(m)
+	// The replica's newest block is moved one slot on, so /v1/epochs/latest
+	// says which server answered.
+	raw, err := sqlx.Open("postgres", replica)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE block SET slot_no = slot_no + 1 WHERE id = (SELECT max(id) FROM block)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	tipSlot := func() int64 {
+		var d struct {
+			Tip struct {
+				Slot int64 `json:"slot"`
+			} `json:"tip"`
+		}
+		r := s.get("/v1/epochs/latest")
+		if r.status != http.StatusOK {
+			return -1
+		}
+		r.data(t, &d)
+		return d.Tip.Slot
+	}
+	primarySlot, replicaSlot := int64(m.Tip.Slot), int64(m.Tip.Slot)+1
+	until(t, "replica in rotation", 10*time.Second, func() bool { return tipSlot() == replicaSlot })
+	for range 5 {
+		if got := tipSlot(); got != replicaSlot {
+			t.Fatalf("read from slot %d, want the replica's %d", got, replicaSlot)
+		}
+	}
+
+	out := func() bool { return len(s.logs.lines("db-sync server out of rotation; retrying")) > 0 }
+	if err := c.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	frozeAt := time.Now()
+	stop := make(chan struct{})
+	time.AfterFunc(4*time.Second, func() { close(stop) })
+	rs := s.load(8, paths, stop)
+	sum := checkFaultAnswers(t, "replica frozen", rs)
+	if got := tipSlot(); got != primarySlot {
+		t.Errorf("replica frozen: read from slot %d, want the primary's %d", got, primarySlot)
+	}
+	if sum.byStatus[http.StatusOK] != sum.n {
+		t.Errorf("replica frozen: %s; want every request answered by the primary", sum)
+	}
+	ejected := s.logs.lines("db-sync server out of rotation; retrying")
+	if !out() || ejected[0]["server"] != "replica1" {
+		t.Fatalf("replica not taken out of rotation: %v", ejected)
+	}
+	ejectedAt, _ := time.Parse(time.RFC3339Nano, ejected[0]["time"].(string))
+	t.Logf("replica frozen: out of rotation after %s; requests meanwhile: 200 p50 %s p99 %s max %s",
+		ejectedAt.Sub(frozeAt).Round(time.Millisecond), percentile(rs, 200, 50), percentile(rs, 200, 99), sum.maxElapsed.Round(time.Millisecond))
+
+	inRotation := func() int { return len(s.logs.lines("db-sync server in rotation")) }
+	wasIn := inRotation()
+	c.Thaw()
+	back := until(t, "replica back in rotation", 15*time.Second, func() bool { return inRotation() > wasIn })
+	t.Logf("replica thawed: back in rotation after %s", back.Round(time.Millisecond))
+	for range 5 {
+		if got := tipSlot(); got != replicaSlot {
+			t.Errorf("after readmission: read from slot %d, want the replica's %d", got, replicaSlot)
+		}
+	}
+}
+
+// TestDrainOnSIGTERM: keep-alive clients behind a "load balancer" that
+// polls /readyz; SIGTERM turns /readyz 503 at once, the clients are told
+// Connection: close on their next answer and stop opening connections as
+// soon as the balancer sees it, the listener closes after SHUTDOWN_DELAY,
+// and no request is ever reset.
+func TestDrainOnSIGTERM(t *testing.T) {
+	dsn, _ := sharedChain(t)
+	sig, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stopSignals()
+	s := startService(t, sig, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
+		"SHUTDOWN_DELAY=1s"))
+	s.credential()
+
+	var notReady atomic.Bool // the balancer's view
+	var notReadyAt atomic.Int64
+	lbDone := make(chan struct{})
+	go func() {
+		defer close(lbDone)
+		for !notReady.Load() {
+			r := s.get("/readyz")
+			if r.err == nil && r.status == http.StatusServiceUnavailable {
+				notReadyAt.Store(time.Now().UnixNano())
+				notReady.Store(true)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+
+	const clients = 16
+	var ok, resets, closes atomic.Int64
+	var firstReset atomic.Pointer[string]
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for !notReady.Load() {
+				conn, err := net.Dial("tcp", s.addr)
+				if err != nil {
+					reason := "dial: " + err.Error()
+					firstReset.CompareAndSwap(nil, &reason)
+					resets.Add(1) // before the balancer saw not-ready, the instance must accept
+					return
+				}
+				closed, err := keepAlive(conn, s.key, &ok)
+				conn.Close()
+				if err != nil {
+					reason := err.Error()
+					firstReset.CompareAndSwap(nil, &reason)
+					resets.Add(1)
+					return
+				}
+				if closed {
+					closes.Add(1)
+				}
+			}
+		})
+	}
+	time.Sleep(time.Second) // load under way
+	okBefore := ok.Load()
+	sentAt := time.Now()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	<-lbDone
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		s.done <- nil // for the cleanup
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not return after SIGTERM")
+	}
+	stoppedAfter := time.Since(sentAt)
+	t.Logf("drain: %d requests answered (%d before SIGTERM), %d connections closed by Connection: close, %d resets; readyz 503 seen %s after SIGTERM; serve returned after %s",
+		ok.Load(), okBefore, closes.Load(), resets.Load(), time.Duration(notReadyAt.Load()-sentAt.UnixNano()).Round(time.Millisecond),
+		stoppedAfter.Round(time.Millisecond))
+	if resets.Load() > 0 {
+		t.Errorf("%d requests reset (first: %s)", resets.Load(), *firstReset.Load())
+	}
+	if ok.Load() <= okBefore || closes.Load() == 0 {
+		t.Errorf("no requests answered with Connection: close after SIGTERM (%d before, %d after)", okBefore, ok.Load())
+	}
+	if d := time.Duration(notReadyAt.Load() - sentAt.UnixNano()); d > 300*time.Millisecond {
+		t.Errorf("readyz turned 503 %s after SIGTERM", d)
+	}
+	if stoppedAfter < time.Second {
+		t.Errorf("serve returned %s after SIGTERM, before SHUTDOWN_DELAY", stoppedAfter)
+	}
+}
+
+// keepAlive sends requests on conn until the server answers Connection:
+// close (closed true) or the balancer says the instance is not ready. Any
+// failure to write a request or read its whole answer is an error.
+func keepAlive(conn net.Conn, key string, ok *atomic.Int64) (closed bool, err error) {
+	br := bufio.NewReader(conn)
+	req := "GET /v1/epochs/latest HTTP/1.1\r\nHost: syncgate\r\nAuthorization: Bearer " + key + "\r\n\r\n"
+	for {
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(conn, req); err != nil {
+			return false, fmt.Errorf("write: %w", err)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return false, errors.New("connection closed with a request unanswered")
+			}
+			return false, fmt.Errorf("read: %w", err)
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return false, fmt.Errorf("answer: %d %v", resp.StatusCode, err)
+		}
+		ok.Add(1)
+		if resp.Close || strings.EqualFold(resp.Header.Get("Connection"), "close") {
+			return true, nil
+		}
+	}
+}

@@ -76,9 +76,11 @@ type pool struct {
 	// (replaced whole) until every statement the server can prepare is.
 	stmts atomic.Pointer[map[string]*sqlx.Stmt]
 	// skipped: statements this server cannot prepare (the other db-sync
-	// mode's), not tried again. Only the watcher touches it.
-	skipped map[string]bool
-	gate    *gate // nil: no limit; set before serving
+	// mode's), not tried again; prepared: every statement has been tried.
+	// Only the watcher touches them.
+	skipped  map[string]bool
+	prepared bool
+	gate     *gate // nil: no limit; set before serving
 	// streams bounds the UTxO listings in progress, which hold a
 	// connection after leaving the gate (see Snapshot.leaveGate).
 	streams *gate
@@ -107,6 +109,9 @@ func (p *pool) statements() map[string]*sqlx.Stmt {
 // unprepared; a connection failure or timeout stops the pass with an
 // error, and the watcher tries the rest again later.
 func (p *pool) prepareAll(ctx context.Context) error {
+	if p.prepared {
+		return nil
+	}
 	have := p.statements()
 	preparableMu.Lock()
 	all := append(append([]string(nil), preparable...), customOnly...)
@@ -138,6 +143,7 @@ func (p *pool) prepareAll(ctx context.Context) error {
 	if len(next) > len(have) {
 		p.stmts.Store(&next)
 	}
+	p.prepared = failed == nil
 	return failed
 }
 

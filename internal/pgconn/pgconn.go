@@ -303,6 +303,19 @@ func (e *interruptedError) Error() string {
 
 func (e *interruptedError) Unwrap() []error { return []error{e.cause, errInterrupted} }
 
+// late returns the error for a call made with no time left (ctx ended, or
+// within CancelTimeout of its deadline): such a call would be cut short
+// after its statement reached the server, so it is not made at all.
+func (c *conn) late(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return &interruptedError{cause: context.Cause(ctx), err: errors.New("not sent")}
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= c.o.CancelTimeout {
+		return &interruptedError{cause: context.DeadlineExceeded, err: errors.New("not sent: deadline too close")}
+	}
+	return nil
+}
+
 // housekeeping bounds calls without a context (closing a statement).
 func (c *conn) housekeeping() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), c.o.ConnectTimeout)
@@ -313,6 +326,9 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 }
 
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := c.guard(ctx)
 	var st driver.Stmt
 	var err error
@@ -342,6 +358,9 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 	if !ok {
 		return nil, errors.New("pgconn: driver without BeginTx")
 	}
+	if err := c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := c.guard(ctx)
 	// lib/pq would watch this context for the whole transaction; the
 	// guard of each statement (and of Commit and Rollback) does that here.
@@ -357,6 +376,9 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if !ok {
 		return nil, driver.ErrSkip
 	}
+	if err := c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := c.guard(ctx)
 	r, err := q.QueryContext(pctx, query, args)
 	if err != nil {
@@ -370,6 +392,9 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if !ok {
 		return nil, driver.ErrSkip
 	}
+	if err := c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := c.guard(ctx)
 	res, err := e.ExecContext(pctx, query, args)
 	return res, done(err)
@@ -379,6 +404,9 @@ func (c *conn) Ping(ctx context.Context) error {
 	p, ok := c.inner.(driver.Pinger)
 	if !ok {
 		return nil
+	}
+	if err := c.late(ctx); err != nil {
+		return err
 	}
 	pctx, done := c.guard(ctx)
 	return done(p.Ping(pctx))
@@ -411,23 +439,27 @@ func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 	return driver.ErrSkip
 }
 
-// txn bounds Commit and Rollback by the transaction's context (database/sql
-// rolls back with that context already ended: the guard then interrupts at
-// once and the connection is discarded).
+// txn bounds Commit and Rollback by the transaction's context.
 type txn struct {
 	inner driver.Tx
 	c     *conn
 	ctx   context.Context
 }
 
-func (t *txn) Commit() error {
-	_, done := t.c.guard(t.ctx)
-	return done(t.inner.Commit())
-}
+func (t *txn) Commit() error { return t.end(t.inner.Commit) }
 
-func (t *txn) Rollback() error {
+func (t *txn) Rollback() error { return t.end(t.inner.Rollback) }
+
+// end commits or rolls back within the transaction's context; with no time
+// left it sends nothing and the connection, still in its transaction, is
+// discarded.
+func (t *txn) end(fn func() error) error {
+	if err := t.c.late(t.ctx); err != nil {
+		t.c.broken.Store(true)
+		return err
+	}
 	_, done := t.c.guard(t.ctx)
-	return done(t.inner.Rollback())
+	return done(fn())
 }
 
 // stmt is a prepared statement on a bounded connection.
@@ -454,6 +486,9 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := s.c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := s.c.guard(ctx)
 	if e, ok := s.inner.(driver.StmtExecContext); ok {
 		res, err := e.ExecContext(pctx, args)
@@ -469,6 +504,9 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if err := s.c.late(ctx); err != nil {
+		return nil, err
+	}
 	pctx, done := s.c.guard(ctx)
 	var r driver.Rows
 	var err error

@@ -1,6 +1,9 @@
 package dbsync
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // PreparedCount is how many statements the primary pool holds prepared.
 func (db *DB) PreparedCount() int { return len(db.primary.statements()) }
@@ -33,3 +36,17 @@ func (db *DB) PlanCacheModes(ctx context.Context) (inside, after string, err err
 
 // StreamSlots is how many UTxO listings may be in progress per server.
 const StreamSlots = streamSlots
+
+// ReaderName is the server a read in ctx would go to now.
+func (db *DB) ReaderName(ctx context.Context) string { return db.reader(ctx).server }
+
+// TakeOut takes server i (0: the primary) out of rotation, as a failed probe would.
+func (db *DB) TakeOut(i int) { db.servers()[i].setDown(errors.New("taken out by the test")) }
+
+// TipRemembered reports whether server i holds a remembered tip.
+func (db *DB) TipRemembered(i int) bool {
+	p := db.servers()[i]
+	p.tip.mu.Lock()
+	defer p.tip.mu.Unlock()
+	return !p.tip.at.IsZero()
+}

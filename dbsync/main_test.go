@@ -27,6 +27,7 @@ type chain struct {
 	db       *dbsync.DB
 	raw      *sqlx.DB
 	manifest *fixture.Manifest
+	dsn      string
 }
 
 var (
@@ -81,7 +82,7 @@ func openChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*chai
 		db.Close()
 		return nil, err
 	}
-	return &chain{mode: mode, db: db, raw: raw, manifest: manifest}, nil
+	return &chain{mode: mode, db: db, raw: raw, manifest: manifest, dsn: dsn}, nil
 }
 
 // sampleSet names the addresses and transactions every test walks: found

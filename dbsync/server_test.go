@@ -1,0 +1,75 @@
+package dbsync_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// withReplica opens the core chain with one replica (the same database
+// through a pool of its own) and waits until both are in rotation.
+func withReplica(t *testing.T) *dbsync.DB {
+	t.Helper()
+	db, err := dbsync.New(config.NetworkConfig{Network: config.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn}},
+		dbsync.Options{StatementTimeout: 30 * time.Second, ProbeInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	if err := db.Started(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		s := db.Servers()
+		if s[0].Up && s[1].Up {
+			return db
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("servers not in rotation: %+v", s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A pinned request reads from one server, remembers the tip of that
+// server only, and moves to the primary when its server leaves rotation.
+func TestPinnedReadsStayOnOneServer(t *testing.T) {
+	db := withReplica(t)
+	ctx := db.Pin(t.Context())
+	if got := db.ReaderName(ctx); got != "replica1" {
+		t.Fatalf("pinned to %s, want the replica", got)
+	}
+	tip, err := db.RecentTip(ctx)
+	if err != nil || tip.BlockHash != chains[0].manifest.Tip.BlockHash {
+		t.Fatalf("tip %+v, %v", tip, err)
+	}
+	if !db.TipRemembered(1) || db.TipRemembered(0) {
+		t.Errorf("remembered tips: primary %v, replica %v; want the replica's only", db.TipRemembered(0), db.TipRemembered(1))
+	}
+	for range 5 {
+		if got := db.ReaderName(ctx); got != "replica1" {
+			t.Fatalf("pinned read went to %s", got)
+		}
+	}
+	db.TakeOut(1)
+	if got := db.ReaderName(ctx); got != "primary" {
+		t.Errorf("replica out of rotation: pinned read goes to %s, want the primary", got)
+	}
+	if got := db.ReaderName(context.Background()); got != "primary" {
+		t.Errorf("replica out of rotation: unpinned read goes to %s", got)
+	}
+	if _, err := db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil); err != nil {
+		t.Errorf("read with the replica out: %v", err)
+	}
+	// The primary out of rotation too: answered at once, unavailable.
+	db.TakeOut(0)
+	start := time.Now()
+	_, err = db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
+	if !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) > 50*time.Millisecond {
+		t.Errorf("every server out: %v after %s", err, time.Since(start))
+	}
+}

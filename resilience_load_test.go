@@ -38,20 +38,20 @@ func sharedChain(t *testing.T) (string, *fixture.Manifest) {
 }
 
 // TestShedUnderFlood: with two requests admitted per db-sync server, eight
-// queued and 32 in flight, a flood of 128 clients is answered: what does
+// queued and 24 in flight, a flood of 64 clients is answered: what does
 // not fit is refused 503 with Retry-After within milliseconds, never
 // queued past its deadline.
 func TestShedUnderFlood(t *testing.T) {
 	dsn, m := sharedChain(t)
 	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
-		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=32"))
+		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=24"))
 	keys := s.credentials(16) // 10,000 a minute each: the flood must not meet the rate limit
 	paths := []string{
 		"/v1/tx/address/" + m.Whale.Address + "?limit=20",
 		"/v1/utxos/address/" + m.Addresses[0].Address,
 		"/v1/tx/history/" + m.Addresses[1].Address + "?limit=20",
 	}
-	const workers = 128
+	const workers = 64
 	stop := make(chan struct{})
 	time.AfterFunc(3*time.Second, func() { close(stop) })
 	var mu sync.Mutex
@@ -91,8 +91,18 @@ func TestShedUnderFlood(t *testing.T) {
 	if n := noRetryAfter.Load(); n > 0 {
 		t.Errorf("%d refusals without Retry-After", n)
 	}
-	if p := percentile(rs, 503, 99); p > 250*time.Millisecond {
-		t.Errorf("refusals are not fast: p99 %s", p)
+	// How fast the service refuses, from its access log (the client's
+	// figures also hold its own queueing on a machine it shares).
+	var refusals []result
+	for _, l := range s.logs.lines("request") {
+		if l["status"] == float64(http.StatusServiceUnavailable) {
+			refusals = append(refusals, result{status: 503, elapsed: time.Duration(l["duration"].(float64))})
+		}
+	}
+	p50, p99 := percentile(refusals, 503, 50), percentile(refusals, 503, 99)
+	t.Logf("flood: refusals in the service: p50 %s p99 %s (%d logged)", p50, p99, len(refusals))
+	if p99 > 100*time.Millisecond || percentile(rs, 503, 99) > time.Second {
+		t.Errorf("refusals are not fast: service p99 %s, client p99 %s", p99, percentile(rs, 503, 99))
 	}
 	for _, r := range rs {
 		if r.status == http.StatusServiceUnavailable && r.error != "Service temporarily unavailable" {

@@ -200,9 +200,9 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 			_ = dc.Close()
 		}
 		switch {
-		case ctx.Err() != nil:
-			return nil, fmt.Errorf("connect: %w", context.Cause(ctx))
-		case dctx.Err() != nil:
+		case ended(ctx):
+			return nil, fmt.Errorf("connect: %w", causeOf(ctx))
+		case ended(dctx):
 			// Kept a connection failure (not a context error): the server did
 			// not answer in time, which is the server's failure, not the caller's.
 			return nil, &net.OpError{Op: "connect", Net: "tcp", Err: fmt.Errorf("no answer within %s", c.o.ConnectTimeout)}
@@ -278,17 +278,36 @@ func (c *conn) guard(ctx context.Context) (context.Context, func(error) error) {
 		}
 		interrupted := fired
 		mu.Unlock()
-		if err == nil || err == driver.ErrSkip || errors.Is(err, errInterrupted) || (pctx.Err() == nil && !interrupted) {
+		if err == nil || err == driver.ErrSkip || errors.Is(err, errInterrupted) || (!ended(pctx) && !interrupted) {
 			return err
 		}
 		// The context ended first: whatever the driver saw (the server's
 		// "canceling statement", a socket past its deadline) is the
 		// context's doing.
-		return &interruptedError{cause: context.Cause(pctx), err: err}
+		return &interruptedError{cause: causeOf(pctx), err: err}
 	}
 }
 
 var errInterrupted = errors.New("pgconn: interrupted")
+
+// ended reports whether ctx is done or past its deadline: a socket
+// deadline set from it can fire before ctx's own timer marks it done.
+func ended(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	dl, ok := ctx.Deadline()
+	return ok && !time.Now().Before(dl)
+}
+
+// causeOf is ctx's cause, DeadlineExceeded when it is past its deadline
+// but not yet marked done.
+func causeOf(ctx context.Context) error {
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
 
 // interruptedError is a call cut short by its context: it unwraps to the
 // context's cause (DeadlineExceeded, Canceled or a cancel cause), never to
@@ -307,8 +326,8 @@ func (e *interruptedError) Unwrap() []error { return []error{e.cause, errInterru
 // within CancelTimeout of its deadline): such a call would be cut short
 // after its statement reached the server, so it is not made at all.
 func (c *conn) late(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return &interruptedError{cause: context.Cause(ctx), err: errors.New("not sent")}
+	if ctx.Err() != nil {
+		return &interruptedError{cause: causeOf(ctx), err: errors.New("not sent")}
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= c.o.CancelTimeout {
 		return &interruptedError{cause: context.DeadlineExceeded, err: errors.New("not sent: deadline too close")}
@@ -559,8 +578,8 @@ func (r *rows) Close() error { return r.finish(r.inner.Close()) }
 func (r *rows) finish(err error) error {
 	first := false
 	r.once.Do(func() { first, r.err = true, r.done(err) })
-	if first {
-		return r.err
+	if first || (err != nil && errors.Is(r.err, errInterrupted)) {
+		return r.err // a later error of an interrupted call is the interruption's
 	}
 	return err
 }

@@ -38,6 +38,7 @@ func within(t *testing.T, what string, d time.Duration, fn func(ctx context.Cont
 	start := time.Now()
 	err := fn(ctx)
 	took := time.Since(start)
+	t.Logf("%s: answered %s after a %s deadline (overshoot %s)", what, took.Round(time.Millisecond), d, (took - d).Round(time.Millisecond))
 	if took > d+slack {
 		t.Errorf("%s: took %s against a %s deadline", what, took, d)
 	}

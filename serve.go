@@ -64,7 +64,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// Degraded start: a network whose db-sync cannot be reached yet is
 	// served 503 until its watcher gets it ready; only a database this
 	// version can never serve stops the start.
-	startCtx, cancelStart := context.WithTimeout(ctx, cfg.DBConnectTimeout+cfg.ProbeTimeout)
+	startWait := cfg.DBConnectTimeout + cfg.ProbeTimeout
+	if startWait <= 0 { // a Config not made by config.Load
+		startWait = pgconn.DefaultConnectTimeout + dbsync.DefaultProbeTimeout
+	}
+	startCtx, cancelStart := context.WithTimeout(ctx, startWait)
 	for name, db := range networks {
 		switch err := db.Started(startCtx); {
 		case errors.Is(err, dbsync.ErrUnsupported):

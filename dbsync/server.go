@@ -158,6 +158,8 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 		}
 		if errors.Is(err, ErrUnsupported) {
 			p.setDown(err)
+			db.log.Error("db-sync database cannot be served by this version; not retrying", slog.String("network", db.Network.Name),
+				slog.String("server", p.server), slog.String("error", err.Error()))
 			return
 		}
 		if err == nil {

@@ -776,8 +776,9 @@ var c2BigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma
 
 // c2Explain runs EXPLAIN on every request-path query of the asset and
 // pool endpoints with sequential scans disabled, and fails on any Seq Scan
-// of a big table. pool_stake_all*.sql is exempt: it is the background full
-// pass over every delegation (it may and should scan).
+// of a big table. pool_stake.sql for every pool (OnePool false) is not
+// checked: it is the background full pass over every delegation (it may
+// and should scan).
 func c2Explain(t *testing.T, c *c2Chain) {
 	m := c.manifest
 	cip68 := c2Asset(t, m.Assets.CIP68.UserUnit)
@@ -789,29 +790,28 @@ func c2Explain(t *testing.T, c *c2Chain) {
 		t.Fatal(err)
 	}
 	queries := []struct {
-		file string
-		args []any
+		file   string
+		args   []any
+		params map[string]any
 	}{
-		{"dbsync/asset_info.sql", []any{v1.Policy[:], v1.Name}},
-		{"dbsync/asset_cip25.sql", []any{lastMint}},
-		{"dbsync/asset_cip68_datum.sql", []any{ref.Policy[:], ref.Name}},
-		{"dbsync/asset_cip68_datum_consumed.sql", []any{ref.Policy[:], ref.Name}},
-		{"dbsync/pool_info.sql", []any{pool[:]}},
-		{"dbsync/pool_exists.sql", []any{pool[:]}},
-		{"dbsync/pool_epoch_totals.sql", []any{pool[:], m.Tip.Epoch}},
-		{"dbsync/pool_stake_one.sql", []any{pool[:]}},
-		{"dbsync/pool_stake_one_consumed.sql", []any{pool[:]}},
-		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}},
-		{"dbsync/pool_metadata.sql", []any{pool[:]}},
-		{"dbsync/pool_live_pledge.sql", []any{pool[:]}},
-		{"dbsync/pool_live_pledge_consumed.sql", []any{pool[:]}},
-		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}},
-		{"dbsync/tip.sql", nil},
+		{"dbsync/asset_info.sql", []any{v1.Policy[:], v1.Name}, nil},
+		{"dbsync/asset_cip25.sql", []any{lastMint}, nil},
+		{"dbsync/asset_cip68_datum.sql", []any{ref.Policy[:], ref.Name}, nil},
+		{"dbsync/pool_info.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_exists.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_epoch_totals.sql", []any{pool[:], m.Tip.Epoch}, nil},
+		{"dbsync/pool_stake.sql", []any{pool[:]}, map[string]any{"OnePool": true}},
+		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_metadata.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_live_pledge.sql", []any{pool[:]}, nil},
+		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}, nil},
+		{"dbsync/tip.sql", nil, nil},
 	}
-	exempt := map[string]bool{"dbsync/pool_stake_all.sql": true, "dbsync/pool_stake_all_consumed.sql": true}
+	exempt := map[string]bool{} // pool_stake.sql for every pool: the background full pass
 	covered := map[string]bool{}
 	for _, q := range queries {
 		covered[q.file] = true
+		query := statementFor(q.file, c.mode, q.params)
 		t.Run(q.file, func(t *testing.T) {
 			tx, err := c.raw.Beginx()
 			if err != nil {
@@ -822,7 +822,7 @@ func c2Explain(t *testing.T, c *c2Chain) {
 				t.Fatal(err)
 			}
 			var plan string
-			if err := tx.Get(&plan, `EXPLAIN (FORMAT JSON) `+sqlfiles.Must(q.file), q.args...); err != nil {
+			if err := tx.Get(&plan, `EXPLAIN (FORMAT JSON) `+query, q.args...); err != nil {
 				t.Fatal(err)
 			}
 			var nodes []map[string]any
@@ -834,10 +834,10 @@ func c2Explain(t *testing.T, c *c2Chain) {
 					t.Errorf("Seq Scan on %s:\n%s", scan, plan)
 				}
 			}
-			if !isPreparable(sqlfiles.Must(q.file)) || !forMode(q.file, c.mode) {
+			if !isPreparable(query) {
 				return
 			}
-			plan = genericPlan(t, tx, sqlfiles.Must(q.file), q.args)
+			plan = genericPlan(t, tx, query, q.args)
 			if err := json.Unmarshal([]byte(plan), &nodes); err != nil {
 				t.Fatal(err)
 			}
@@ -860,16 +860,6 @@ func c2Explain(t *testing.T, c *c2Chain) {
 			t.Errorf("%s has no EXPLAIN check", f)
 		}
 	}
-}
-
-// forMode says whether the statement in file runs on a database of the
-// given mode: a file with a _consumed twin is the core-mode statement.
-func forMode(file string, mode fixture.Mode) bool {
-	consumed := strings.HasSuffix(file, "_consumed.sql")
-	if mode == fixture.ModeConsumed {
-		return consumed || !slices.Contains(sqlfiles.Dir("dbsync"), strings.TrimSuffix(file, ".sql")+"_consumed.sql")
-	}
-	return !consumed
 }
 
 // c2SeqScans lists the relations a plan scans sequentially.

@@ -71,6 +71,9 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 	return c, nil
 }
 
+// Layout is the statement layout this database is served with.
+func (c Capabilities) Layout() Layout { return Layout{Consumed: c.UTxOMode == ModeConsumed} }
+
 // Supported reports why this service cannot serve the database, or nil.
 func (c Capabilities) Supported() error {
 	if c.Variant != "core" {

@@ -45,6 +45,8 @@ const (
 type DB struct {
 	Network config.Network
 	Caps    Capabilities
+	// layout selects each Statement's rendering (from Caps, at Open).
+	layout Layout
 
 	primary  *pool
 	replicas []*pool
@@ -86,9 +88,10 @@ func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Du
 		return nil, fmt.Errorf("%s db-sync: %w", nc.Name, err)
 	}
 	db.Caps = caps
-	primary.prepareAll(ctx)
+	db.layout = caps.Layout()
+	primary.prepareAll(ctx, db.layout)
 	for _, r := range db.replicas {
-		r.prepareAll(ctx)
+		r.prepareAll(ctx, db.layout)
 	}
 	return db, nil
 }

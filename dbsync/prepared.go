@@ -33,10 +33,17 @@ import (
 // plain index walks and the generic plan is the fast one (0.3 ms for the
 // whale's first page against 9 ms custom, 2 ms of it planning).
 
+// registered is a statement to prepare on every connection pool whose
+// layout it was rendered for (any layout when layout is nil).
+type registered struct {
+	query  string
+	layout *Layout
+}
+
 var (
 	preparableMu sync.Mutex
-	preparable   []string
-	customOnly   []string
+	preparable   []registered
+	customOnly   []registered
 )
 
 // prepared registers query as safe to run as a prepared statement with a
@@ -44,8 +51,15 @@ var (
 func prepared(query string) string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	preparable = append(preparable, query)
+	preparable = append(preparable, registered{query: query})
 	return query
+}
+
+// preparedFor is prepared for a statement rendered for layout l only.
+func preparedFor(l Layout, query string) {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	preparable = append(preparable, registered{query: query, layout: &l})
 }
 
 // preparedCustom registers query as a prepared statement that only ever
@@ -54,15 +68,27 @@ func prepared(query string) string {
 func preparedCustom(query string) string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	customOnly = append(customOnly, query)
+	customOnly = append(customOnly, registered{query: query})
 	return query
 }
 
-// Preparable lists the registered statements (for the generic-plan EXPLAIN test).
+// preparedCustomFor is preparedCustom for a statement rendered for layout l only.
+func preparedCustomFor(l Layout, query string) {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	customOnly = append(customOnly, registered{query: query, layout: &l})
+}
+
+// Preparable lists the registered generic-plan statements, every layout's
+// rendering included (for the generic-plan EXPLAIN test).
 func Preparable() []string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	return append([]string(nil), preparable...)
+	out := make([]string, len(preparable))
+	for i, r := range preparable {
+		out[i] = r.query
+	}
+	return out
 }
 
 // pool is one server's connection pool with its prepared statements and
@@ -79,17 +105,20 @@ type pool struct {
 	untrack         func()
 }
 
-// prepareAll prepares every registered statement that this database can
-// prepare. Statements of the other db-sync mode may fail (a column the
-// schema lacks); they are skipped and would run unprepared. Preparing here,
+// prepareAll prepares every registered statement of layout l (and every
+// layout-independent one). Preparing here,
 // not on first use, matters: preparing on the pool takes a connection, and a
 // request holding one while waiting for another could starve the pool.
-func (p *pool) prepareAll(ctx context.Context) {
+func (p *pool) prepareAll(ctx context.Context, l Layout) {
 	p.stmts = make(map[string]*sqlx.Stmt)
 	preparableMu.Lock()
-	all := append(append([]string(nil), preparable...), customOnly...)
+	all := append(append([]registered(nil), preparable...), customOnly...)
 	preparableMu.Unlock()
-	for _, q := range all {
+	for _, r := range all {
+		q := r.query
+		if r.layout != nil && *r.layout != l {
+			continue
+		}
 		if _, ok := p.stmts[q]; ok {
 			continue
 		}

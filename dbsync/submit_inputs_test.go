@@ -14,7 +14,6 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
 	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 // submitChainTxs is the size of the chains seeded for the input checks.
@@ -149,10 +148,7 @@ func TestUnspentInputs(t *testing.T) {
 // sequential scans disabled, its plan still shows none.
 func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, refs ...dbsync.OutputRef) {
 	t.Helper()
-	file := "dbsync/unspent_inputs.sql"
-	if mode == fixture.ModeConsumed {
-		file = "dbsync/unspent_inputs_consumed.sql"
-	}
+	query := statementFor("dbsync/unspent_inputs.sql", mode, nil)
 	hashes := pq.ByteaArray{}
 	indexes := pq.Int64Array{}
 	for _, r := range refs {
@@ -169,14 +165,14 @@ func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, refs .
 		t.Fatal(err)
 	}
 	var plan []string
-	if err := tx.Select(&plan, "EXPLAIN "+sqlfiles.Must(file), hashes, indexes); err != nil {
+	if err := tx.Select(&plan, "EXPLAIN "+query, hashes, indexes); err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Join(plan, "\n")
 	if strings.Contains(text, "Seq Scan") {
-		t.Errorf("%s is not index-backed:\n%s", file, text)
+		t.Errorf("%s is not index-backed:\n%s", "unspent_inputs.sql", text)
 	}
-	if generic := genericPlan(t, tx, sqlfiles.Must(file), []any{hashes, indexes}); strings.Contains(generic, "Seq Scan") {
-		t.Errorf("generic plan of %s is not index-backed:\n%s", file, generic)
+	if generic := genericPlan(t, tx, query, []any{hashes, indexes}); strings.Contains(generic, "Seq Scan") {
+		t.Errorf("generic plan of %s is not index-backed:\n%s", "unspent_inputs.sql", generic)
 	}
 }

@@ -43,6 +43,17 @@ func Must(name string) string {
 	return string(b)
 }
 
+// Text returns the named file's text, or an error when there is none (for
+// names typed by a person; code uses Must).
+func Text(name string) (string, error) {
+	b, err := files.ReadFile(name)
+	return string(b), err
+}
+
+// Label records name as the file a rendered statement came from (dbsync
+// renders some files as templates), so NameOf finds it too.
+func Label(text, name string) { names.LoadOrStore(text, name) }
+
 // NameOf returns the file name ("dbsync/tip.sql") of a statement text
 // returned by Must, or "" for text that did not come from Must unchanged.
 func NameOf(text string) string {

@@ -1,20 +1,17 @@
 -- account_assets: one page of the native assets held by the unspent
--- outputs carrying a stake credential, each summed, ordered by unit
--- (policy, then name: the order of their hex), with the count of distinct
--- assets, in one statement; core mode (tx_in anti-join). An empty page is
--- one row with only total set.
+-- outputs carrying a stake credential ("unspent": see
+-- utxos_by_address.sql), each summed, ordered by unit (policy, then name:
+-- the order of their hex), with the count of distinct assets, in one
+-- statement. An empty page is one row with only total set.
 -- $1 stake_address.id, $2 limit, $3 offset
--- Indexes: idx_tx_out_stake_address_id;
--- sg_tx_in_tx_out_id_index for the anti-join; idx_ma_tx_out_tx_out_id;
+-- Indexes: idx_tx_out_stake_address_id (consumed: sg_tx_out_unspent_stake);
+-- core: sg_tx_in_tx_out_id_index for the anti-join; idx_ma_tx_out_tx_out_id;
 -- multi_asset_pkey.
 WITH utxo AS MATERIALIZED (
   SELECT o.id
   FROM tx_out o
   WHERE o.stake_address_id = $1
-    AND NOT EXISTS (
-      SELECT 1 FROM tx_in i
-      WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-    )
+    AND {{unspent "o"}}
 ), items AS MATERIALIZED (
   SELECT encode(ma.policy, 'hex') || encode(ma.name, 'hex') AS unit,
     sum(mto.quantity) AS quantity,

@@ -1,18 +1,16 @@
 -- balance_by_address: the balance of one address: lovelace and each native
--- asset summed over its unspent outputs, core mode (tx_in anti-join). One
--- statement, so the sums always match the UTxO set of one snapshot. The
--- lovelace row has a NULL policy; sums are numeric, read as text.
+-- asset summed over its unspent outputs ("unspent": see
+-- utxos_by_address.sql). One statement, so the sums always match the UTxO
+-- set of one snapshot. The lovelace row has a NULL policy; sums are
+-- numeric, read as text.
 -- $1 address text as db-sync stores it
--- Indexes: sg_tx_out_address_tx_id; sg_tx_in_tx_out_id_index;
--- idx_ma_tx_out_tx_out_id; multi_asset_pkey.
+-- Indexes: sg_tx_out_address_tx_id (consumed: sg_tx_out_unspent_address);
+-- core: sg_tx_in_tx_out_id_index; idx_ma_tx_out_tx_out_id; multi_asset_pkey.
 WITH utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
   WHERE o.address = $1
-    AND NOT EXISTS (
-      SELECT 1 FROM tx_in i
-      WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-    )
+    AND {{unspent "o"}}
 )
 SELECT NULL::text AS policy, NULL::text AS name, COALESCE(sum(u.value), 0)::text AS quantity
 FROM utxo u

@@ -1,8 +1,18 @@
--- pool_stake_all: every current delegator of every pool with its live
--- stake, for the background refresh (internal/poolstats). Core mode: unspent = no tx_in row.
--- No parameters. A full pass over the delegation certificates and the
--- delegators' outputs and rewards: it may scan (it runs in the background,
+-- pool_stake: the current delegators with their live stake, either of every
+-- pool (.OnePool false: pool_stake_all, for the background refresh in
+-- internal/poolstats, no parameters) or of the pool $1 (.OnePool true:
+-- pool_stake_one, ordered by amount (desc) then stake address, used on
+-- demand before the first background refresh has completed).
+-- "Unspent" per layout: see utxos_by_address.sql.
+-- $1 (one pool) pool key hash (bytea, 28 bytes).
+-- Every pool: a full pass over the delegation certificates and the
+-- delegators' outputs and rewards; it may scan (it runs in the background,
 -- with its own statement timeout) and is exempt from the index check.
+-- One pool, indexes: unique_pool_hash; idx_delegation_pool_hash_id and
+-- idx_delegation_addr_id; idx_stake_deregistration_addr_id;
+-- idx_pool_retire_hash_id, idx_pool_update_hash_id; tx/block pkeys;
+-- idx_tx_out_stake_address_id (core: and idx_tx_in_tx_out_id);
+-- idx_reward_addr_id; sg_reward_rest_addr_id; idx_withdrawal_addr_id.
 -- Delegator (DECISIONS.md, schema-facts 7.4): the stake address's latest
 -- delegation, with no deregistration after it, and not made before a
 -- retirement of that pool took effect (the ledger's POOLREAP drops those
@@ -10,12 +20,16 @@
 -- Live stake (7.5): unspent outputs + rewards and instantaneous rewards
 -- spendable by the current epoch - withdrawals. Amounts are exact (text).
 WITH cur AS (
-  SELECT max(b.epoch_no) AS e FROM block b
+  SELECT max(b.epoch_no) AS e FROM block b{{if .OnePool}}
+), p AS (
+  SELECT ph.id FROM pool_hash ph WHERE ph.hash_raw = $1{{end}}
 ), latest AS (
   -- every stake address's latest delegation certificate
   SELECT DISTINCT ON (d.addr_id)
     d.addr_id, d.pool_hash_id, d.tx_id, d.cert_index, d.active_epoch_no
-  FROM delegation d
+  FROM delegation d{{if .OnePool}}
+  WHERE d.addr_id IN (
+    SELECT d2.addr_id FROM delegation d2 WHERE d2.pool_hash_id = (SELECT id FROM p)){{end}}
   ORDER BY d.addr_id, d.tx_id DESC, d.cert_index DESC
 ), reaped AS (
   -- retirements that took effect: retiring_epoch reached, not cancelled by
@@ -23,7 +37,8 @@ WITH cur AS (
   -- before that epoch began
   SELECT r.hash_id AS pool_hash_id, r.retiring_epoch
   FROM pool_retire r
-  WHERE r.retiring_epoch <= (SELECT e FROM cur)
+  WHERE r.retiring_epoch <= (SELECT e FROM cur){{if .OnePool}}
+    AND r.hash_id = (SELECT id FROM p){{end}}
     AND NOT EXISTS (
       SELECT 1
       FROM pool_update pu
@@ -55,14 +70,13 @@ WITH cur AS (
       JOIN tx dt ON dt.id = l.tx_id
       JOIN block db ON db.id = dt.block_id
       WHERE x.pool_hash_id = l.pool_hash_id
-        AND db.epoch_no < x.retiring_epoch)
+        AND db.epoch_no < x.retiring_epoch){{if .OnePool}}
+    AND l.pool_hash_id = (SELECT id FROM p){{end}}
 ), utxo AS (
   SELECT o.stake_address_id AS addr_id, sum(o.value) AS amount
   FROM tx_out o
   WHERE o.stake_address_id IN (SELECT addr_id FROM deleg)
-    AND NOT EXISTS (
-      SELECT 1 FROM tx_in i
-      WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)
+    AND {{unspent "o"}}
   GROUP BY o.stake_address_id
 ), rew AS (
   SELECT rw.addr_id, sum(rw.amount) AS amount
@@ -94,4 +108,6 @@ JOIN stake_address sa ON sa.id = dl.addr_id
 LEFT JOIN utxo ON utxo.addr_id = dl.addr_id
 LEFT JOIN rew ON rew.addr_id = dl.addr_id
 LEFT JOIN rest ON rest.addr_id = dl.addr_id
-LEFT JOIN wd ON wd.addr_id = dl.addr_id
+LEFT JOIN wd ON wd.addr_id = dl.addr_id{{if .OnePool}}
+ORDER BY (COALESCE(utxo.amount, 0) + COALESCE(rew.amount, 0) + COALESCE(rest.amount, 0)
+    - COALESCE(wd.amount, 0)) DESC, sa.view COLLATE "C"{{end}}

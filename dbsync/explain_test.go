@@ -404,8 +404,9 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 }
 
 // accountIndexes are the indexes syncgate adds for the account statements
-// (sql/dbsync/indexes/0120, 0121), which their plans must use.
+// (sql/dbsync/indexes/0120-0123), which their plans must use.
 var accountIndexes = map[string][]string{
-	"account_summary.sql":   {"sg_delegation_vote_addr_id"},
-	"account_addresses.sql": {"sg_tx_out_stake_address"},
+	"account_summary.sql":     {"sg_delegation_vote_addr_id", "sg_withdrawal_addr_tx", "sg_tx_invalid"},
+	"account_addresses.sql":   {"sg_tx_out_stake_address"},
+	"account_withdrawals.sql": {"sg_withdrawal_addr_tx", "sg_tx_invalid"},
 }

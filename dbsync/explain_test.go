@@ -20,7 +20,7 @@ import (
 // bigTables are the db-sync tables that grow with the chain: a sequential
 // scan of any of them, or an index scan with no index condition (a whole
 // index read in order), is a query that gets slower every block.
-var bigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "block": true}
+var bigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "multi_asset": true, "block": true}
 
 type explainCase struct {
 	file   string

@@ -6,20 +6,25 @@
 -- $1 stake_address.id, $2 limit, $3 offset
 -- Indexes: idx_tx_out_stake_address_id (consumed: sg_tx_out_unspent_stake);
 -- core: sg_tx_in_tx_out_id_index for the anti-join; idx_ma_tx_out_tx_out_id;
--- multi_asset_pkey.
+-- multi_asset_pkey (summed per multi_asset id first, then named through
+-- = ANY of the ids: see balance_by_address.sql).
 WITH utxo AS MATERIALIZED (
   SELECT o.id
   FROM tx_out o
   WHERE o.stake_address_id = $1
     AND {{unspent "o"}}
-), items AS MATERIALIZED (
-  SELECT encode(ma.policy, 'hex') || encode(ma.name, 'hex') AS unit,
-    sum(mto.quantity) AS quantity,
-    row_number() OVER (ORDER BY ma.policy, ma.name) AS n
+), held AS MATERIALIZED (
+  SELECT mto.ident, sum(mto.quantity) AS quantity
   FROM utxo u
   JOIN ma_tx_out mto ON mto.tx_out_id = u.id
-  JOIN multi_asset ma ON ma.id = mto.ident
-  GROUP BY ma.policy, ma.name
+  GROUP BY mto.ident
+), items AS MATERIALIZED (
+  SELECT encode(ma.policy, 'hex') || encode(ma.name, 'hex') AS unit,
+    h.quantity,
+    row_number() OVER (ORDER BY ma.policy, ma.name) AS n
+  FROM multi_asset ma
+  JOIN held h ON h.ident = ma.id
+  WHERE ma.id = ANY(ARRAY(SELECT ident FROM held))
 )
 SELECT c.total, p.n, p.unit, p.quantity::text AS quantity
 FROM (SELECT count(*) AS total FROM items) c

@@ -1,7 +1,11 @@
 // Package handlers is syncgate's HTTP layer: the gin router, middleware,
 // the response envelope and one file per endpoint group. Handlers are
-// func(*gin.Context) error; wrap is the only code that writes errors.
-// Every path is spelled out in routes.go and nowhere else.
+// func(*gin.Context) error adapted by h; fail (errors.go) is the only code
+// that writes an error envelope, for handlers and middleware alike, and
+// errors.go holds every message a client can read. The route table is
+// routes.go (the console's two static paths are registered from there by
+// consoleRoutes, console.go); handlers/openapi/openapi.json documents every
+// route and a test keeps the two in step.
 package handlers
 
 import (

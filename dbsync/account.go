@@ -20,7 +20,7 @@ var (
 	sqlAccountDelegations   = prepared(sqlfiles.Must("dbsync/account_delegations.sql"))
 	sqlAccountRegistrations = prepared(sqlfiles.Must("dbsync/account_registrations.sql"))
 	sqlAccountWithdrawals   = prepared(sqlfiles.Must("dbsync/account_withdrawals.sql"))
-	sqlAccountAddresses     = prepared(sqlfiles.Must("dbsync/account_addresses.sql"))
+	sqlAccountAddresses     = layoutStatement("dbsync/account_addresses.sql", alwaysGeneric, nil)
 	sqlAccountAssets        = layoutStatement("dbsync/account_assets.sql", alwaysGeneric, nil)
 )
 
@@ -287,7 +287,7 @@ func (db *DB) AccountAddresses(ctx context.Context, key StakeKey, q AccountQuery
 		pageRow
 		Address *string `db:"address"`
 	}
-	return accountPage(ctx, db, key, "AccountAddresses", sqlAccountAddresses,
+	return accountPage(ctx, db, key, "AccountAddresses", db.sql(sqlAccountAddresses),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Limit, q.Offset} },
 		func(r row) string { return *r.Address })
 }

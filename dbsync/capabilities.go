@@ -72,7 +72,9 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 }
 
 // Layout is the statement layout this database is served with.
-func (c Capabilities) Layout() Layout { return Layout{Consumed: c.UTxOMode == ModeConsumed} }
+func (c Capabilities) Layout() Layout {
+	return Layout{Consumed: c.UTxOMode == ModeConsumed, AddressTable: c.Variant == "address"}
+}
 
 // Supported reports why this service cannot serve the database, or nil.
 func (c Capabilities) Supported() error {

@@ -17,18 +17,28 @@ type Layout struct {
 	// Consumed: unspent = tx_out.consumed_by_tx_id IS NULL (db-sync's
 	// tx_out.value consumed/prune/bootstrap); otherwise an anti-join on tx_in.
 	Consumed bool
+	// AddressTable: db-sync's address-table variant
+	// (tx_out.use_address_table): tx_out.address_id -> address(address,
+	// raw, has_script, payment_cred, stake_address_id) instead of the
+	// address, address_has_script and payment_cred columns.
+	AddressTable bool
 }
 
 // Layouts is every layout a statement is rendered for at start, so a
 // template that fails for one of them stops the process at boot.
-var Layouts = []Layout{{Consumed: false}, {Consumed: true}}
+var Layouts = []Layout{{}, {Consumed: true}, {AddressTable: true}, {Consumed: true, AddressTable: true}}
 
-// String names the layout as /v1/health and the logs do.
+// String names the layout as /v1/health and the logs do: core or
+// consumed, with "+address" for the address-table variant.
 func (l Layout) String() string {
+	s := "core"
 	if l.Consumed {
-		return "consumed"
+		s = "consumed"
 	}
-	return "core"
+	if l.AddressTable {
+		s += "+address"
+	}
+	return s
 }
 
 // Statement is one SQL file whose text may differ by layout. The file is a
@@ -42,8 +52,16 @@ type Statement struct {
 }
 
 // templateFuncs are the fragments several statements share. They are
-// chosen here, in one place, for every statement that uses them.
+// chosen here, in one place, for every statement that uses them. Each
+// takes the alias of a tx_out (or collateral_tx_out) row.
 func templateFuncs(l Layout) template.FuncMap {
+	// pick returns core, or variant in the address-table variant.
+	pick := func(core, variant string) string {
+		if l.AddressTable {
+			return variant
+		}
+		return core
+	}
 	return template.FuncMap{
 		// unspent "o": the condition that output o has not been spent.
 		"unspent": func(o string) string {
@@ -51,6 +69,27 @@ func templateFuncs(l Layout) template.FuncMap {
 				return o + ".consumed_by_tx_id IS NULL"
 			}
 			return "NOT EXISTS (SELECT 1 FROM tx_in spend WHERE spend.tx_out_id = " + o + ".tx_id AND spend.tx_out_index = " + o + ".index)"
+		},
+		// addrKey "o": the column that says which address o pays, the one
+		// syncgate's address indexes lead with.
+		"addrKey": func(o string) string { return pick(o+".address", o+".address_id") },
+		// addrParam "$1": the addrKey value of the address text $1. The
+		// variant resolves it once (an InitPlan) through sg_address_address;
+		// NULL for an address never seen, which matches no output.
+		"addrParam": func(p string) string {
+			return pick(p, "(SELECT a.id FROM address a WHERE a.address = "+p+" ORDER BY a.id LIMIT 1)")
+		},
+		// joinAddress "o": the join the columns below need (none in core).
+		"joinAddress": func(o string) string {
+			return pick("", "JOIN address "+o+"_addr ON "+o+"_addr.id = "+o+".address_id")
+		},
+		"address":     func(o string) string { return pick(o+".address", o+"_addr.address") },
+		"hasScript":   func(o string) string { return pick(o+".address_has_script", o+"_addr.has_script") },
+		"paymentCred": func(o string) string { return pick(o+".payment_cred", o+"_addr.payment_cred") },
+		// credentialIs "o" "$1": o pays an address whose payment credential
+		// is $1 (variant: through idx_address_payment_cred).
+		"credentialIs": func(o, p string) string {
+			return pick(o+".payment_cred = "+p, o+".address_id = ANY(ARRAY(SELECT a.id FROM address a WHERE a.payment_cred = "+p+"))")
 		},
 	}
 }
@@ -84,7 +123,7 @@ func renderText(file, src string, l Layout, params map[string]any) (string, erro
 	if err != nil {
 		return "", err
 	}
-	data := map[string]any{"Consumed": l.Consumed}
+	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable}
 	maps.Copy(data, params)
 	var b strings.Builder
 	if err := t.Execute(&b, data); err != nil {

@@ -16,7 +16,7 @@ import (
 var (
 	sqlTxByHash  = prepared(sqlfiles.Must("dbsync/tx_by_hash.sql"))
 	sqlTxInputs  = layoutStatement("dbsync/tx_inputs.sql", alwaysGeneric, nil)
-	sqlTxOutputs = prepared(sqlfiles.Must("dbsync/tx_outputs.sql"))
+	sqlTxOutputs = layoutStatement("dbsync/tx_outputs.sql", alwaysGeneric, nil)
 )
 
 // TxRef is a transaction and the block that holds it.
@@ -155,7 +155,7 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	if err != nil {
 		return nil, err
 	}
-	outs, err := selectRows[txOutputRow](ctx, tx, sqlTxOutputs, pq.Array(ids))
+	outs, err := selectRows[txOutputRow](ctx, tx, db.sql(sqlTxOutputs), pq.Array(ids))
 	if err != nil {
 		return nil, err
 	}

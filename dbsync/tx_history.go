@@ -12,7 +12,7 @@ import (
 
 var (
 	sqlTxFirstIDFromSlot = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
-	sqlTxHistoryHead     = prepared(sqlfiles.Must("dbsync/tx_history_head.sql"))
+	sqlTxHistoryHead     = layoutStatement("dbsync/tx_history_head.sql", alwaysGeneric, nil)
 	sqlTxHistoryPageDesc = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "DESC"})
 	sqlTxHistoryPageAsc  = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
 	sqlTxHistoryTotal    = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
@@ -119,7 +119,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		FirstID *int64 `db:"first_id"`
 		Outputs int64  `db:"outputs"`
 	}
-	switch err := tx.GetContext(ctx, &head, sqlTxHistoryHead, addr.String(), max(db.smallHistory, 1)); {
+	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), max(db.smallHistory, 1)); {
 	case errors.Is(err, sql.ErrNoRows):
 		return page, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
 	case err != nil:

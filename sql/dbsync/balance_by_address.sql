@@ -12,7 +12,7 @@
 WITH utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
     AND {{unspent "o"}}
 ), held AS MATERIALIZED (
   SELECT mto.ident, sum(mto.quantity) AS quantity

@@ -13,7 +13,7 @@
 WITH utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
-  WHERE o.payment_cred = $1
+  WHERE {{credentialIs "o" "$1"}}
     AND {{unspent "o"}}
 ), held AS MATERIALIZED (
   SELECT mto.ident, sum(mto.quantity) AS quantity

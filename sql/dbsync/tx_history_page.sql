@@ -15,21 +15,21 @@
 WITH paid AS (
   SELECT DISTINCT o.tx_id AS id
   FROM tx_out o
-  WHERE o.address = $1 AND o.tx_id >= $2 AND o.tx_id < $3
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
   ORDER BY o.tx_id {{.Order}}
   LIMIT $4::bigint + $5::bigint
 ), spent AS (
 {{- if .Consumed}}
   SELECT DISTINCT o.consumed_by_tx_id AS id
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
     AND o.consumed_by_tx_id >= $2 AND o.consumed_by_tx_id < $3
   ORDER BY o.consumed_by_tx_id {{.Order}}
 {{- else}}
   SELECT DISTINCT i.tx_in_id AS id
   FROM tx_out o
   JOIN tx_in i ON i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-  WHERE o.address = $1 AND o.tx_id < $3
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id < $3
     AND i.tx_in_id >= $2 AND i.tx_in_id < $3
   ORDER BY i.tx_in_id {{.Order}}
 {{- end}}

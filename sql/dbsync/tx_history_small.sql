@@ -17,16 +17,16 @@
 WITH ids AS MATERIALIZED (
   SELECT o.tx_id AS id
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
   UNION
   SELECT o.consumed_by_tx_id
   FROM tx_out o
-  WHERE o.address = $1 AND o.consumed_by_tx_id IS NOT NULL
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
 {{- else}}
 WITH outs AS MATERIALIZED (
   SELECT o.tx_id, o.index
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
 ), ids AS MATERIALIZED (
   SELECT outs.tx_id AS id FROM outs
   UNION

@@ -10,16 +10,16 @@ SELECT count(*) AS total
 FROM (
   SELECT o.tx_id AS id
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
   UNION
 {{- if .Consumed}}
   SELECT o.consumed_by_tx_id
   FROM tx_out o
-  WHERE o.address = $1 AND o.consumed_by_tx_id IS NOT NULL
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
 {{- else}}
   SELECT i.tx_in_id
   FROM tx_out o
   JOIN tx_in i ON i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
 {{- end}}
 ) ids

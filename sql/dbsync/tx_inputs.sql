@@ -15,16 +15,18 @@ SELECT
   o.id AS tx_out_id,
   encode(src.hash, 'hex') AS source_tx_hash,
   o.index AS output_index,
-  o.address,
+  {{address "o"}} AS address,
   o.value::text AS lovelace
 {{if .Consumed -}}
 FROM tx_out o
+{{joinAddress "o"}}
 JOIN tx src ON src.id = o.tx_id
 WHERE o.consumed_by_tx_id = ANY($1::bigint[])
 ORDER BY o.consumed_by_tx_id, src.hash, o.index
 {{else -}}
 FROM tx_in i
 JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index
+{{joinAddress "o"}}
 JOIN tx src ON src.id = i.tx_out_id
 WHERE i.tx_in_id = ANY($1::bigint[])
 ORDER BY i.tx_in_id, src.hash, o.index

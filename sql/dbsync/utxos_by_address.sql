@@ -14,16 +14,17 @@ SELECT
   o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
-  o.address,
+  {{address "o"}} AS address,
   o.value::text AS lovelace,
   encode(o.data_hash, 'hex') AS datum_hash,
-  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash
 FROM tx_out o
+{{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id
 JOIN block b ON b.id = t.block_id
-WHERE o.address = $1
+WHERE {{addrKey "o"}} = {{addrParam "$1"}}
   AND {{unspent "o"}}
   AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 )
 
@@ -136,7 +137,11 @@ func runAdminKey(ctx context.Context, args []string) error {
 	}
 	fast := cache.NewFastClient(rc, cache.FastOptions{})
 	defer fast.Close()
-	store := admin.NewStore(db, admin.Options{Redis: fast})
+	// The command caches nothing itself; its authenticator only announces
+	// the invalidations of what it revokes or rolls.
+	authn := auth.New(auth.Options{DB: db, Redis: fast})
+	defer authn.Close()
+	store := admin.NewStore(db, admin.Options{Invalidator: authn})
 	defer store.Close()
 	return run(store)
 }

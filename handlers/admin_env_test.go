@@ -16,6 +16,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -61,6 +62,7 @@ type adminEnv struct {
 type instance struct {
 	srv   *Server
 	store *admin.Store
+	auth  *auth.Authenticator
 	fast  *cache.FastClient
 }
 
@@ -97,17 +99,20 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if log == nil {
 		log = quiet
 	}
+	authn := auth.New(auth.Options{
+		DB: e.db, Redis: fast, Now: e.clock.Now, Log: log,
+		RetryInterval: time.Hour, // failed invalidation announcements are retried on Close only
+	})
 	store := admin.NewStore(e.db, admin.Options{
-		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: log,
-		TouchInterval:  time.Hour, // failed invalidation announcements are retried on Close only
+		BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Now: e.clock.Now, Log: log,
 		SecurityEvents: e.secOpts,
 	})
-	e.t.Cleanup(func() { store.Close(); fast.Close() })
+	e.t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
 	cfg := e.cfg
 	if e.adminRate != 0 {
 		cfg.AdminRateLimitPerMinute = e.adminRate
 	}
-	srv := New(Deps{Config: cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
+	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
 		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
@@ -120,7 +125,7 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 		_, err := srv.chainDB(c)
 		return err
 	}))...)
-	return &instance{srv: srv, store: store, fast: fast}
+	return &instance{srv: srv, store: store, auth: authn, fast: fast}
 }
 
 // reply is a decoded response.

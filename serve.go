@@ -101,7 +101,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer authDB.Close()
 	defer usageDB.Close()
 	defer refreshDB.Close()
-	authn := auth.New(auth.Options{DB: authDB, Redis: fast, Log: log})
+	authn := auth.New(auth.Options{DB: authDB, Redis: fast, ListenURL: cfg.AdminDatabaseURL, Log: log})
 	defer authn.Close() // before Redis and the pools close: a last retry of unannounced invalidations
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Invalidator: authn})
 	defer store.Close() // before the pools close: writes the last security events

@@ -8,7 +8,8 @@
 // once each change has committed. Admin keys are authenticated by admin
 // itself, uncached. Files: auth.go (Authenticate, Confirm and loads),
 // cache.go (the bounded per-instance cache), invalidate.go (Invalidate
-// and the Redis version tokens), key.go (key formats).
+// and the Redis version tokens), listen.go (invalidation through
+// PostgreSQL LISTEN/NOTIFY), key.go (key formats).
 package auth
 
 import (
@@ -33,16 +34,26 @@ import (
 // How invalidation works.
 //
 // Every change that can make a key fail (revoke, suspend) or work again
-// (reactivate) writes a fresh random token under the key's version key in
-// Redis after it commits. Each entry records the token it was loaded
-// under; the handlers read the current token in the rate limiter's round
-// trip and call Confirm, which reloads the entry when the token moved. So
-// a change is seen on the very next request on every instance, for no
-// extra round trip.
+// (reactivate) is announced twice after it commits. In Redis, a fresh
+// random token under the key's version key: each entry records the token
+// it was loaded under; the handlers read the current token in the rate
+// limiter's round trip and call Confirm, which reloads the entry when the
+// token moved. So with Redis a change is seen on the very next request on
+// every instance, for no extra round trip. And with NOTIFY on the admin
+// database (listen.go), which drops the entry on every listening instance
+// within milliseconds, Redis or not.
 //
-// Without Redis (none configured, down, or circuit open) an entry is
-// trusted for FallbackTTL (5 s) only; with Redis, for CacheTTL (60 s) as a
-// safety net against a lost invalidation.
+// How long an entry is trusted: with Redis confirming it, CacheTTL (60 s,
+// a safety net against a lost invalidation); when Redis cannot tell (none
+// configured, down, circuit open) but the listener is healthy, CacheTTL
+// too; when neither can, FallbackTTL (1 s). So a change reaches every
+// instance within a second even with Redis down.
+//
+// An entry that is only old (nothing announced a change) and cannot be
+// reloaded because PostgreSQL fails or is slow keeps answering, FallbackTTL
+// at a time between attempts: changes are made in that same database, so
+// none can be made while it is down. A key this instance has not cached
+// cannot be checked then (503).
 
 var sqlCredentialByHash = sqlfiles.Must("admin/credential_by_hash.sql")
 
@@ -52,10 +63,10 @@ const (
 	// defaultCacheTTL bounds how long an entry lives even while Redis
 	// confirms it on every request: a safety net for a lost invalidation.
 	defaultCacheTTL = 60 * time.Second
-	// defaultFallbackTTL is how long an entry is trusted when Redis cannot
-	// confirm it (absent, down, or circuit open): the worst-case delay
-	// before a revocation made on another instance is seen.
-	defaultFallbackTTL = 5 * time.Second
+	// defaultFallbackTTL is how long an entry is trusted when neither
+	// Redis nor the listener can vouch for it: the worst-case delay before
+	// a change made on another instance is seen then.
+	defaultFallbackTTL = time.Second
 	// defaultRetryInterval is how often failed invalidation announcements
 	// are retried.
 	defaultRetryInterval = 10 * time.Second
@@ -63,6 +74,11 @@ const (
 
 // loadTimeout bounds one credential load from PostgreSQL.
 const loadTimeout = 5 * time.Second
+
+// staleWait is how long a request whose entry is only old waits for its
+// reload; past that, or when the reload fails, the entry answers for
+// FallbackTTL more before the next attempt.
+const staleWait = 100 * time.Millisecond
 
 // userActive is user_accounts.status of a user whose keys work.
 const userActive = "active"
@@ -95,10 +111,14 @@ type Options struct {
 	// DB is the admin database. serve gives it a small pool of its own, so
 	// slow admin queries holding the main pool cannot stall data requests.
 	DB *sqlx.DB
-	// Redis carries invalidations between instances; nil means a single
-	// instance (entries then live FallbackTTL).
+	// Redis carries invalidations between instances on the hot path (nil:
+	// none).
 	Redis *cache.FastClient
-	Log   *slog.Logger
+	// ListenURL is the admin database's URL, for a LISTEN connection of
+	// its own: invalidations then also arrive through PostgreSQL ("": they
+	// are still sent, but this instance does not listen).
+	ListenURL string
+	Log       *slog.Logger
 	// Now is the clock (tests move it); nil means time.Now.
 	Now         func() time.Time
 	CacheTTL    time.Duration
@@ -116,17 +136,22 @@ type Authenticator struct {
 	fast  *cache.FastClient
 	creds credCache
 	retry retryQueue
+	// health of the listener; nil without ListenURL.
+	health           *listenHealth
+	heartbeatChannel string
 	// afterLoad, when set (tests), runs between a credential load and its
 	// installation in the cache.
 	afterLoad func()
 
-	closeOnce sync.Once
-	stop      chan struct{}
-	done      chan struct{}
+	closeOnce  sync.Once
+	stop       chan struct{}
+	done       chan struct{}
+	listenDone chan struct{}
 }
 
 // New returns an Authenticator and starts the background retrier of
-// invalidation announcements; Close stops it.
+// invalidation announcements and, with ListenURL, the listener; Close
+// stops them.
 func New(opts Options) *Authenticator {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -145,18 +170,28 @@ func New(opts Options) *Authenticator {
 	}
 	a := &Authenticator{
 		db: opts.DB, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
-		creds: newCredCache(),
-		stop:  make(chan struct{}),
-		done:  make(chan struct{}),
+		creds:      newCredCache(),
+		stop:       make(chan struct{}),
+		done:       make(chan struct{}),
+		listenDone: make(chan struct{}),
 	}
 	go a.retryLoop()
+	if opts.ListenURL != "" && opts.DB != nil {
+		a.health = &listenHealth{}
+		a.heartbeatChannel = "syncgate_auth_heartbeat_" + randomHex(8)
+		go a.listen()
+	} else {
+		close(a.listenDone)
+	}
 	return a
 }
 
-// Close stops the background retrier after a last attempt.
+// Close stops the listener, and the background retrier after a last
+// attempt.
 func (a *Authenticator) Close() {
 	a.closeOnce.Do(func() {
 		close(a.stop)
+		<-a.listenDone
 		<-a.done
 	})
 }
@@ -177,14 +212,14 @@ func (a *Authenticator) Authenticate(ctx context.Context, apiKey string) (Caller
 	h := sha256.Sum256([]byte(apiKey))
 	now := a.now()
 	e := a.creds.get(h)
-	metrics.CacheLookup("credentials", e != nil && now.Sub(e.loadedAt) < a.opts.CacheTTL)
+	metrics.CacheLookup("credentials", e != nil && !e.aged(now, a.opts.CacheTTL))
 	switch {
-	case e == nil || now.Sub(e.loadedAt) >= a.opts.CacheTTL:
+	case e == nil || e.aged(now, a.opts.CacheTTL):
 		// Read the version before loading: a change that lands between the
 		// two then shows as a version mismatch on the next request.
 		v, ok := a.readVersion(ctx, h)
 		var err error
-		if e, err = a.reload(ctx, h, versionOr(v, ok)); err != nil {
+		if e, err = a.renew(ctx, h, e, v, ok, now); err != nil {
 			return Caller{}, err
 		}
 	case e.found && !e.revoked && e.userStatus != userActive:
@@ -193,7 +228,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, apiKey string) (Caller
 		v, ok := a.readVersion(ctx, h)
 		if a.stale(e, v, ok, now) {
 			var err error
-			if e, err = a.reload(ctx, h, versionOr(v, ok)); err != nil {
+			if e, err = a.renew(ctx, h, e, v, ok, now); err != nil {
 				return Caller{}, err
 			}
 		}
@@ -214,18 +249,52 @@ func (a *Authenticator) Confirm(ctx context.Context, apiKey string, version stri
 	e := a.creds.get(h)
 	if e == nil || a.stale(e, version, ok, now) {
 		var err error
-		if e, err = a.reload(ctx, h, versionOr(version, ok)); err != nil {
+		if e, err = a.renew(ctx, h, e, version, ok, now); err != nil {
 			return Caller{}, err
 		}
 	}
 	return verdict(e, now)
 }
 
+// stale reports whether e must be reloaded, given the version Redis
+// announces (ok false: Redis could not tell).
 func (a *Authenticator) stale(e *credEntry, version string, ok bool, now time.Time) bool {
-	if ok {
+	switch {
+	case ok:
 		return version != e.version
+	case a.Listening():
+		return e.aged(now, a.opts.CacheTTL)
 	}
-	return now.Sub(e.loadedAt) >= a.opts.FallbackTTL
+	return e.aged(now, a.opts.FallbackTTL)
+}
+
+// renew replaces e (nil: none cached) by a fresh load under the version
+// Redis announced (ok false: Redis could not tell). When e is merely old
+// (no other version announced) and PostgreSQL does not answer within
+// staleWait, e answers for FallbackTTL more instead of failing the request.
+func (a *Authenticator) renew(ctx context.Context, h [32]byte, e *credEntry, version string, ok bool, now time.Time) (*credEntry, error) {
+	f := a.flight(ctx, h, versionOr(version, ok))
+	if e == nil || (ok && version != e.version) {
+		return a.await(ctx, f)
+	}
+	wait := time.NewTimer(staleWait)
+	defer wait.Stop()
+	select {
+	case <-f.done:
+		if f.err == nil {
+			return f.entry, nil
+		}
+	case <-wait.C:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if a.creds.hold(h, e, now.Add(a.opts.FallbackTTL)) {
+		return e, nil
+	}
+	if cur := a.creds.get(h); cur != nil {
+		return cur, nil // the reload landed meanwhile
+	}
+	return a.await(ctx, f) // an invalidation dropped e: only PostgreSQL can tell
 }
 
 func versionOr(v string, ok bool) string {
@@ -250,46 +319,52 @@ func verdict(e *credEntry, now time.Time) (Caller, error) {
 	return e.caller, nil
 }
 
-// reload loads the entry of h from PostgreSQL and caches it under version.
+// flight returns the load of h from PostgreSQL under version, starting
+// it unless one is running; the load caches its entry under version.
 // Concurrent reloads of one key under one version share a query; a reload
 // under another version never joins an older one (it might predate the
 // change that version announces).
-func (a *Authenticator) reload(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
+func (a *Authenticator) flight(ctx context.Context, h [32]byte, version string) *credFlight {
 	c := &a.creds
 	// A reload that starts after an invalidation never joins one that
 	// started before it (without Redis the version cannot tell them apart).
 	gen := c.generation()
 	fkey := string(h[:]) + version + strconv.FormatUint(gen, 10)
 	c.flightMu.Lock()
+	defer c.flightMu.Unlock()
 	if f, ok := c.flights[fkey]; ok {
-		c.flightMu.Unlock()
-		select {
-		case <-f.done:
-			return f.entry, f.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+		return f
 	}
 	f := &credFlight{done: make(chan struct{})}
 	c.flights[fkey] = f
-	c.flightMu.Unlock()
-
 	// The load serves every joiner, so it must not die with the request
 	// that happened to start it; it gets a deadline of its own instead.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadTimeout)
-	f.entry, f.err = a.load(lctx, h, version)
-	cancel()
-	if a.afterLoad != nil {
-		a.afterLoad()
+	go func() {
+		f.entry, f.err = a.load(lctx, h, version)
+		cancel()
+		if a.afterLoad != nil {
+			a.afterLoad()
+		}
+		if f.err == nil {
+			c.put(h, f.entry, gen)
+		}
+		c.flightMu.Lock()
+		delete(c.flights, fkey)
+		c.flightMu.Unlock()
+		close(f.done)
+	}()
+	return f
+}
+
+// await waits for f, or for the end of ctx.
+func (a *Authenticator) await(ctx context.Context, f *credFlight) (*credEntry, error) {
+	select {
+	case <-f.done:
+		return f.entry, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	if f.err == nil {
-		c.put(h, f.entry, gen)
-	}
-	close(f.done)
-	c.flightMu.Lock()
-	delete(c.flights, fkey)
-	c.flightMu.Unlock()
-	return f.entry, f.err
 }
 
 func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*credEntry, error) {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -121,8 +122,8 @@ func TestCredentialCache(t *testing.T) {
 	}
 }
 
-// TestCredentialCacheTTL: without Redis an entry lives FallbackTTL; with
-// Redis, CacheTTL at most.
+// TestCredentialCacheTTL: without Redis (and no listener) an entry lives
+// FallbackTTL (1 s); with Redis, CacheTTL at most.
 func TestCredentialCacheTTL(t *testing.T) {
 	db := migrated(t)
 	clk := &clock{t: time.Now()}
@@ -135,11 +136,11 @@ func TestCredentialCacheTTL(t *testing.T) {
 	if _, err := db.Exec(`UPDATE syncgate.user_accounts SET status = 'suspended' WHERE id = $1`, c.UserAccountID); err != nil {
 		t.Fatal(err)
 	}
-	clk.add(4 * time.Second)
+	clk.add(900 * time.Millisecond)
 	if _, err := solo.Confirm(ctx, key, "", false); err != nil {
 		t.Fatalf("inside the fallback TTL: %v", err)
 	}
-	clk.add(time.Second)
+	clk.add(100 * time.Millisecond)
 	if _, err := solo.Confirm(ctx, key, "", false); !errors.Is(err, auth.ErrUserInactive) {
 		t.Fatalf("after the fallback TTL: %v", err)
 	}
@@ -300,4 +301,28 @@ func TestWellFormed(t *testing.T) {
 			t.Fatalf("%q accepted", bad)
 		}
 	}
+}
+
+// dbHost is the host:port of a PostgreSQL URL.
+func dbHost(t *testing.T, dsn string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
+// viaProxy is dsn reached through p.
+func viaProxy(t *testing.T, dsn string, p *testdb.Proxy) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = p.Addr()
+	q := u.Query()
+	q.Set("connect_timeout", "2")
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -22,6 +22,14 @@ type credEntry struct {
 	userStatus string
 	version    string
 	loadedAt   time.Time
+	// holdUntil: a reload for age failed (PostgreSQL down or slow), so the
+	// entry keeps answering until then without trying again.
+	holdUntil time.Time
+}
+
+// aged reports whether e is at least ttl old and not held.
+func (e *credEntry) aged(now time.Time, ttl time.Duration) bool {
+	return now.Sub(e.loadedAt) >= ttl && !now.Before(e.holdUntil)
 }
 
 type credCache struct {
@@ -106,4 +114,31 @@ func (c *credCache) drop(h [32]byte) {
 	delete(c.missing, h)
 	c.gen++
 	c.mu.Unlock()
+}
+
+// dropAll empties the cache (invalidations may have been lost).
+func (c *credCache) dropAll() {
+	c.mu.Lock()
+	clear(c.entries)
+	clear(c.missing)
+	c.gen++
+	c.mu.Unlock()
+}
+
+// hold keeps e answering until t, if e is still h's entry (an invalidation
+// since has dropped it). It reports whether it did.
+func (c *credCache) hold(h [32]byte, e *credEntry, t time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.entries
+	if !e.found {
+		m = c.missing
+	}
+	if m[h] != e {
+		return false
+	}
+	held := *e // entries are read without the lock: never change one in place
+	held.holdUntil = t
+	m[h] = &held
+	return true
 }

@@ -29,3 +29,8 @@ func (a *Authenticator) CacheSizes() (entries, missing int) {
 func (a *Authenticator) ReadVersion(ctx context.Context, apiKey string) (string, bool) {
 	return a.readVersion(ctx, sha256.Sum256([]byte(apiKey)))
 }
+
+// Cached reports whether apiKey has an entry.
+func (a *Authenticator) Cached(apiKey string) bool {
+	return a.creds.get(sha256.Sum256([]byte(apiKey))) != nil
+}

@@ -13,12 +13,13 @@ import (
 )
 
 // Invalidate makes every instance reload the given credentials (by key
-// hash) on their next request: locally at once, elsewhere through a new
-// version token. Callers call it after the change commits, so a reload
-// cannot read the old state under the new token. A failed announcement is
-// retried in the background; until it lands, other instances see the
-// change within CacheTTL at worst (FallbackTTL if Redis is down for them
-// too).
+// hash): locally at once, elsewhere through NOTIFY on the admin database
+// (listening instances drop them within milliseconds) and a new Redis
+// version token (the next request reloads). Callers call it after the
+// change commits, so a reload cannot read the old state. A failed
+// announcement is retried in the background; an instance that hears
+// neither sees the change within FallbackTTL (CacheTTL while Redis
+// vouches for its entry).
 func (a *Authenticator) Invalidate(ctx context.Context, hashes ...[]byte) {
 	var hs [][32]byte
 	for _, b := range hashes {
@@ -29,12 +30,21 @@ func (a *Authenticator) Invalidate(ctx context.Context, hashes ...[]byte) {
 		a.creds.drop(h)
 		hs = append(hs, h)
 	}
-	if len(hs) == 0 || a.fast == nil {
+	if len(hs) == 0 {
 		return
 	}
-	if err := a.announce(context.WithoutCancel(ctx), hs); err != nil {
-		a.log.Warn("credential invalidation not announced; will retry", slog.String("error", err.Error()))
-		a.retry.later(hs)
+	ctx = context.WithoutCancel(ctx)
+	if a.db != nil {
+		if err := a.notifyHashes(ctx, hs); err != nil {
+			a.log.Warn("credential invalidation not notified through PostgreSQL; will retry", slog.String("error", err.Error()))
+			a.retry.later(&a.retry.notify, hs)
+		}
+	}
+	if a.fast != nil {
+		if err := a.announce(ctx, hs); err != nil {
+			a.log.Warn("credential invalidation not announced in Redis; will retry", slog.String("error", err.Error()))
+			a.retry.later(&a.retry.announce, hs)
+		}
 	}
 }
 
@@ -75,32 +85,31 @@ func (a *Authenticator) announce(ctx context.Context, hs [][32]byte) error {
 	return a.fast.DoNow(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
 		pl := rdb.Pipeline()
 		for _, h := range hs {
-			b := make([]byte, 8)
-			_, _ = rand.Read(b)
-			pl.Set(ctx, a.versionKey(h), hex.EncodeToString(b), 2*a.opts.CacheTTL)
+			pl.Set(ctx, a.versionKey(h), randomHex(8), 2*a.opts.CacheTTL)
 		}
 		_, err := pl.Exec(ctx)
 		return err
 	})
 }
 
-// retryQueue holds invalidations whose announcement failed, retried by
-// the background loop.
+// retryQueue holds invalidations whose announcement failed, per channel,
+// retried by the background loop.
 type retryQueue struct {
-	mu     sync.Mutex
-	hashes [][32]byte
+	mu       sync.Mutex
+	announce [][32]byte // Redis version tokens
+	notify   [][32]byte // PostgreSQL NOTIFY
 }
 
-func (q *retryQueue) later(hs [][32]byte) {
+func (q *retryQueue) later(list *[][32]byte, hs [][32]byte) {
 	q.mu.Lock()
-	q.hashes = append(q.hashes, hs...)
+	*list = append(*list, hs...)
 	q.mu.Unlock()
 }
 
-func (q *retryQueue) take() (hs [][32]byte) {
+func (q *retryQueue) take(list *[][32]byte) (hs [][32]byte) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	hs, q.hashes = q.hashes, nil
+	hs, *list = *list, nil
 	return hs
 }
 
@@ -119,16 +128,27 @@ func (a *Authenticator) retryLoop() {
 	}
 }
 
-// retryAnnouncements announces the invalidations that failed before.
+// retryAnnouncements sends again the invalidations that failed before.
 func (a *Authenticator) retryAnnouncements() {
-	hs := a.retry.take()
-	if len(hs) == 0 {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := a.announce(ctx, hs); err != nil {
-		a.retry.later(hs)
-		a.log.Warn("credential invalidation retry failed", slog.String("error", err.Error()))
+	if hs := a.retry.take(&a.retry.notify); len(hs) > 0 {
+		if err := a.notifyHashes(ctx, hs); err != nil {
+			a.retry.later(&a.retry.notify, hs)
+			a.log.Warn("credential invalidation retry (PostgreSQL) failed", slog.String("error", err.Error()))
+		}
 	}
+	if hs := a.retry.take(&a.retry.announce); len(hs) > 0 {
+		if err := a.announce(ctx, hs); err != nil {
+			a.retry.later(&a.retry.announce, hs)
+			a.log.Warn("credential invalidation retry (Redis) failed", slog.String("error", err.Error()))
+		}
+	}
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -57,6 +57,10 @@ type adminEnv struct {
 	// fastTimeout overrides the hot-path Redis deadline (50 ms), for tests
 	// whose cross-instance assertions must not fall back under CPU load.
 	fastTimeout time.Duration
+	// listen makes instances LISTEN for invalidations on the admin
+	// database, as serve does (one connection each, so off by default).
+	listen bool
+	dsn    string
 }
 
 type instance struct {
@@ -68,11 +72,12 @@ type instance struct {
 
 func newAdminEnv(t testing.TB) *adminEnv {
 	t.Helper()
-	db := testdb.Open(t, testdb.New(t, "sg_test_handlers_admin"))
+	dsn := testdb.New(t, "sg_test_handlers_admin")
+	db := testdb.Open(t, dsn)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	return &adminEnv{t: t, db: db, redis: testdb.Redis(t), clock: &testClock{t: time.Now()}}
+	return &adminEnv{t: t, db: db, dsn: dsn, redis: testdb.Redis(t), clock: &testClock{t: time.Now()}}
 }
 
 // instance starts a server over the environment's database and Redis (rc
@@ -99,8 +104,12 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if log == nil {
 		log = quiet
 	}
+	var listen string
+	if e.listen {
+		listen = e.dsn
+	}
 	authn := auth.New(auth.Options{
-		DB: e.db, Redis: fast, Now: e.clock.Now, Log: log,
+		DB: e.db, Redis: fast, ListenURL: listen, Now: e.clock.Now, Log: log,
 		RetryInterval: time.Hour, // failed invalidation announcements are retried on Close only
 	})
 	store := admin.NewStore(e.db, admin.Options{

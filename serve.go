@@ -71,12 +71,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	adminDB.SetMaxOpenConns(16)
 	adminDB.SetMaxIdleConns(16)
 	defer adminDB.Close()
-	applied, err := admin.Migrate(ctx, adminDB)
+	// An unreachable admin database does not stop the start: admin routes
+	// answer 503 until the background migration succeeds.
+	schema, err := admin.MigrateAtStart(ctx, adminDB, log)
 	if err != nil {
 		return fmt.Errorf("admin database: %w", err)
-	}
-	if len(applied) > 0 {
-		log.Info("admin migrations applied", slog.Any("migrations", applied))
 	}
 
 	var rc *cache.Client
@@ -101,7 +100,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer authDB.Close()
 	defer usageDB.Close()
 	defer refreshDB.Close()
-	authn := auth.New(auth.Options{DB: authDB, Redis: fast, ListenURL: cfg.AdminDatabaseURL, Log: log})
+	authn := auth.New(auth.Options{DB: authDB, Redis: fast, ListenURL: cfg.AdminDatabaseURL, Log: log, Ready: schema.Ready})
 	defer authn.Close() // before Redis and the pools close: a last retry of unannounced invalidations
 	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Invalidator: authn})
 	defer store.Close() // before the pools close: writes the last security events
@@ -138,6 +137,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Redis:       rc,
 		Credentials: authn,
 		Admin:       store,
+		AdminReady:  schema.Ready,
 		Limiter:     cache.NewLimiter(fast, nil),
 		// failed authentications per client IP, shared like the rate limit
 		AuthFailures: cache.NewLimiter(fast, nil),

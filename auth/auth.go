@@ -104,6 +104,9 @@ var (
 	ErrKeyRevoked   = errors.New("auth: api key revoked")
 	ErrKeyExpired   = errors.New("auth: api key expired")
 	ErrUserInactive = errors.New("auth: user account not active")
+	// ErrUnavailable: the key is not cached and the admin schema is not
+	// migrated yet (the service started without its database).
+	ErrUnavailable = errors.New("auth: admin database unavailable")
 )
 
 // Options configures an Authenticator.
@@ -125,6 +128,9 @@ type Options struct {
 	FallbackTTL time.Duration
 	// RetryInterval is how often announcements that failed are retried.
 	RetryInterval time.Duration
+	// Ready reports whether the admin schema is migrated; loads fail with
+	// ErrUnavailable until it is (nil: always).
+	Ready func() bool
 }
 
 // Authenticator resolves data API keys to callers through the cache.
@@ -378,6 +384,9 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 		KeyEnds    *time.Time `db:"key_expires_at"` // a rolled credential's previous key
 		Revoked    bool       `db:"revoked"`
 		UserStatus string     `db:"user_status"`
+	}
+	if a.opts.Ready != nil && !a.opts.Ready() {
+		return nil, ErrUnavailable
 	}
 	e := &credEntry{version: version, loadedAt: a.now()}
 	err := a.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])

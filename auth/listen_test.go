@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,4 +167,24 @@ func TestStaleWhileAdminDatabaseDown(t *testing.T) {
 		_, err := a.Authenticate(ctx, key)
 		return errors.Is(err, auth.ErrKeyRevoked)
 	})
+}
+
+// TestNotReady: until the admin schema is migrated, a key that is not
+// cached is ErrUnavailable (the handlers' 503), never a query error.
+func TestNotReady(t *testing.T) {
+	db := testdb.Open(t, testdb.New(t, "sg_test_auth")) // not migrated
+	var ready atomic.Bool
+	a := auth.New(auth.Options{DB: db, Ready: ready.Load})
+	t.Cleanup(a.Close)
+	key := auth.CredentialKeyPrefix + "0123456789abcdef0123456789abcdef0123456789abcdef"
+	if _, err := a.Authenticate(context.Background(), key); !errors.Is(err, auth.ErrUnavailable) {
+		t.Fatalf("before the migration: %v", err)
+	}
+	if _, err := admin.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	ready.Store(true)
+	if _, err := a.Authenticate(context.Background(), key); !errors.Is(err, auth.ErrInvalidKey) {
+		t.Fatalf("after the migration: %v", err)
+	}
 }

@@ -112,6 +112,8 @@ func authError(err error) error {
 		return errKeyExpired
 	case errors.Is(err, auth.ErrUserInactive):
 		return errUserInactive
+	case errors.Is(err, auth.ErrUnavailable):
+		return errAdminUnavailable
 	}
 	return err
 }
@@ -184,6 +186,12 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if s.guard.refused(c, c.ClientIP()) {
+			return
+		}
+		if s.deps.AdminReady != nil && !s.deps.AdminReady() {
+			// Started without the admin database: nothing here can work
+			// (not even recording a denial) until it is migrated.
+			fail(c, errAdminUnavailable)
 			return
 		}
 		key, ok := bearerKey(c)

@@ -42,6 +42,10 @@ type Deps struct {
 	// Admin serves the administration endpoints and authenticates their
 	// admin keys.
 	Admin *admin.Store
+	// AdminReady reports whether the admin schema is migrated (serve starts
+	// without the admin database); until it is, admin routes answer 503.
+	// nil: always ready.
+	AdminReady func() bool
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
 	Limiter *cache.Limiter

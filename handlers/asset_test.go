@@ -18,7 +18,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
@@ -35,11 +35,11 @@ type chain2Creds struct{}
 // chain2Log keeps the access log of thousands of test requests quiet.
 var chain2Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func (chain2Creds) AuthenticateCredential(_ context.Context, key string) (admin.Caller, error) {
+func (chain2Creds) Authenticate(_ context.Context, key string) (auth.Caller, error) {
 	if key == chain2Key {
-		return admin.Caller{NetworkID: 0, RateLimitPerMinute: 10_000}, nil
+		return auth.Caller{NetworkID: 0, RateLimitPerMinute: 10_000}, nil
 	}
-	return admin.Caller{}, admin.ErrInvalidKey
+	return auth.Caller{}, auth.ErrInvalidKey
 }
 
 // chain2Chain is one seeded db-sync database and its raw connection.

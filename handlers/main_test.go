@@ -11,7 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/fixture"
@@ -80,19 +80,20 @@ func openTestChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*
 	return &testChain{mode: mode, db: db, raw: raw, manifest: manifest, dsn: dsn}, nil
 }
 
-// Test API keys: fakeCredentials stands in for the admin store until it
-// lands, mapping fixed keys to callers on a network.
+// Test API keys: fakeCredentials stands in for auth.Authenticator in the
+// chain-data tests, mapping fixed keys to callers on a network, so they
+// need no admin database.
 const (
 	mainnetKey = "sgk1_" + "00000000000000000000000000000000000000000000000a"
 	preprodKey = "sgk1_" + "00000000000000000000000000000000000000000000000b"
 )
 
-type fakeCredentials map[string]admin.Caller
+type fakeCredentials map[string]auth.Caller
 
-func (f fakeCredentials) AuthenticateCredential(_ context.Context, key string) (admin.Caller, error) {
+func (f fakeCredentials) Authenticate(_ context.Context, key string) (auth.Caller, error) {
 	c, ok := f[key]
 	if !ok {
-		return admin.Caller{}, admin.ErrInvalidKey
+		return auth.Caller{}, auth.ErrInvalidKey
 	}
 	return c, nil
 }

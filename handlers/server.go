@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -25,10 +26,10 @@ import (
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
-// of admin.ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired, ErrUserInactive.
-// admin.Store implements it.
+// of auth.ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired, ErrUserInactive.
+// auth.Authenticator implements it, and credentialConfirmer (auth.go).
 type CredentialAuthenticator interface {
-	AuthenticateCredential(ctx context.Context, apiKey string) (admin.Caller, error)
+	Authenticate(ctx context.Context, apiKey string) (auth.Caller, error)
 }
 
 // Deps is everything the handlers need. Nil optional parts degrade
@@ -38,9 +39,13 @@ type Deps struct {
 	Networks    map[string]*dbsync.DB // served networks by name
 	Redis       *cache.Client         // optional
 	Credentials CredentialAuthenticator
-	// Admin serves the administration endpoints (admin.Store, usually the
-	// same value as Credentials).
+	// Admin serves the administration endpoints and authenticates their
+	// admin keys.
 	Admin *admin.Store
+	// AdminReady reports whether the admin schema is migrated (serve starts
+	// without the admin database); until it is, admin routes answer 503.
+	// nil: always ready.
+	AdminReady func() bool
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
 	Limiter *cache.Limiter

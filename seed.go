@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/pgdb"
 )
 
@@ -26,7 +26,7 @@ func runSeed(ctx context.Context, args []string) error {
 	if *dbURL == "" {
 		return errors.New("seed: --db is required")
 	}
-	if *mode != string(fixture.ModeCore) && *mode != string(fixture.ModeConsumed) {
+	if *mode != string(chaingen.ModeCore) && *mode != string(chaingen.ModeConsumed) {
 		return fmt.Errorf("seed: --mode must be core or consumed, not %q", *mode)
 	}
 	if *txs < 1 {
@@ -36,8 +36,8 @@ func runSeed(ctx context.Context, args []string) error {
 		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
-	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{
-		Txs: *txs, Seed: *seed, Mode: fixture.Mode(*mode),
+	m, err := chaingen.Seed(ctx, *dbURL, chaingen.Options{
+		Txs: *txs, Seed: *seed, Mode: chaingen.Mode(*mode),
 		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 		Progress: newProgress(os.Stderr, "seed", time.Now).report,
 	})

@@ -13,7 +13,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -325,7 +325,7 @@ func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
 		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake', 'sg_tx_out_unspent_payment_cred')`); err != nil {
 			t.Fatal(err)
 		}
-		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 3}[c.mode]; n != want {
+		if want := map[chaingen.Mode]int{chaingen.ModeCore: 0, chaingen.ModeConsumed: 3}[c.mode]; n != want {
 			t.Errorf("%d unspent-only indexes, want %d", n, want)
 		}
 	})

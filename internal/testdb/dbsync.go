@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 // DBSync creates a database, seeds a small deterministic chain in the given
@@ -13,14 +13,14 @@ import (
 // Meant for TestMain: the database is read-only for the tests, so they can
 // share it and run in parallel. Same seed in both modes, so answers can be
 // compared across modes.
-func DBSync(mode fixture.Mode, txs int) (dsn string, m *fixture.Manifest, drop func(), err error) {
+func DBSync(mode chaingen.Mode, txs int) (dsn string, m *chaingen.Manifest, drop func(), err error) {
 	dsn, drop, err = Create("sg_test_dbsync_" + string(mode))
 	if err != nil {
 		return "", nil, nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	m, err = fixture.Seed(ctx, dsn, fixture.Options{Txs: txs, Seed: 42, Mode: mode, TipTime: FixedTipTime})
+	m, err = chaingen.Seed(ctx, dsn, chaingen.Options{Txs: txs, Seed: 42, Mode: mode, TipTime: FixedTipTime})
 	if err != nil {
 		drop()
 		return "", nil, nil, fmt.Errorf("seed %s: %w", mode, err)

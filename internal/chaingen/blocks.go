@@ -247,6 +247,9 @@ func (g *gen) endBlock() {
 		t.text(bech32Of("vrf_vk", g.genesisDelegates[g.intn(7)][:28])).bytea(g.bytes(32)).int(0)
 	}
 	t.end()
+	if g.record {
+		g.hist.recordBlock(g.blockNo, g.ids.tx, g.blockTxs, e >= firstShelley)
+	}
 	g.prevBlock = g.blockID
 	a := &g.epochAgg[e]
 	a.blocks++

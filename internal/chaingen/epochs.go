@@ -21,9 +21,15 @@ func (a *epochAgg) addOut(v uint64) {
 	a.outHi += c
 }
 
-// finalizeEpoch writes epoch_finalized for a finished epoch, with exactly
-// the aggregates the epoch_current view would compute from block and tx.
+// finalizeEpoch writes the epoch's row, with exactly the aggregates the
+// epoch_current view would compute from block and tx: into epoch_finalized
+// on 13.7 (which db-sync leaves empty when the epoch view is off, as with
+// bootstrap or disabled outputs), into the epoch table on 13.6 (where the
+// tip epoch gets its row too, from finish).
 func (g *gen) finalizeEpoch(e int) {
+	if !g.epochRows() {
+		return
+	}
 	a := &g.epochAgg[e]
 	out := new(big.Int).Lsh(new(big.Int).SetUint64(a.outHi), 64)
 	out.Add(out, new(big.Int).SetUint64(a.outLo))
@@ -185,9 +191,13 @@ func (g *gen) writeAdaPots(e int) {
 		uint(p.rewards).uint(p.utxo).uint(p.deposits).uint(p.fees).int(g.epochAgg[e].firstBlockID).uint(0).uint(0).end()
 }
 
-// finish writes what the tip epoch already knows: the rewards earned in the
-// previous epoch, not spendable until the next one.
+// finish writes what the tip epoch already knows: its epoch row so far on
+// 13.6, and the rewards earned in the previous epoch, not spendable until
+// the next one.
 func (g *gen) finish() {
+	if g.opts.Schema == Schema136 {
+		g.finalizeEpoch(tipEpoch)
+	}
 	for _, r := range g.pendingRew {
 		if r.spendable == tipEpoch+1 && g.stakes[r.stake].registered {
 			g.t.reward.int(g.ensureStake(r.stake)).text(r.typ).uint(r.amount).int(int64(r.spendable)).
@@ -196,4 +206,11 @@ func (g *gen) finish() {
 			g.stats.rewards++
 		}
 	}
+}
+
+// epochRows: whether db-sync maintains per-epoch rows in this variant. On
+// 13.7 it does so only while epoch_sync_enabled is on, which it switches
+// off for bootstrap and disabled outputs.
+func (g *gen) epochRows() bool {
+	return g.opts.Schema == Schema136 || !g.opts.Mode.inOutDisabled()
 }

@@ -20,17 +20,19 @@ type gen struct {
 	t     *tables
 	start time.Time
 
-	// consumed mode: the first (dry) pass records, per tx_out.id, the id of
-	// the spending transaction; the second pass writes it.
-	record   bool
-	consumed []uint32
+	// consumed, prune and bootstrap modes: the first (dry) pass records the
+	// chain's spends in hist; plan says which outputs the second pass
+	// writes, under which id, with which consumed_by_tx_id.
+	record bool
+	hist   *history
+	plan   *outputPlan
 
 	ids struct {
 		block, tx, txOut, txIn, maTxOut, maTxMint, multiAsset, stakeAddress, poolHash, slotLeader  int64
 		collTxIn, collTxOut, refTxIn, txMetadata, datum, redeemer, redeemerData, script, costModel int64
 		stakeReg, stakeDereg, delegation, withdrawal, epochStake, epochStakeProgress               int64
 		poolUpdate, poolRelay, poolOwner, poolRetire, poolMetaRef, adaPots, epochParam             int64
-		drepHash, delegationVote, offChainPoolData                                                 int64
+		drepHash, delegationVote, offChainPoolData, address                                        int64
 	}
 
 	wallets []wallet
@@ -140,6 +142,7 @@ func newGen(ctx context.Context, opts Options, t *tables) *gen {
 		snaps:              map[int][]snapEntry{},
 		shelleyDelegateIDs: map[int]int64{},
 		byronDelegateIDs:   map[int]int64{},
+		plan:               &outputPlan{mode: ModeCore},
 	}
 	g.start = opts.TipTime.Add(-time.Duration(slotSeconds(tipSlot)) * time.Second)
 	g.vectors, g.datums = loadVectors()
@@ -220,6 +223,8 @@ type genStats struct {
 	ordinaryTx           int64
 	ordinaryHash         []byte
 	batches              int64
+	txOutRows            int64 // rows written to tx_out (ids.txOut counts outputs)
+	maTxOutRows          int64
 }
 
 func clamp(v, lo, hi int) int {

@@ -46,6 +46,7 @@ type wallet struct {
 	fundedPos int32
 	txCount   int64
 	lastTx    int64
+	addrID    int64 // address.id in the address-table variant, once written
 }
 
 func shelleyAddress(typ uint8, pay, stake []byte) string {
@@ -261,4 +262,37 @@ func (g *gen) credentialTasks(e int, add func(float64, func() bool)) {
 	case firstShelley + 8:
 		add(0.50, send(g.credBase, output{w: g.credPointer, value: 3 * ada}, output{w: g.whale, value: 20 * ada}))
 	}
+}
+
+// ensureAddress writes the wallet's address row when an output first
+// carries it (address-table variant), as db-sync does through its address
+// cache: the bech32 or base58 text, the raw bytes, and what tx_out carried
+// itself in the core layout.
+func (g *gen) ensureAddress(w int32, stakeID int64) int64 {
+	wl := &g.wallets[w]
+	if wl.addrID == 0 {
+		g.ids.address++
+		wl.addrID = g.ids.address
+		if g.t.address.dry {
+			g.t.address.end()
+		} else {
+			g.t.address.int(wl.addrID).text(wl.addr).bytea(rawAddress(wl.addr)).bool(wl.script).bytea(wl.payCred).
+				ref(stakeID).end()
+		}
+	}
+	return wl.addrID
+}
+
+// rawAddress is an address's binary form (header byte and credentials for
+// Shelley addresses, the CBOR envelope for Byron ones), from its text.
+func rawAddress(text string) []byte {
+	a, err := common.NewAddress(text)
+	if err != nil {
+		panic(fmt.Sprintf("chaingen: address %s: %v", text, err))
+	}
+	raw, err := a.Bytes()
+	if err != nil {
+		panic(fmt.Sprintf("chaingen: address %s: %v", text, err))
+	}
+	return raw
 }

@@ -1,5 +1,9 @@
--- db-sync 13.7.2.1 stage-2 tables that the chain generator fills (core
--- tx_out variant), plus the empty pool side tables an API may join.
+-- db-sync stage-2 tables that the chain generator fills (core tx_out
+-- variant), plus the empty pool side tables an API may join: the tables
+-- 13.6.0.x and 13.7.2.1 share. The epoch tables differ by release and are
+-- in 0002_tables_13.6.sql / 0002_tables_13.7.sql; the address-table
+-- variant is made from these by 0010_address_variant.sql, as db-sync
+-- makes it.
 --
 -- Column names, order, types (domains where db-sync uses them), nullability,
 -- defaults and generated columns follow the schema db-sync's migrations
@@ -127,23 +131,6 @@ CREATE TABLE IF NOT EXISTS meta (
   start_time   timestamp without time zone NOT NULL,
   network_name character varying           NOT NULL,
   version      character varying           NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS epoch_finalized (
-  id         bigint                      NOT NULL,
-  out_sum    word128type                 NOT NULL,
-  fees       lovelace                    NOT NULL,
-  tx_count   word31type                  NOT NULL,
-  blk_count  word31type                  NOT NULL,
-  no         word31type                  NOT NULL,
-  start_time timestamp without time zone NOT NULL,
-  end_time   timestamp without time zone NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS epoch_sync_enabled (
-  singleton boolean DEFAULT true NOT NULL,
-  enabled   boolean NOT NULL,
-  CONSTRAINT epoch_sync_enabled_singleton CHECK (singleton = true)
 );
 
 CREATE TABLE IF NOT EXISTS ada_pots (

@@ -25,9 +25,6 @@ ALTER TABLE collateral_tx_in ADD CONSTRAINT collateral_tx_in_pkey PRIMARY KEY (i
 ALTER TABLE reference_tx_in ADD CONSTRAINT reference_tx_in_pkey PRIMARY KEY (id);
 ALTER TABLE meta ADD CONSTRAINT meta_pkey PRIMARY KEY (id);
 ALTER TABLE meta ADD CONSTRAINT unique_meta UNIQUE (start_time);
-ALTER TABLE epoch_finalized ADD CONSTRAINT epoch_finalized_pkey PRIMARY KEY (id);
-ALTER TABLE epoch_finalized ADD CONSTRAINT unique_epoch_finalized_no UNIQUE (no);
-ALTER TABLE epoch_sync_enabled ADD CONSTRAINT epoch_sync_enabled_pkey PRIMARY KEY (singleton);
 ALTER TABLE ada_pots ADD CONSTRAINT ada_pots_pkey PRIMARY KEY (id);
 ALTER TABLE pool_metadata_ref ADD CONSTRAINT pool_metadata_ref_pkey PRIMARY KEY (id);
 ALTER TABLE pool_update ADD CONSTRAINT pool_update_pkey PRIMARY KEY (id);

@@ -1,9 +1,8 @@
--- db-sync's stage-4 indexes (migration-4-0001..0007: the client-facing ones
--- db-sync creates once it is within half an hour of the tip), restricted to
--- the tables created in 0002_tables.sql. A seeded chain ends at the tip, so
+-- db-sync's stage-4 indexes (migration-4-0002..0008: the client-facing
+-- ones db-sync creates once it is within half an hour of the tip),
+-- restricted to the tables created in 0002_tables.sql; 4-0001 is in
+-- 0006_indexes_stage4_core.sql. A seeded chain ends at the tip, so
 -- it gets them too. One statement per line.
-CREATE INDEX IF NOT EXISTS idx_tx_out_payment_cred ON tx_out (payment_cred);
-CREATE INDEX IF NOT EXISTS idx_tx_out_stake_address_id ON tx_out (stake_address_id);
 CREATE INDEX IF NOT EXISTS idx_block_time ON block ("time");
 CREATE INDEX IF NOT EXISTS idx_pool_update_hash_id ON pool_update (hash_id);
 CREATE INDEX IF NOT EXISTS idx_delegation_pool_hash_id ON delegation (pool_hash_id);

@@ -2,7 +2,7 @@
 // writes a deterministic, realistic cardano-db-sync database for `syncgate
 // seed`, `syncgate demo`, the tests of every package and the load
 // benchmark. It is not part of reading db-sync (package dbsync does that).
-// It creates the db-sync 13.7 tables it fills (when absent) and loads the
+// It creates the db-sync tables it fills (when absent) and loads the
 // chain with COPY.
 //
 // The chain: a Byron genesis and two Byron epochs (20-second slots, epoch
@@ -19,6 +19,12 @@
 // transactions with datums, redeemers, reference inputs and scripts, and
 // phase-2-failed transactions stored as db-sync stores them.
 //
+// The same chain can be written in every db-sync layout (Variant): each
+// tx_out.value (core, consumed, prune, bootstrap, disable), with or without
+// tx_out.use_address_table, on the 13.7 or the 13.6 schema. Layouts keep
+// different parts of the chain (prune deletes spent outputs, bootstrap
+// stores only the UTxO set, disable no outputs), never a different chain.
+//
 // Generation is deterministic for a given Seed and TipTime, streams rows to
 // PostgreSQL with COPY as it goes (bounded memory), and builds db-sync's
 // keys and indexes after the load when it created the tables itself.
@@ -26,8 +32,10 @@
 // Where things are, by what they write:
 //
 //	seed.go        Seed: options, the load, keys and indexes, singletons
+//	variant.go     the layouts: Mode, Schema, Variant
+//	spends.go      the dry pass's history; which outputs prune/bootstrap keep
 //	manifest.go    the manifest of notable entities, and how it is built
-//	schema.go      db-sync DDL (sql/chaingen/schema) and running it
+//	schema.go      db-sync DDL (sql/chaingen/schema) per layout, and running it
 //	tables.go      the COPY targets, column for column db-sync's
 //	copy.go        COPY text encoding and the writer connections
 //	gen.go         the generator's state, randomness, run
@@ -35,10 +43,10 @@
 //	setup.go       the population: wallets, stake keys, pools, quotas
 //	tasks.go       each epoch's planned non-ordinary transactions
 //	blocks.go      block, slot_leader; genesis and each epoch's blocks
-//	epochs.go      epoch boundaries: epoch_finalized, epoch_param, ada_pots
+//	epochs.go      epoch boundaries: epoch_finalized (13.6: epoch), epoch_param, ada_pots
 //	txs.go         tx, tx_out, tx_in, collateral; building balanced payments
 //	traffic.go     ordinary payments, funding, the busy slot
-//	wallets.go     addresses and the live UTxO set
+//	wallets.go     addresses (and the address table) and the live UTxO set
 //	stake.go       stake_address, registrations, delegation, rewards, epoch_stake
 //	pools.go       pool_hash, pool_update, pool_retire, pool metadata
 //	assets.go      multi_asset, ma_tx_mint, CIP-25 and CIP-68 tokens

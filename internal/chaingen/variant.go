@@ -119,6 +119,9 @@ func ParseVariant(name string) (Variant, error) {
 	var v Variant
 	base, schema, hasSchema := strings.Cut(strings.TrimSpace(name), "@")
 	if hasSchema {
+		if schema == "" {
+			return Variant{}, fmt.Errorf("variant %q: no schema after @", name)
+		}
 		v.Schema = Schema(schema)
 	}
 	for _, part := range strings.Split(base, "+") {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -22,7 +22,7 @@ func TestEverySQLFileIsUsed(t *testing.T) {
 	if _, err := admin.Migrations(); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"dbsync/indexes", "dbsync/schema"} {
+	for _, dir := range []string{"dbsync/indexes", "chaingen/schema"} {
 		if len(sqlfiles.Dir(dir)) == 0 {
 			t.Errorf("%s is empty", dir)
 		}
@@ -43,8 +43,8 @@ func TestDemoAddress(t *testing.T) {
 	if got := demoAddress(t.Context(), path, nil); got != fallbackDemoAddress {
 		t.Errorf("no manifest: %s", got)
 	}
-	m := &fixture.Manifest{}
-	m.Addresses = append(m.Addresses, fixture.AddressRef{Address: "addr1ordinary"})
+	m := &chaingen.Manifest{}
+	m.Addresses = append(m.Addresses, chaingen.AddressRef{Address: "addr1ordinary"})
 	if err := m.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestDemoAddress(t *testing.T) {
 // Without a manifest the demo asks its database: the address it names
 // has unspent outputs there.
 func TestDemoAddressFromDatabase(t *testing.T) {
-	dsn, _, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	dsn, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -43,7 +43,7 @@ func (s *syncBuffer) String() string {
 // has cached keeps working on data routes when the database goes away
 // again, while admin routes and unknown keys answer 503.
 func TestServeWithoutAdminDatabase(t *testing.T) {
-	chainURL, _, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	chainURL, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)
 	}

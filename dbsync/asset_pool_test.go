@@ -18,7 +18,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -29,10 +29,10 @@ const c2SeedTxs = 4000
 
 // c2Chain is one seeded db-sync database (core or consumed mode, same seed).
 type c2Chain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 }
 
 // seedC2Chains seeds the chain in both modes for one top-level test and
@@ -40,7 +40,7 @@ type c2Chain struct {
 func seedC2Chains(t *testing.T) []*c2Chain {
 	t.Helper()
 	var out []*c2Chain
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, m, drop, err := testdb.DBSync(mode, c2SeedTxs)
 		if err != nil {
 			t.Fatalf("seed %s: %v", mode, err)
@@ -116,7 +116,7 @@ func c2CIP68DatumByHash(t *testing.T, c *c2Chain) {
 		t.Fatalf("before: %v %v", err, before.Metadata)
 	}
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var outID int64
@@ -145,14 +145,14 @@ func c2CIP68DatumByHash(t *testing.T, c *c2Chain) {
 }
 
 // c2ManifestAssets is every asset the manifest names.
-func c2ManifestAssets(m *fixture.Manifest) map[string]fixture.AssetRef {
+func c2ManifestAssets(m *chaingen.Manifest) map[string]chaingen.AssetRef {
 	a := m.Assets
-	out := map[string]fixture.AssetRef{
+	out := map[string]chaingen.AssetRef{
 		"cip25_v1": a.CIP25V1, "cip25_v2": a.CIP25V2, "cip25_v2_empty_name": a.CIP25V2Empty,
 		"cip25_chunked_image": a.CIP25Chunked, "hosky": a.Hosky, "big_quantity": a.BigQuantity, "mint_burn": a.MintBurn,
 	}
 	for _, c := range a.CIP68All {
-		out["cip68 "+c.Label+" "+c.Datum] = fixture.AssetRef{Unit: c.UserUnit}
+		out["cip68 "+c.Label+" "+c.Datum] = chaingen.AssetRef{Unit: c.UserUnit}
 	}
 	return out
 }
@@ -328,7 +328,7 @@ var c2CIP68Want = map[string]*dbsync.AssetMetadata{
 func c2CurrentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var hash sql.NullString
@@ -415,9 +415,9 @@ func c2ChunkedImage(t *testing.T, c *c2Chain, unit string) string {
 	return strings.Join(chunks, "")
 }
 
-func c2ManifestPools(m *fixture.Manifest) map[string]fixture.PoolRef {
+func c2ManifestPools(m *chaingen.Manifest) map[string]chaingen.PoolRef {
 	p := m.Pools
-	return map[string]fixture.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
+	return map[string]chaingen.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
 		"re_registered": p.ReRegistered, "cancelled_retirement": p.CancelledRetirement, "ordinary": p.Ordinary}
 }
 
@@ -513,7 +513,7 @@ func c2IntPtr(p *int) *int64 {
 func c2LiveStakeDirect(t *testing.T, c *c2Chain, stakeAddress string) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var v string
@@ -706,7 +706,7 @@ func c2DelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
 	}
 	p := c.manifest.Pools
 	wiped := 0
-	for _, ref := range []fixture.PoolRef{p.Retired, p.ReRegistered} {
+	for _, ref := range []chaingen.PoolRef{p.Retired, p.ReRegistered} {
 		for _, v := range beforeRetirement(ref.ID) {
 			wiped++
 			if got, ok := inPool[v]; ok {

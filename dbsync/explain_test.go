@@ -13,7 +13,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -29,12 +29,12 @@ type explainCase struct {
 }
 
 // layoutOf is the statement layout a seeded chain of mode is served with.
-func layoutOf(mode fixture.Mode) dbsync.Layout {
-	return dbsync.Layout{Consumed: mode == fixture.ModeConsumed}
+func layoutOf(mode chaingen.Mode) dbsync.Layout {
+	return dbsync.Layout{Consumed: mode == chaingen.ModeConsumed}
 }
 
 // statementFor renders a dbsync statement file for a chain of mode.
-func statementFor(file string, mode fixture.Mode, params map[string]any) string {
+func statementFor(file string, mode chaingen.Mode, params map[string]any) string {
 	return dbsync.StatementText(file, layoutOf(mode), params)
 }
 
@@ -148,7 +148,7 @@ func TestExplainIndexBacked(t *testing.T) {
 // unspentOnly are the consumed-mode statements that must find unspent
 // outputs through the partial unspent-only indexes, so that their cost
 // follows the unspent outputs, not the address's whole history.
-var unspentOnly = map[fixture.Mode]map[string]string{fixture.ModeConsumed: {
+var unspentOnly = map[chaingen.Mode]map[string]string{chaingen.ModeConsumed: {
 	"utxos_by_address.sql": "sg_tx_out_unspent_address", "balance_by_address.sql": "sg_tx_out_unspent_address",
 	"utxos_by_stake.sql": "sg_tx_out_unspent_stake", "balance_by_stake.sql": "sg_tx_out_unspent_stake",
 	"account_assets.sql":      "sg_tx_out_unspent_stake",
@@ -333,7 +333,7 @@ func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
 		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake', 'sg_tx_out_unspent_payment_cred')`); err != nil {
 			t.Fatal(err)
 		}
-		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 3}[c.mode]; n != want {
+		if want := map[chaingen.Mode]int{chaingen.ModeCore: 0, chaingen.ModeConsumed: 3}[c.mode]; n != want {
 			t.Errorf("%d unspent-only indexes, want %d", n, want)
 		}
 	})

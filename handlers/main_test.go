@@ -14,7 +14,7 @@ import (
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -24,10 +24,10 @@ const seedTxs = 4000
 
 // testChain is one seeded db-sync database (one per UTxO mode, same seed).
 type testChain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 	dsn      string
 }
 
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "handlers tests:", err)
@@ -60,7 +60,7 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-func openTestChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*testChain, error) {
+func openTestChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*testChain, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	mainnet, _ := config.NetworkByName("mainnet")

@@ -3,8 +3,8 @@
 //
 //	dbsync/           read-only queries against a cardano-db-sync database
 //	dbsync/indexes/   recommended extra db-sync indexes (IF NOT EXISTS)
-//	dbsync/schema/    db-sync 13.7 DDL used only by the chain generator
-//	dbsync/fixture/   the chain generator's own statements (checks, singletons)
+//	chaingen/         the chain generator's own statements (checks, singletons)
+//	chaingen/schema/  db-sync 13.7 DDL, used only by the chain generator
 //	admin/            queries against syncgate's own admin schema
 //	admin/migrations/ numbered admin schema migrations, never edited once landed
 //
@@ -20,7 +20,7 @@ import (
 	"sync"
 )
 
-//go:embed dbsync admin
+//go:embed dbsync admin chaingen
 var files embed.FS
 
 // loaded records every file a package asked for, so a test can find SQL

@@ -14,8 +14,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// Asset answers are cached in Redis under a key that holds the chain tip
-// (block hash) they were read at, so a cached answer is never stale for
+// Asset answers are cached (caches.asset) under a key that holds the chain
+// tip (block hash) they were read at, so a cached answer is never stale for
 // its tip: a new mint, burn or reference-datum update is a new block, hence
 // a new key. The TTL only bounds memory, and is short when the registry
 // could not be asked (so its metadata appears once it is back).

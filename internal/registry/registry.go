@@ -63,7 +63,7 @@ type Options struct {
 	Timeout        time.Duration // per registry request
 	TTL            time.Duration // found entries
 	NegativeTTL    time.Duration // subjects the registry does not know
-	ErrorTTL       time.Duration // registry unreachable or answering garbage
+	ErrorTTL       time.Duration // registry unreachable, or answering an error status or an oversized entry
 	RescanInterval time.Duration // mappings directory re-index period
 	Log            *slog.Logger
 }
@@ -207,9 +207,10 @@ func (r *Registry) Lookup(ctx context.Context, subject string) *Metadata {
 }
 
 // LookupStatus is Lookup that also says whether the answer is definitive:
-// answered is false when the registry could not be reached or answered
-// garbage recently (such answers are cached only briefly, and callers
-// caching the result should do the same).
+// answered is false when the registry could not be asked recently
+// (unreachable, slow, an error status or an oversized entry: such answers
+// are cached only briefly, and callers caching the result should do the
+// same). An entry that is not a usable mapping counts as not registered.
 func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metadata, answered bool) {
 	if !r.Enabled() || !validSubject(subject) {
 		return nil, true

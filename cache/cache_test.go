@@ -374,3 +374,33 @@ func TestLoaderPanicAndLeavingCaller(t *testing.T) {
 		t.Errorf("%d loads, want 1", n)
 	}
 }
+
+// BenchmarkHit: a warm Get of a 2 KB answer against the bare Redis GET it
+// wraps (deadline, decode check, metrics on top).
+func BenchmarkHit(b *testing.B) {
+	rc := testdb.Redis(b)
+	c := cache.NewRawJSON(rc, "bench", cache.Options{TTL: time.Minute})
+	doc := []byte(`{"success":true,"data":"` + string(make([]byte, 2000)) + `"}`)
+	for i := range doc[25:2025] {
+		doc[25+i] = 'x'
+	}
+	load := func(context.Context) ([]byte, error) { return doc, nil }
+	if _, err := c.Get(b.Context(), "k", load); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("cache", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := c.Get(b.Context(), "k", load); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bare GET", func(b *testing.B) {
+		key := rc.Key("bench", "k")
+		for b.Loop() {
+			if err := rc.Redis().Get(b.Context(), key).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -73,6 +73,7 @@ type Server struct {
 	log    *slog.Logger
 	engine *gin.Engine
 	guard  *authGuard
+	caches caches
 }
 
 // New builds the server and its routes.
@@ -88,7 +89,7 @@ func New(deps Deps) *Server {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
-		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now)}
+		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis)}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

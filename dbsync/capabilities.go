@@ -78,8 +78,8 @@ func (c Capabilities) Layout() Layout {
 
 // Supported reports why this service cannot serve the database, or nil.
 func (c Capabilities) Supported() error {
-	if c.Variant != "core" {
-		return fmt.Errorf("db-sync address-table variant (tx_out.use_address_table) is not supported yet; use the core tx_out layout")
+	if c.Variant != "core" && c.Variant != "address" {
+		return fmt.Errorf("unknown db-sync tx_out layout %q", c.Variant)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 )
 
@@ -31,7 +32,7 @@ func runAdminKey(ctx context.Context, args []string) error {
 	}
 	fs := flag.NewFlagSet("admin-key "+args[0], flag.ContinueOnError)
 	dbURL := fs.String("db", os.Getenv("ADMIN_DATABASE_URL"), "admin database URL (ADMIN_DATABASE_URL)")
-	redisURL := fs.String("redis", os.Getenv("REDIS_URL"), "the service's Redis (REDIS_URL), so a revocation reaches every instance at once")
+	redisURL := fs.String("redis", os.Getenv("REDIS_URL"), "the service's Redis (REDIS_URL): a revocation also reaches every instance through it")
 	var run func(*admin.Store) error
 	switch args[0] {
 	case "create":
@@ -124,9 +125,9 @@ func runAdminKey(ctx context.Context, args []string) error {
 	if _, err := admin.Migrate(ctx, db); err != nil {
 		return err
 	}
-	// Through the service's Redis a revocation or roll reaches every
-	// instance's credential cache on its next request; without it, within
-	// the cache's TTL (60 s).
+	// A revocation or roll reaches every serving instance's credential
+	// cache through NOTIFY on this database (within milliseconds) and, with
+	// the service's Redis, on the next request there too.
 	var rc *cache.Client
 	if *redisURL != "" {
 		if rc, err = cache.New(*redisURL, "sg:"); err != nil {
@@ -136,7 +137,11 @@ func runAdminKey(ctx context.Context, args []string) error {
 	}
 	fast := cache.NewFastClient(rc, cache.FastOptions{})
 	defer fast.Close()
-	store := admin.NewStore(db, admin.Options{Redis: fast})
+	// The command caches nothing itself; its authenticator only announces
+	// the invalidations of what it revokes or rolls.
+	authn := auth.New(auth.Options{DB: db, Redis: fast})
+	defer authn.Close()
+	store := admin.NewStore(db, admin.Options{Invalidator: authn})
 	defer store.Close()
 	return run(store)
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -79,5 +83,59 @@ func TestAdminKeyCLI(t *testing.T) {
 		if _, err := adminKeyCLI(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestAdminKeyCLIRevocationReachesInstances: without Redis, revoking a
+// partner's last admin key from the command line reaches a serving
+// instance's credential cache through NOTIFY (its clock is frozen, so no
+// TTL could).
+func TestAdminKeyCLIRevocationReachesInstances(t *testing.T) {
+	dsn := testdb.New(t, "sg_test_cli")
+	db := testdb.Open(t, dsn)
+	t.Setenv("REDIS_URL", "")
+	if _, err := admin.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	frozen := time.Now()
+	authn := auth.New(auth.Options{DB: db, ListenURL: dsn, Now: func() time.Time { return frozen }})
+	t.Cleanup(authn.Close)
+	store := admin.NewStore(db, admin.Options{Invalidator: authn})
+	t.Cleanup(store.Close)
+	ctx := context.Background()
+	k, _, err := store.CreateAdminKey(ctx, admin.Bootstrap(""), "P", admin.Permissions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := admin.Admin{ID: k.ID, PartnerID: k.PartnerID, Permissions: k.Permissions}
+	u, err := store.CreateUser(ctx, a, admin.NewUser{Name: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, apiKey, err := store.CreateCredential(ctx, a, admin.NewCredential{Name: "c", UserAccountID: u.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !authn.Listening(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("listener not trusted after 10 s")
+		}
+	}
+	if _, err := authn.Authenticate(ctx, apiKey); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adminKeyCLI(t, "revoke", "--db", dsn, "--id", k.ID.String()); err != nil {
+		t.Fatal(err)
+	}
+	revoked := time.Now()
+	for {
+		_, err := authn.Authenticate(ctx, apiKey)
+		if errors.Is(err, auth.ErrKeyRevoked) {
+			return
+		}
+		if err != nil || time.Since(revoked) > time.Second {
+			t.Fatalf("%v after the CLI revocation: %v", time.Since(revoked), err)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

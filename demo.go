@@ -13,7 +13,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/pgdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -35,10 +35,10 @@ func runDemo(ctx context.Context, args []string) error {
 	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
 		return fmt.Errorf("demo: %w (is PostgreSQL running? see README)", err)
 	}
-	m, err := fixture.Seed(ctx, dbURL, fixture.Options{Txs: *txs, Seed: 1, Mode: fixture.ModeCore,
+	m, err := chaingen.Seed(ctx, dbURL, chaingen.Options{Txs: *txs, Seed: 1, Mode: chaingen.ModeCore,
 		Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }})
 	switch {
-	case errors.Is(err, fixture.ErrNotEmpty):
+	case errors.Is(err, chaingen.ErrNotEmpty):
 		fmt.Println("demo database already seeded; reusing it")
 	case err != nil:
 		return fmt.Errorf("demo: seed: %w", err)
@@ -105,7 +105,7 @@ const fallbackDemoAddress = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer
 // the demo database (db, when not nil) for an address holding unspent
 // outputs, and only then falls back to a fixed address.
 func demoAddress(ctx context.Context, manifestPath string, db *sqlx.DB) string {
-	m, err := fixture.ReadManifest(manifestPath)
+	m, err := chaingen.ReadManifest(manifestPath)
 	switch {
 	case err != nil:
 		var addr string
@@ -121,7 +121,7 @@ func demoAddress(ctx context.Context, manifestPath string, db *sqlx.DB) string {
 	return fallbackDemoAddress
 }
 
-var sqlDemoAddress = sqlfiles.Must("dbsync/fixture/demo_address.sql")
+var sqlDemoAddress = sqlfiles.Must("dbsync/demo_address.sql")
 
 // demoAddressFrom is demoAddress for the demo: its manifest file, its
 // database.

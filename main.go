@@ -7,6 +7,7 @@
 //	syncgate seed      load a synthetic db-sync chain into a database
 //	syncgate indexes   create syncgate's recommended extra db-sync indexes
 //	syncgate admin-key create|roll|revoke   manage admin keys from the command line
+//	syncgate sql FILE  print a db-sync statement as it runs in one layout
 package main
 
 import (
@@ -44,6 +45,8 @@ func main() {
 		err = runIndexes(ctx, args)
 	case "admin-key":
 		err = runAdminKey(ctx, args)
+	case "sql":
+		err = runSQL(args)
 	case "help", "-h", "--help":
 		fmt.Println(usage)
 		return
@@ -56,7 +59,7 @@ func main() {
 	}
 }
 
-const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key] [flags]
+const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key|sql] [flags]
   serve                      run the HTTP service (configuration: README)
   migrate                    apply admin schema migrations
   demo                       create, seed and serve a local demo database
@@ -64,7 +67,8 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key] [flag
   indexes --db URL           create the recommended extra db-sync indexes
   admin-key create --name N --permissions p1,p2 [--db URL]
   admin-key roll --id ID [--expires-in SECONDS] [--db URL]
-  admin-key revoke --id ID [--db URL]`
+  admin-key revoke --id ID [--db URL]
+  sql [--layout core|consumed] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)`
 
 func newLogger(level string) *slog.Logger {
 	var lv slog.Level

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"io"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -19,7 +22,7 @@ func TestEverySQLFileIsUsed(t *testing.T) {
 	if _, err := admin.Migrations(); err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"dbsync/indexes", "dbsync/schema"} {
+	for _, dir := range []string{"dbsync/indexes", "chaingen/schema"} {
 		if len(sqlfiles.Dir(dir)) == 0 {
 			t.Errorf("%s is empty", dir)
 		}
@@ -40,8 +43,8 @@ func TestDemoAddress(t *testing.T) {
 	if got := demoAddress(t.Context(), path, nil); got != fallbackDemoAddress {
 		t.Errorf("no manifest: %s", got)
 	}
-	m := &fixture.Manifest{}
-	m.Addresses = append(m.Addresses, fixture.AddressRef{Address: "addr1ordinary"})
+	m := &chaingen.Manifest{}
+	m.Addresses = append(m.Addresses, chaingen.AddressRef{Address: "addr1ordinary"})
 	if err := m.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +63,7 @@ func TestDemoAddress(t *testing.T) {
 // Without a manifest the demo asks its database: the address it names
 // has unspent outputs there.
 func TestDemoAddressFromDatabase(t *testing.T) {
-	dsn, _, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	dsn, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,4 +78,42 @@ func TestDemoAddressFromDatabase(t *testing.T) {
 	if addr == fallbackDemoAddress || unspent == 0 {
 		t.Fatalf("demo address %s has %d unspent outputs in the demo database", addr, unspent)
 	}
+}
+
+// TestSQLCommandRendersEachLayout: `syncgate sql` prints a statement as it
+// runs, with the layout's fragment chosen and no template left.
+func TestSQLCommandRendersEachLayout(t *testing.T) {
+	for layout, want := range map[string]string{"core": "FROM tx_in spend", "consumed": "o.consumed_by_tx_id IS NULL"} {
+		out := captureStdout(t, func() error { return runSQL([]string{"--layout", layout, "sql/dbsync/utxos_by_address.sql"}) })
+		if !strings.Contains(out, want) || strings.Contains(out, "{{") {
+			t.Errorf("%s rendering lacks %q or keeps a template action:\n%s", layout, want, out)
+		}
+	}
+	if err := runSQL([]string{"--layout", "nope", "sql/dbsync/utxos_by_address.sql"}); err == nil {
+		t.Error("unknown layout accepted")
+	}
+	if err := runSQL([]string{"sql/dbsync/no_such_file.sql"}); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+// captureStdout runs fn with os.Stdout redirected and returns what it printed.
+func captureStdout(t *testing.T, fn func() error) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdout
+	os.Stdout = w
+	done := make(chan string)
+	go func() { b, _ := io.ReadAll(r); done <- string(b) }()
+	ferr := fn()
+	os.Stdout = saved
+	w.Close()
+	out := <-done
+	if ferr != nil {
+		t.Fatal(ferr)
+	}
+	return out
 }

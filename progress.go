@@ -31,7 +31,7 @@ func newProgress(out io.Writer, what string, now func() time.Time) *progress {
 	return p
 }
 
-// report is the fixture.Options.Progress callback.
+// report is the chaingen.Options.Progress callback.
 func (p *progress) report(done, total int) {
 	t := p.now()
 	if done < total && t.Sub(p.last) < p.every {

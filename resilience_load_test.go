@@ -21,15 +21,15 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
 // sharedChain seeds the tests' small chain on the shared test server,
 // dropped when the test ends.
-func sharedChain(t *testing.T) (string, *fixture.Manifest) {
+func sharedChain(t *testing.T) (string, *chaingen.Manifest) {
 	t.Helper()
-	dsn, m, drop, err := testdb.DBSync(fixture.ModeCore, 2500)
+	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ package main
 // so the suite stays quick. The numbers they log are in docs/RESILIENCE.md.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,7 +22,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -37,18 +36,6 @@ const (
 	// are logged and kept in docs/RESILIENCE.md.
 	resSlack = 500 * time.Millisecond
 )
-
-// syncBuffer is a log sink the service writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
 
 // lines returns the JSON log lines whose msg is msg.
 func (s *syncBuffer) lines(msg string) []map[string]any {
@@ -226,7 +213,7 @@ func (s *service) credentials(n int) []string {
 }
 
 // chainPaths are data requests over a seeded chain, cheap and varied.
-func chainPaths(m *fixture.Manifest) []string {
+func chainPaths(m *chaingen.Manifest) []string {
 	return []string{
 		"/v1/epochs/latest",
 		"/v1/utxos/address/" + m.Addresses[0].Address,
@@ -238,12 +225,12 @@ func chainPaths(m *fixture.Manifest) []string {
 
 // seedCluster creates a db-sync database on c and seeds the tests' small
 // chain into it (same seed as testdb.DBSync, so both hold the same chain).
-func seedCluster(t *testing.T, c *testdb.Cluster, name string) (string, *fixture.Manifest) {
+func seedCluster(t *testing.T, c *testdb.Cluster, name string) (string, *chaingen.Manifest) {
 	t.Helper()
 	dsn := c.CreateDatabase(name)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m, err := fixture.Seed(ctx, dsn, fixture.Options{Txs: 2500, Seed: 42, Mode: fixture.ModeCore, TipTime: testdb.FixedTipTime})
+	m, err := chaingen.Seed(ctx, dsn, chaingen.Options{Txs: 2500, Seed: 42, Mode: chaingen.ModeCore, TipTime: testdb.FixedTipTime})
 	if err != nil {
 		t.Fatal(err)
 	}

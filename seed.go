@@ -6,9 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/pgdb"
 )
 
@@ -18,7 +19,11 @@ func runSeed(ctx context.Context, args []string) error {
 	dbURL := fs.String("db", "", "target database URL (required)")
 	txs := fs.Int("txs", 50_000, "number of transactions")
 	seed := fs.Int64("seed", 1, "random seed (same seed, same chain)")
-	mode := fs.String("mode", "core", "core (tx_in filled) or consumed (tx_out.consumed_by_tx_id filled)")
+	variant := fs.String("variant", "", "db-sync layout: core, consumed, prune, bootstrap, disable (tx_out.value), "+
+		"address (core with tx_out.use_address_table) or address+<mode>; default core")
+	mode := fs.String("mode", "", "tx_out.value alone (core, consumed, prune, bootstrap, disable); older spelling of --variant")
+	addressTable := fs.Bool("address-table", false, "add tx_out.use_address_table to the variant (same as address+<mode>)")
+	schema := fs.String("schema", "13.7", "db-sync schema release: 13.7 (epoch view) or 13.6 (epoch table)")
 	manifest := fs.String("manifest", "manifest.json", "where to write the manifest of notable entities")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -26,8 +31,9 @@ func runSeed(ctx context.Context, args []string) error {
 	if *dbURL == "" {
 		return errors.New("seed: --db is required")
 	}
-	if *mode != string(fixture.ModeCore) && *mode != string(fixture.ModeConsumed) {
-		return fmt.Errorf("seed: --mode must be core or consumed, not %q", *mode)
+	v, err := seedVariant(*variant, *mode, *addressTable, *schema)
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
 	}
 	if *txs < 1 {
 		return errors.New("seed: --txs must be positive")
@@ -36,8 +42,8 @@ func runSeed(ctx context.Context, args []string) error {
 		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
-	m, err := fixture.Seed(ctx, *dbURL, fixture.Options{
-		Txs: *txs, Seed: *seed, Mode: fixture.Mode(*mode),
+	m, err := chaingen.Seed(ctx, *dbURL, chaingen.Options{
+		Txs: *txs, Seed: *seed, Mode: v.Mode, AddressTable: v.AddressTable, Schema: v.Schema,
 		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
 		Progress: newProgress(os.Stderr, "seed", time.Now).report,
 	})
@@ -49,6 +55,39 @@ func runSeed(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	fmt.Printf("seeded %d transactions in %s; manifest: %s\n", *txs, time.Since(start).Round(time.Second), *manifest)
+	fmt.Printf("seeded %d transactions (%s) in %s; manifest: %s\n", *txs, v, time.Since(start).Round(time.Second), *manifest)
 	return nil
+}
+
+// seedVariant combines --variant, its older spelling --mode (a tx_out.value
+// alone), --address-table and --schema into one layout. --variant and
+// --mode may both be given only when they agree.
+func seedVariant(variant, mode string, addressTable bool, schema string) (chaingen.Variant, error) {
+	if strings.Contains(variant+mode, "@") {
+		return chaingen.Variant{}, errors.New("give the schema with --schema, not in the variant")
+	}
+	var fromMode chaingen.Mode
+	if mode != "" {
+		m, err := chaingen.ParseVariant(mode)
+		if err != nil || m.AddressTable {
+			return chaingen.Variant{}, fmt.Errorf("--mode must be core, consumed, prune, bootstrap or disable, not %q", mode)
+		}
+		fromMode = m.Mode
+	}
+	name := variant
+	if name == "" {
+		name = string(fromMode)
+	}
+	if name == "" {
+		name = string(chaingen.ModeCore)
+	}
+	v, err := chaingen.ParseVariant(name + "@" + schema)
+	if err != nil {
+		return chaingen.Variant{}, err
+	}
+	if fromMode != "" && v.Mode != fromMode {
+		return chaingen.Variant{}, fmt.Errorf("--mode %s contradicts --variant %s", mode, variant)
+	}
+	v.AddressTable = v.AddressTable || addressTable
+	return v, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -90,12 +91,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	adminDB.SetMaxOpenConns(16)
 	adminDB.SetMaxIdleConns(16)
 	defer adminDB.Close()
-	applied, err := admin.Migrate(ctx, adminDB)
+	// An unreachable admin database does not stop the start: admin routes
+	// answer 503 until the background migration succeeds.
+	schema, err := admin.MigrateAtStart(ctx, adminDB, log)
 	if err != nil {
 		return fmt.Errorf("admin database: %w", err)
-	}
-	if len(applied) > 0 {
-		log.Info("admin migrations applied", slog.Any("migrations", applied))
 	}
 
 	var rc *cache.Client
@@ -120,8 +120,10 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	defer authDB.Close()
 	defer usageDB.Close()
 	defer refreshDB.Close()
-	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Redis: fast, AuthDB: authDB})
-	defer store.Close() // runs first: retries invalidation announcements while the pools are open
+	authn := auth.New(auth.Options{DB: authDB, Redis: fast, ListenURL: cfg.AdminDatabaseURL, Log: log, Ready: schema.Ready})
+	defer authn.Close() // before Redis and the pools close: a last retry of unannounced invalidations
+	store := admin.NewStore(adminDB, admin.Options{BootstrapAdminKey: cfg.BootstrapAdminKey, Log: log, Invalidator: authn})
+	defer store.Close() // before the pools close: writes the last security events
 	if cfg.AuditRetention > 0 {
 		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
 	}
@@ -154,8 +156,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Config:      cfg,
 		Networks:    networks,
 		Redis:       rc,
-		Credentials: store,
+		Credentials: authn,
 		Admin:       store,
+		AdminReady:  schema.Ready,
 		Limiter:     cache.NewLimiter(fast, nil),
 		// failed authentications per client IP, shared like the rate limit
 		AuthFailures: cache.NewLimiter(fast, nil),
@@ -165,7 +168,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		PoolStats:    stats,
 		Log:          log,
 		Draining:     draining.Load,
-		AdminReady:   adminReady(adminDB),
+		AdminCheck:   adminReady(adminDB),
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),

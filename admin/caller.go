@@ -1,13 +1,16 @@
-// Package admin is syncgate's own store: admin keys, user accounts, API
+// Package admin is syncgate's partner data: admin keys, user accounts, API
 // credentials, usage and the audit log, kept in PostgreSQL schema syncgate.
 // It never imports gin or net/http; its SQL lives in sql/admin/.
 //
 // Files by resource: key.go (admin keys and their authentication),
-// user.go, credential.go, audit.go, usage.go (usage reads);
-// usage_recorder.go counts data requests; auth.go authenticates data API
-// keys through a per-instance cache that Redis invalidates; demo.go makes
-// the demo's keys. Every change and every read of an admin endpoint writes its
-// audit entry in the same transaction.
+// user.go, credential.go, audit.go, security.go (denied admin requests),
+// usage.go and usage_hourly.go (usage reads); usage_recorder.go counts
+// data requests; migrate.go applies the schema; demo.go makes the demo's
+// keys. Data API keys are authenticated by package auth: every change that
+// can make a key fail or work again tells it (Options.Invalidator) once it
+// has committed. Every change, and every read of one record, writes its
+// audit entry in the same transaction; a list reads in one snapshot and
+// writes its entry right after that commits (store.go, inSnapshotTx).
 package admin
 
 import (
@@ -89,29 +92,6 @@ const (
 	TargetUserAccount       = "user_account"
 	TargetAdminKey          = "admin_key"
 	TargetAuditLog          = "audit_log"
-)
-
-// Caller is the authenticated owner of a data API key (a credential).
-type Caller struct {
-	CredentialID       uuid.UUID
-	UserAccountID      uuid.UUID
-	KeyPrefix          string
-	NetworkID          int
-	RateLimitPerMinute int
-	// VersionKey is the Redis key whose value changes whenever this
-	// credential's state changes (revoke, suspend, reactivate). The rate
-	// limiter reads it in its own round trip and hands the value to
-	// Store.ConfirmCredential; "" when there is no Redis.
-	VersionKey string
-}
-
-// Authentication failures of a data API key (DECISIONS.md messages are
-// attached by the handlers).
-var (
-	ErrInvalidKey   = errors.New("admin: invalid api key")
-	ErrKeyRevoked   = errors.New("admin: api key revoked")
-	ErrKeyExpired   = errors.New("admin: api key expired")
-	ErrUserInactive = errors.New("admin: user account not active")
 )
 
 // Store errors the handlers turn into the spec's messages.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
+	"github.com/syncgate/syncgate/auth"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -78,7 +79,7 @@ func (s *Store) CreateCredential(ctx context.Context, a Admin, in NewCredential)
 }
 
 func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in NewCredential) (Credential, string, error) {
-	key, hash, display := newKey(CredentialKeyPrefix)
+	key, hash, display := auth.NewKey(auth.CredentialKeyPrefix)
 	if in.RateLimitPerMinute == 0 {
 		in.RateLimitPerMinute = DefaultRateLimitPerMinute
 	}
@@ -164,9 +165,10 @@ func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p C
 	return c, err
 }
 
-// RevokeCredential revokes (soft-deletes) one of a's live credentials; the
-// key fails authentication from the next request on every instance.
-// ErrNotFound when missing, not a's, or already revoked.
+// RevokeCredential revokes (soft-deletes) one of a's live credentials; its
+// key (and a rolled previous one) fails authentication as soon as the
+// invalidation reaches an instance (package auth says when). ErrNotFound
+// when missing, not a's, or already revoked.
 func (s *Store) RevokeCredential(ctx context.Context, a Admin, id uuid.UUID) (c Credential, err error) {
 	var hashes struct {
 		Key      []byte `db:"key_hash"`
@@ -202,14 +204,16 @@ type RolledCredential struct {
 
 // RollCredential gives one of a's live credentials a new key. The id, user,
 // network, rate limit, name and usage history stay (usage rows reference
-// the id); the previous key keeps working until overlap has passed (0: it
-// fails at once), on every instance, and a key rolled before that is
-// dropped. ErrNotFound when missing, not a's, or revoked.
+// the id). The previous key keeps working until overlap has passed (0: not
+// at all) and a key rolled before that stops working; an instance that
+// cached either learns it when the invalidation reaches it (package auth
+// says when), the ends themselves need no announcement. ErrNotFound when
+// missing, not a's, or revoked.
 func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overlap time.Duration) (r RolledCredential, err error) {
 	if overlap < 0 || overlap > MaxRollOverlap {
 		return r, errors.New("admin: roll overlap out of range")
 	}
-	key, hash, display := newKey(CredentialKeyPrefix)
+	key, hash, display := auth.NewKey(auth.CredentialKeyPrefix)
 	var old struct {
 		Key    []byte `db:"old_key_hash"`
 		Older  []byte `db:"older_key_hash"`
@@ -240,7 +244,8 @@ func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overl
 	}
 	r.Key = key
 	// The previous key's cached entries must learn their new end, the one
-	// before it that it is gone.
+	// before it that it is gone, and the new key must leave any negative
+	// cache that saw it presented before it existed.
 	s.invalidate(ctx, old.Key, old.Older, hash[:])
 	return r, nil
 }

@@ -2,11 +2,9 @@ package admin
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"github.com/syncgate/syncgate/auth"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -36,41 +35,6 @@ var (
 // offers up to 7 days too).
 const MaxRollOverlap = 7 * 24 * time.Hour
 
-// Key formats (DECISIONS.md): a 5-character prefix, then 48 lowercase hex
-// characters from crypto/rand (192 bits); 53 characters in all.
-const (
-	CredentialKeyPrefix = "sgk1_"
-	AdminKeyPrefix      = "sga1_"
-	keyLen              = 53
-	// displayPrefixLen is api_key_prefix, the part that may be shown and logged.
-	displayPrefixLen = 12
-)
-
-// newKey returns a fresh key with the given service prefix, its SHA-256
-// and its displayable prefix.
-func newKey(prefix string) (key string, hash [32]byte, display string) {
-	b := make([]byte, 24)
-	if _, err := rand.Read(b); err != nil {
-		panic("admin: crypto/rand failed: " + err.Error()) // never happens on supported platforms
-	}
-	key = prefix + hex.EncodeToString(b)
-	return key, sha256.Sum256([]byte(key)), key[:displayPrefixLen]
-}
-
-// wellFormed reports whether key has the shape of a key with prefix, so
-// garbage is refused without touching a database or cache.
-func wellFormed(key, prefix string) bool {
-	if len(key) != keyLen || key[:len(prefix)] != prefix {
-		return false
-	}
-	for _, c := range key[len(prefix):] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // AdminKey is an admin key's record (never its key).
 type AdminKey struct {
 	ID           uuid.UUID      `db:"id"`
@@ -89,7 +53,7 @@ type AdminKey struct {
 // AuthenticateAdmin resolves an admin key: the bootstrap key (compared in
 // constant time through its SHA-256) or a live stored admin key. Anything
 // else, including a credential, a revoked admin key and a rolled one past
-// its overlap, is ErrInvalidKey.
+// its overlap, is auth.ErrInvalidKey.
 // Admin endpoints read PostgreSQL anyway, so there is no cache here and a
 // revocation holds from the next request on every instance.
 func (s *Store) AuthenticateAdmin(ctx context.Context, key string) (Admin, error) {
@@ -97,8 +61,8 @@ func (s *Store) AuthenticateAdmin(ctx context.Context, key string) (Admin, error
 	if s.hasBootstrap && subtle.ConstantTimeCompare(h[:], s.bootstrapHash[:]) == 1 {
 		return Bootstrap(""), nil
 	}
-	if !wellFormed(key, AdminKeyPrefix) {
-		return Admin{}, ErrInvalidKey
+	if !auth.WellFormed(key, auth.AdminKeyPrefix) {
+		return Admin{}, auth.ErrInvalidKey
 	}
 	var row struct {
 		ID          uuid.UUID      `db:"id"`
@@ -109,7 +73,7 @@ func (s *Store) AuthenticateAdmin(ctx context.Context, key string) (Admin, error
 	err := s.db.GetContext(ctx, &row, sqlAdminKeyByHash, h[:], s.now())
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Admin{}, ErrInvalidKey
+		return Admin{}, auth.ErrInvalidKey
 	case err != nil:
 		return Admin{}, wrap("AuthenticateAdmin", err)
 	}
@@ -144,7 +108,7 @@ func (s *Store) createAdminKey(ctx context.Context, tx *sqlx.Tx, a Admin, name s
 
 // insertAdminKey stores a fresh key of partner.
 func insertAdminKey(ctx context.Context, tx *sqlx.Tx, partner uuid.UUID, name string, perms []string) (AdminKey, string, error) {
-	key, hash, display := newKey(AdminKeyPrefix)
+	key, hash, display := auth.NewKey(auth.AdminKeyPrefix)
 	if perms == nil {
 		perms = []string{}
 	}
@@ -174,9 +138,10 @@ func (s *Store) AdminKeys(ctx context.Context, a Admin, p Page) (keys []AdminKey
 // the next request on. When it was its partner's last lasting key (none
 // left unrevoked without a roll overlap), the partner can no longer be
 // managed, so its remaining keys and every live credential are revoked in
-// the same transaction and the credentials fail authentication at once on
-// every instance; CredentialsRevoked says how many. ErrNotFound when
-// missing, bootstrap or already revoked.
+// the same transaction and the credentials fail authentication as soon as
+// the invalidation reaches an instance (package auth says when);
+// CredentialsRevoked says how many. ErrNotFound when missing, bootstrap or
+// already revoked.
 func (s *Store) RevokeAdminKey(ctx context.Context, a Admin, id uuid.UUID) (r RevokedAdminKey, err error) {
 	var hashes [][]byte
 	err = s.inTx(ctx, "RevokeAdminKey", func(tx *sqlx.Tx) error {

@@ -3,13 +3,16 @@ package admin
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/internal/testdb"
+	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 // TestMigrationPartners: on a database holding data from before 0006, each
@@ -79,7 +82,7 @@ func TestMigrationPartners(t *testing.T) {
 	if _, err := s.Credential(ctx, b, cred); err == nil {
 		t.Fatal("B sees A's credential")
 	}
-	if c, err := s.AuthenticateCredential(ctx, credKey); err != nil || c.CredentialID != cred {
+	if c, err := authOf(s).Authenticate(ctx, credKey); err != nil || c.CredentialID != cred {
 		t.Fatalf("credential key after the migration: %+v %v", c, err)
 	}
 	// Revoking A, its partner's only key, revokes the credential.
@@ -87,7 +90,7 @@ func TestMigrationPartners(t *testing.T) {
 	if err != nil || !r.LastOfPartner || r.CredentialsRevoked != 1 {
 		t.Fatalf("revoke A: %+v %v", r, err)
 	}
-	if _, err := s.AuthenticateCredential(ctx, credKey); err != ErrKeyRevoked {
+	if _, err := authOf(s).Authenticate(ctx, credKey); !errors.Is(err, auth.ErrKeyRevoked) {
 		t.Fatalf("credential after its partner's last key went: %v", err)
 	}
 }
@@ -118,7 +121,7 @@ func TestConcurrentRevokeOfTwoKeys(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.AuthenticateCredential(ctx, key); err != ErrKeyRevoked {
+		if _, err := authOf(s).Authenticate(ctx, key); !errors.Is(err, auth.ErrKeyRevoked) {
 			t.Fatalf("credential %s after both keys went: %v", c.ID, err)
 		}
 	}
@@ -147,7 +150,7 @@ func TestPartnerQueriesUseIndexes(t *testing.T) {
 		name, sql, index string
 		args             []any
 	}{
-		{"credential_by_hash", sqlCredentialByHash, "credentials_previous_key_hash_key", []any{h[:]}},
+		{"credential_by_hash (package auth)", sqlfiles.Must("admin/credential_by_hash.sql"), "credentials_previous_key_hash_key", []any{h[:]}},
 		{"admin_key_by_hash", sqlAdminKeyByHash, "admin_keys_key_hash_key", []any{h[:], now}},
 		{"lock_admin_key_partner", sqlLockKeyPartner, "admin_keys_pkey", []any{a.ID, now}},
 		{"count_partner_lasting_keys", sqlCountLastingKeys, "admin_keys_partner_idx", []any{a.PartnerID}},

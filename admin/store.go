@@ -13,76 +13,51 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
-
-	"github.com/syncgate/syncgate/cache"
 )
 
-// Credential-cache freshness (DESIGN.md: a key seen before costs no
-// PostgreSQL query, yet revocation takes effect on the next request).
-const (
-	// defaultCacheTTL bounds how long an entry lives even while Redis
-	// confirms it on every request: a safety net for a lost invalidation.
-	defaultCacheTTL = 60 * time.Second
-	// defaultFallbackTTL is how long an entry is trusted when Redis cannot
-	// confirm it (absent, down, or circuit open): the worst-case delay
-	// before a revocation made on another instance is seen.
-	defaultFallbackTTL = 5 * time.Second
-	// defaultTouchInterval is how often failed invalidation announcements are retried.
-	defaultTouchInterval = 10 * time.Second
-)
+// Invalidator learns, after a change has committed, the key hashes of the
+// credentials whose authentication the change affects (revoked, rolled,
+// user suspended or reactivated). auth.Authenticator implements it.
+type Invalidator interface {
+	Invalidate(ctx context.Context, hashes ...[]byte)
+}
 
 // Options configures the Store.
 type Options struct {
 	BootstrapAdminKey string
 	Log               *slog.Logger
-	// Redis carries credential-cache invalidation between instances; nil
-	// means a single instance (entries then live FallbackTTL).
-	Redis *cache.FastClient
-	// AuthDB, when set, is a small pool of its own for credential lookups,
-	// so slow admin queries holding the main pool cannot stall data
-	// requests (nil: the main pool).
-	AuthDB *sqlx.DB
+	// Invalidator is told about every change to credentials and users;
+	// nil when nothing caches them (one-off commands that only create).
+	Invalidator Invalidator
 	// Now is the clock (tests move it); nil means time.Now.
-	Now           func() time.Time
-	CacheTTL      time.Duration
-	FallbackTTL   time.Duration
-	TouchInterval time.Duration
+	Now func() time.Time
 	// SecurityEvents bounds the recording of denied admin requests.
 	SecurityEvents SecurityEventOptions
 }
 
 // Store is the admin schema's data access.
 type Store struct {
-	db     *sqlx.DB
-	authDB *sqlx.DB // credential lookups (Options.AuthDB or db)
-	opts   Options
-	log    *slog.Logger
-	now    func() time.Time
-	fast   *cache.FastClient
+	db   *sqlx.DB
+	opts Options
+	log  *slog.Logger
+	now  func() time.Time
 
 	bootstrapHash [32]byte
 	hasBootstrap  bool
 
-	creds   credCache
-	touches touchQueue
-	sec     *securityLog
+	sec *securityLog
 	// deferred collects the audit entries of snapshot reads in progress
 	// (inSnapshotTx), written after the read commits.
 	deferredMu sync.Mutex
 	deferred   map[*sqlx.Tx]*[]auditEntry
-	// afterLoad, when set (tests), runs between a credential load and its
-	// installation in the cache.
-	afterLoad func()
 
 	closeOnce sync.Once
 	stop      chan struct{}
-	done      chan struct{}
 	secDone   chan struct{}
 }
 
 // NewStore returns a Store over db (already migrated) and starts the
-// background retrier of invalidation announcements and the security-event
-// writer; Close stops them.
+// security-event writer; Close stops it.
 func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -90,43 +65,34 @@ func NewStore(db *sqlx.DB, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.CacheTTL <= 0 {
-		opts.CacheTTL = defaultCacheTTL
-	}
-	if opts.FallbackTTL <= 0 {
-		opts.FallbackTTL = defaultFallbackTTL
-	}
-	if opts.TouchInterval <= 0 {
-		opts.TouchInterval = defaultTouchInterval
-	}
-	if opts.AuthDB == nil {
-		opts.AuthDB = db
-	}
 	s := &Store{
-		db: db, authDB: opts.AuthDB, opts: opts, log: opts.Log, now: opts.Now, fast: opts.Redis,
-		creds:   newCredCache(),
+		db: db, opts: opts, log: opts.Log, now: opts.Now,
 		sec:     newSecurityLog(opts.SecurityEvents),
 		stop:    make(chan struct{}),
-		done:    make(chan struct{}),
 		secDone: make(chan struct{}),
 	}
 	if opts.BootstrapAdminKey != "" {
 		s.bootstrapHash = sha256.Sum256([]byte(opts.BootstrapAdminKey))
 		s.hasBootstrap = true
 	}
-	go s.touchLoop()
 	go s.securityLoop()
 	return s
 }
 
-// Close stops the background retrier and the security-event writer after
-// a last attempt of each.
+// Close stops the security-event writer after a last attempt.
 func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		close(s.stop)
-		<-s.done
 		<-s.secDone
 	})
+}
+
+// invalidate passes the key hashes of a committed change to the
+// Invalidator, if any.
+func (s *Store) invalidate(ctx context.Context, hashes ...[]byte) {
+	if s.opts.Invalidator != nil && len(hashes) > 0 {
+		s.opts.Invalidator.Invalidate(ctx, hashes...)
+	}
 }
 
 // Page is a limit/offset window of a list.

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
@@ -37,13 +37,19 @@ func migrated(t *testing.T) *sqlx.DB {
 	return db
 }
 
+// newTestStore returns a Store wired to an authenticator of its own, as
+// serve wires them (authOf returns it).
 func newTestStore(t *testing.T, db *sqlx.DB, rc *cache.Client, clk *clock) *Store {
 	t.Helper()
 	fast := cache.NewFastClient(rc, cache.FastOptions{Now: clk.now})
-	s := NewStore(db, Options{Redis: fast, Now: clk.now, TouchInterval: time.Hour})
-	t.Cleanup(func() { s.Close(); fast.Close() })
+	a := auth.New(auth.Options{DB: db, Redis: fast, Now: clk.now, RetryInterval: time.Hour})
+	s := NewStore(db, Options{Invalidator: a, Now: clk.now})
+	t.Cleanup(func() { s.Close(); a.Close(); fast.Close() })
 	return s
 }
+
+// authOf is the authenticator newTestStore gave s.
+func authOf(s *Store) *auth.Authenticator { return s.opts.Invalidator.(*auth.Authenticator) }
 
 // fixture makes an admin key, a user and a credential; it returns the
 // actor and the credential's key.
@@ -104,122 +110,21 @@ func TestAuthenticateAdmin(t *testing.T) {
 		t.Fatalf("admin key: %+v %v", a, err)
 	}
 	for _, bad := range []string{"", "the-bootstrap-key", key[:52], key + "0", strings.Replace(key, "sga1_", "sgk1_", 1)} {
-		if _, err := s.AuthenticateAdmin(ctx, bad); !errors.Is(err, ErrInvalidKey) {
+		if _, err := s.AuthenticateAdmin(ctx, bad); !errors.Is(err, auth.ErrInvalidKey) {
 			t.Fatalf("%q: %v", bad, err)
 		}
 	}
 	if _, err := s.RevokeAdminKey(ctx, Bootstrap(""), k.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AuthenticateAdmin(ctx, key); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.AuthenticateAdmin(ctx, key); !errors.Is(err, auth.ErrInvalidKey) {
 		t.Fatalf("revoked: %v", err)
 	}
 	// Without BOOTSTRAP_ADMIN_KEY there is no bootstrap key at all.
 	none := NewStore(db, Options{})
 	t.Cleanup(none.Close)
-	if _, err := none.AuthenticateAdmin(ctx, ""); !errors.Is(err, ErrInvalidKey) {
+	if _, err := none.AuthenticateAdmin(ctx, ""); !errors.Is(err, auth.ErrInvalidKey) {
 		t.Fatalf("empty bootstrap: %v", err)
-	}
-}
-
-// TestCredentialCache: a key seen before is answered from memory (a change
-// made behind the store's back is not seen), until the Redis version moves.
-func TestCredentialCache(t *testing.T) {
-	db := migrated(t)
-	rc := testdb.Redis(t)
-	clk := &clock{t: time.Now()}
-	s := newTestStore(t, db, rc, clk)
-	other := newTestStore(t, db, rc, clk)
-	ctx := context.Background()
-	_, c, key := fixture(t, s)
-
-	caller, err := s.AuthenticateCredential(ctx, key)
-	if err != nil || caller.CredentialID != c.ID || caller.RateLimitPerMinute != 60 || caller.KeyPrefix != key[:12] || caller.VersionKey == "" {
-		t.Fatalf("first: %+v %v", caller, err)
-	}
-	v, ok := s.readVersion(ctx, sha256.Sum256([]byte(key)))
-	if !ok {
-		t.Fatal("version unreadable")
-	}
-	if _, err := db.Exec(`UPDATE syncgate.credentials SET revoked = true, revoked_at = now() WHERE id = $1`, c.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.AuthenticateCredential(ctx, key); err != nil {
-		t.Fatalf("cached entry not used: %v", err)
-	}
-	if _, err := s.ConfirmCredential(ctx, key, v, true); err != nil {
-		t.Fatalf("unchanged version reloaded: %v", err)
-	}
-	// Another instance announces a change: the next confirmation reloads.
-	other.invalidate(ctx, hashOf(key))
-	v2, _ := s.readVersion(ctx, sha256.Sum256([]byte(key)))
-	if v2 == v {
-		t.Fatal("version did not move")
-	}
-	if _, err := s.ConfirmCredential(ctx, key, v2, true); !errors.Is(err, ErrKeyRevoked) {
-		t.Fatalf("after announcement: %v", err)
-	}
-	// Revoked is final: answered from memory from now on.
-	if _, err := s.AuthenticateCredential(ctx, key); !errors.Is(err, ErrKeyRevoked) {
-		t.Fatalf("revoked: %v", err)
-	}
-}
-
-func hashOf(key string) []byte {
-	h := sha256.Sum256([]byte(key))
-	return h[:]
-}
-
-// TestCredentialCacheTTL: without Redis an entry lives FallbackTTL; with
-// Redis, CacheTTL at most.
-func TestCredentialCacheTTL(t *testing.T) {
-	db := migrated(t)
-	clk := &clock{t: time.Now()}
-	ctx := context.Background()
-	solo := newTestStore(t, db, nil, clk)
-	_, c, key := fixture(t, solo)
-	if _, err := solo.AuthenticateCredential(ctx, key); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE syncgate.user_accounts SET status = 'suspended' WHERE id = $1`, c.UserAccountID); err != nil {
-		t.Fatal(err)
-	}
-	clk.add(4 * time.Second)
-	if _, err := solo.ConfirmCredential(ctx, key, "", false); err != nil {
-		t.Fatalf("inside the fallback TTL: %v", err)
-	}
-	clk.add(time.Second)
-	if _, err := solo.ConfirmCredential(ctx, key, "", false); !errors.Is(err, ErrUserInactive) {
-		t.Fatalf("after the fallback TTL: %v", err)
-	}
-
-	// A change made through the same store is seen at once, Redis or not.
-	_, c3, key3 := fixture(t, solo)
-	if _, err := solo.AuthenticateCredential(ctx, key3); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := solo.RevokeCredential(ctx, Admin{ID: c3.AdminKeyID, PartnerID: c3.PartnerID}, c3.ID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := solo.AuthenticateCredential(ctx, key3); !errors.Is(err, ErrKeyRevoked) {
-		t.Fatalf("own revocation: %v", err)
-	}
-
-	shared := newTestStore(t, db, testdb.Redis(t), clk)
-	_, c2, key2 := fixture(t, shared)
-	if _, err := shared.AuthenticateCredential(ctx, key2); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`UPDATE syncgate.credentials SET revoked = true, revoked_at = now() WHERE id = $1`, c2.ID); err != nil {
-		t.Fatal(err)
-	}
-	clk.add(59 * time.Second)
-	if _, err := shared.AuthenticateCredential(ctx, key2); err != nil {
-		t.Fatalf("inside the cache TTL: %v", err)
-	}
-	clk.add(time.Second)
-	if _, err := shared.AuthenticateCredential(ctx, key2); !errors.Is(err, ErrKeyRevoked) {
-		t.Fatalf("after the cache TTL: %v", err)
 	}
 }
 
@@ -238,7 +143,7 @@ func TestEnsureDemoAccess(t *testing.T) {
 		if err != nil || a.ID != d.AdminKeyID || len(a.Permissions) != len(Permissions) {
 			t.Fatalf("demo admin key: %+v %v", a, err)
 		}
-		caller, err := s.AuthenticateCredential(ctx, d.APIKey)
+		caller, err := authOf(s).Authenticate(ctx, d.APIKey)
 		if err != nil || caller.CredentialID != d.CredentialID || caller.UserAccountID != d.UserID || caller.NetworkID != 0 {
 			t.Fatalf("demo API key: %+v %v", caller, err)
 		}
@@ -252,10 +157,10 @@ func TestEnsureDemoAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(second)
-	if _, err := s.AuthenticateAdmin(ctx, first.AdminKey); !errors.Is(err, ErrInvalidKey) {
+	if _, err := s.AuthenticateAdmin(ctx, first.AdminKey); !errors.Is(err, auth.ErrInvalidKey) {
 		t.Fatalf("previous demo admin key still works: %v", err)
 	}
-	if _, err := s.AuthenticateCredential(ctx, first.APIKey); !errors.Is(err, ErrKeyRevoked) {
+	if _, err := authOf(s).Authenticate(ctx, first.APIKey); !errors.Is(err, auth.ErrKeyRevoked) {
 		t.Fatalf("previous demo API key: %v", err)
 	}
 	var live int

@@ -170,8 +170,9 @@ func (p UserPatch) changes() map[string]any {
 }
 
 // SuspendUser moves one of a's active users to suspended; its credentials
-// fail authentication from the next request on every instance.
-// ErrNotFound when missing, not owned or not active.
+// fail authentication as soon as the invalidation reaches an instance
+// (package auth says when). ErrNotFound when missing, not owned or not
+// active.
 func (s *Store) SuspendUser(ctx context.Context, a Admin, id uuid.UUID) (UserStatus, error) {
 	return s.setUserStatus(ctx, a, id, StatusActive, StatusSuspended, ActionUserSuspended)
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -114,7 +114,7 @@ func TestHTTPCaller(t *testing.T) {
 // and runs every target of every scenario once through the store: each
 // identifier the manifest and the walks give must be valid and found.
 func TestBuildScenarios(t *testing.T) {
-	dsn, m, drop, err := testdb.DBSync(fixture.ModeCore, 20_000)
+	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 20_000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 func main() {
@@ -51,8 +51,8 @@ type report struct {
 	Duration    string            `json:"duration_per_run"`
 	Concurrency []int             `json:"concurrency"`
 	Machine     machine           `json:"machine"`
-	DataSet     fixture.Counts    `json:"data_set"`
-	Mode        fixture.Mode      `json:"utxo_mode"`
+	DataSet     chaingen.Counts   `json:"data_set"`
+	Mode        chaingen.Mode     `json:"utxo_mode"`
 	Scenarios   map[string]string `json:"scenarios"` // name → one sample path
 	Notes       []string          `json:"notes,omitempty"`
 	Results     []Result          `json:"results"`

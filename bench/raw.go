@@ -33,7 +33,7 @@ type rawRunner struct {
 	epochTotals map[string]dbsync.PoolEpochTotals
 
 	// totals stands in for the gateway's Redis cache of history totals
-	// (handlers.historyTotal, single-flight like cache.Fetch): counted once
+	// (handlers.historyTotal, single-flight like cache.Cache): counted once
 	// per address and tip, so raw cursor pages pay what gateway cursor
 	// pages pay, minus the round trip.
 	mu     sync.Mutex

@@ -11,7 +11,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 // pageLimit is the page size of the cursor and offset scenarios, whale and
@@ -26,8 +26,8 @@ const pageLimit = 20
 const whaleOffsetSpan = 10_000
 
 // loadManifest reads the generator's manifest (`syncgate seed --manifest`).
-func loadManifest(path string) (*fixture.Manifest, error) {
-	m, err := fixture.ReadManifest(path)
+func loadManifest(path string) (*chaingen.Manifest, error) {
+	m, err := chaingen.ReadManifest(path)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ const walkTimeout = 30 * time.Second
 // address every page both ways. It keeps up to maxHashes transaction
 // hashes seen on the way. A walk that fails (a page that does not answer
 // in walkTimeout) is left out and noted.
-func prepare(ctx context.Context, m *fixture.Manifest, pager historyPager, pagesPerWalk, maxHashes int) (prepared, error) {
+func prepare(ctx context.Context, m *chaingen.Manifest, pager historyPager, pagesPerWalk, maxHashes int) (prepared, error) {
 	var p prepared
 	seen := map[string]bool{}
 	addHash := func(h string) {
@@ -88,7 +88,7 @@ func prepare(ctx context.Context, m *fixture.Manifest, pager historyPager, pages
 			p.TxHashes = append(p.TxHashes, h)
 		}
 	}
-	for _, t := range []fixture.TxRef{m.Txs.Ordinary, m.Txs.MultiAsset, m.Txs.Failed, m.Txs.CIP68DatumUpdate} {
+	for _, t := range []chaingen.TxRef{m.Txs.Ordinary, m.Txs.MultiAsset, m.Txs.Failed, m.Txs.CIP68DatumUpdate} {
 		addHash(t.Hash)
 	}
 	page := func(addr string, a pageArgs) ([]string, *int64, error) {
@@ -204,7 +204,7 @@ type target struct {
 // chain has nothing for (no ordinary address with a second page). Without
 // raw, scenarios have no Raw function. POST /v1/tx/submit is left out: it
 // needs a cardano-node.
-func buildScenarios(m *fixture.Manifest, p prepared, raw *rawRunner) (_ []Scenario, skipped []string, _ error) {
+func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scenario, skipped []string, _ error) {
 	n, ok := config.NetworkByName(m.Network)
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown network %q", m.Network)
@@ -582,7 +582,7 @@ func (b *builder) txByHash(hashes []string) ([]target, error) {
 // rareAssets are the manifest's one-off tokens: NFTs (CIP-25 v1 and v2,
 // chunked image, empty name), CIP-68 user tokens, the 2^64-1 and
 // mint-and-burn tokens. (HOSKY, the popular one, sits in 800k outputs.)
-func rareAssets(m *fixture.Manifest) []string {
+func rareAssets(m *chaingen.Manifest) []string {
 	a := m.Assets
 	units := []string{a.CIP25V1.Unit, a.CIP25V2.Unit, a.CIP25V2Empty.Unit, a.CIP25Chunked.Unit, a.BigQuantity.Unit, a.MintBurn.Unit}
 	for _, c := range a.CIP68All {
@@ -599,9 +599,9 @@ func rareAssets(m *fixture.Manifest) []string {
 
 // smallPools are the manifest's pools other than the biggest that still
 // have delegators (the retired one answers from its last registration).
-func smallPools(m *fixture.Manifest) []string {
+func smallPools(m *chaingen.Manifest) []string {
 	var out []string
-	for _, p := range []fixture.PoolRef{m.Pools.Small, m.Pools.Ordinary, m.Pools.Retiring, m.Pools.ReRegistered, m.Pools.CancelledRetirement} {
+	for _, p := range []chaingen.PoolRef{m.Pools.Small, m.Pools.Ordinary, m.Pools.Retiring, m.Pools.ReRegistered, m.Pools.CancelledRetirement} {
 		if p.ID != "" {
 			out = append(out, p.ID)
 		}
@@ -611,7 +611,7 @@ func smallPools(m *fixture.Manifest) []string {
 
 // allPools are the manifest's pools, the biggest (with off-chain
 // metadata) first.
-func allPools(m *fixture.Manifest) []string {
+func allPools(m *chaingen.Manifest) []string {
 	out := []string{}
 	for _, id := range append([]string{m.Pools.Biggest.ID, m.Pools.WithMetadata.ID}, smallPools(m)...) {
 		if id != "" && !slices.Contains(out, id) {
@@ -624,9 +624,9 @@ func allPools(m *fixture.Manifest) []string {
 // credentials are the manifest's payment credentials (key hash used by
 // base, enterprise and pointer addresses; script hash) in each form a
 // client may send.
-func credentials(m *fixture.Manifest) []string {
+func credentials(m *chaingen.Manifest) []string {
 	var out []string
-	for _, c := range []fixture.CredentialRef{m.Credentials.Payment, m.Credentials.Script} {
+	for _, c := range []chaingen.CredentialRef{m.Credentials.Payment, m.Credentials.Script} {
 		if c.Hex != "" {
 			out = append(out, c.Hex, c.Bech32)
 		}
@@ -642,7 +642,7 @@ type delegatorPage struct {
 
 // bigPoolPages walks the biggest pool's delegators from the start, up to
 // 100 pages of the default 100.
-func bigPoolPages(m *fixture.Manifest) []delegatorPage {
+func bigPoolPages(m *chaingen.Manifest) []delegatorPage {
 	var out []delegatorPage
 	for off := 0; off < min(m.Pools.Biggest.Delegators, 100*100); off += 100 {
 		out = append(out, delegatorPage{pool: m.Pools.Biggest.ID, offset: off})

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -21,21 +21,21 @@ func TestSetupThenTeardown(t *testing.T) {
 	if err != nil || len(keys) != 3 {
 		t.Fatalf("%d keys, %v", len(keys), err)
 	}
-	store := admin.NewStore(testdb.Open(t, dsn), admin.Options{})
-	defer store.Close()
+	authn := auth.New(auth.Options{DB: testdb.Open(t, dsn)})
+	defer authn.Close()
 	for _, k := range keys {
-		if _, err := store.AuthenticateCredential(t.Context(), k); err != nil {
+		if _, err := authn.Authenticate(t.Context(), k); err != nil {
 			t.Fatalf("fresh bench key: %v", err)
 		}
 	}
 	if err := teardown(t.Context(), dsn, keyFile); err != nil {
 		t.Fatal(err)
 	}
-	// A fresh store: the first one remembers the keys it authenticated.
-	after := admin.NewStore(testdb.Open(t, dsn), admin.Options{})
+	// A fresh authenticator: the first one remembers the keys it authenticated.
+	after := auth.New(auth.Options{DB: testdb.Open(t, dsn)})
 	defer after.Close()
 	for _, k := range keys {
-		if _, err := after.AuthenticateCredential(t.Context(), k); !errors.Is(err, admin.ErrKeyRevoked) {
+		if _, err := after.Authenticate(t.Context(), k); !errors.Is(err, auth.ErrKeyRevoked) {
 			t.Fatalf("a bench key after teardown: %v, want ErrKeyRevoked", err)
 		}
 	}

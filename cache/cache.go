@@ -1,196 +1,191 @@
 // Package cache is syncgate's use of Redis: the client (single node or
-// Cluster), a read-through JSON cache with single-flight, and key naming.
-// Redis is a helper, never the truth: every caller must work when it is
-// absent or down (a cache miss, not an error).
+// Cluster); Cache, the one read-through cache every Redis-backed cache is
+// built on (typed values, TTL, remembered "not found", single-flight, and a
+// bounded in-process fallback); and the per-credential rate limiter with
+// the hot-path client it runs on (FastClient). Redis is a helper, never the
+// truth: when it is absent, slow or down, a cache falls back to its local
+// store and its loader, never to an error.
 package cache
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/syncgate/syncgate/internal/metrics"
 )
 
-// Short network timeouts: a dead Redis must cost milliseconds, not the
-// seconds go-redis' defaults (retries, 5 s dial) would add to a request.
+// Defaults of the local fallback: short-lived, because it is one
+// instance's view (it cannot see what the others store), and small.
 const (
-	dialTimeout = 250 * time.Millisecond
-	ioTimeout   = 200 * time.Millisecond
-	poolTimeout = 250 * time.Millisecond
+	DefaultLocalTTL   = 5 * time.Second
+	DefaultLocalBytes = 4 << 20
 )
 
-// Client wraps a go-redis UniversalClient and a key prefix (one per
-// deployment, or per test so parallel tests never share keys).
-type Client struct {
-	rdb    redis.UniversalClient
-	prefix string
-	group  FlightGroup
+// notFoundMarker is how a remembered "not found" is stored, in Redis and
+// locally. It is not JSON, so no cached value can look like it, and an
+// instance that does not know it (an older version during a rolling
+// deploy) reads it as an unusable value: a miss.
+var notFoundMarker = []byte("\x00syncgate:not-found")
+
+// Options configures a Cache.
+type Options struct {
+	// TTL is how long a loaded value is kept (GetTTL's loader may say
+	// otherwise per value); zero means one minute.
+	TTL time.Duration
+	// NotFound is the error by which the loader says "there is no such
+	// thing" (matched with errors.Is). When it and NegativeTTL are set,
+	// that answer is remembered for NegativeTTL and later Gets return
+	// NotFound without loading.
+	NotFound    error
+	NegativeTTL time.Duration
+	// LocalTTL caps how long an entry lives in the local fallback
+	// (default DefaultLocalTTL); LocalBytes bounds that store's size
+	// (default DefaultLocalBytes).
+	LocalTTL   time.Duration
+	LocalBytes int
 }
 
-// New connects to the Redis at rawURL: a redis:// or rediss:// URL, or a
-// comma-separated list of them for Redis Cluster. It does not ping.
-func New(rawURL, prefix string) (*Client, error) {
-	urls := strings.Split(rawURL, ",")
-	if len(urls) == 1 {
-		opt, err := redis.ParseURL(strings.TrimSpace(urls[0]))
-		if err != nil {
-			return nil, fmt.Errorf("redis url: %w", err)
-		}
-		tune(&opt.DialTimeout, &opt.ReadTimeout, &opt.WriteTimeout, &opt.PoolTimeout, &opt.MaxRetries)
-		return &Client{rdb: redis.NewClient(opt), prefix: prefix}, nil
-	}
-	var addrs []string
-	var first *redis.Options
-	for _, u := range urls {
-		opt, err := redis.ParseURL(strings.TrimSpace(u))
-		if err != nil {
-			return nil, fmt.Errorf("redis url: %w", err)
-		}
-		if first == nil {
-			first = opt
-		}
-		addrs = append(addrs, opt.Addr)
-	}
-	copt := &redis.ClusterOptions{Addrs: addrs, Username: first.Username, Password: first.Password, TLSConfig: first.TLSConfig}
-	tune(&copt.DialTimeout, &copt.ReadTimeout, &copt.WriteTimeout, &copt.PoolTimeout, &copt.MaxRetries)
-	return &Client{rdb: redis.NewClusterClient(copt), prefix: prefix}, nil
+// Cache is a read-through cache of T under one name: the first part of its
+// Redis keys ("<prefix><name>:<key>") and its label in the cache metrics.
+//
+// Get looks in Redis; when Redis is absent, skipped after a failure or
+// cannot read the key, it looks in the local store instead. On a miss the
+// loader runs once per key however many callers wait (single-flight), and
+// its value is stored in Redis and locally. A value that cannot be decoded
+// (corrupt, or written by someone else) is a miss. Every Redis call is
+// bounded by a short timeout.
+type Cache[T any] struct {
+	rc     *Client
+	name   string
+	opts   Options
+	encode func(T) ([]byte, error)
+	decode func([]byte) (T, error)
+
+	local   localStore
+	flights flightGroup
 }
 
-func tune(dial, read, write, pool *time.Duration, retries *int) {
-	*dial, *read, *write, *pool = dialTimeout, ioTimeout, ioTimeout, poolTimeout
-	*retries = -1 // no retries: fall back at once
+// NewJSON returns a cache of values stored as JSON. rc may be nil (no
+// Redis configured): the local store is then the only cache.
+func NewJSON[T any](rc *Client, name string, o Options) *Cache[T] {
+	return newCache(rc, name, o, func(v T) ([]byte, error) { return json.Marshal(v) },
+		func(b []byte) (T, error) {
+			var v T
+			err := json.Unmarshal(b, &v)
+			return v, err
+		})
 }
 
-// Redis returns the underlying client (rate limiter, usage counters).
-func (c *Client) Redis() redis.UniversalClient { return c.rdb }
-
-// Key joins parts under the client's prefix: "<prefix>asset:<id>".
-func (c *Client) Key(parts ...string) string { return c.prefix + strings.Join(parts, ":") }
-
-// Ping checks that Redis answers.
-func (c *Client) Ping(ctx context.Context) error {
-	if c == nil {
-		return errors.New("redis not configured")
-	}
-	return c.rdb.Ping(ctx).Err()
+// NewRawJSON returns a cache of JSON documents kept byte for byte as the
+// loader made them (whole responses); a stored value that is not valid
+// JSON is a miss.
+func NewRawJSON(rc *Client, name string, o Options) *Cache[[]byte] {
+	return newCache(rc, name, o, func(b []byte) ([]byte, error) { return b, nil },
+		func(b []byte) ([]byte, error) {
+			if !json.Valid(b) {
+				return nil, errors.New("not JSON")
+			}
+			return b, nil
+		})
 }
 
-// Close closes the connection pool.
-func (c *Client) Close() error {
-	if c == nil {
-		return nil
+func newCache[T any](rc *Client, name string, o Options, encode func(T) ([]byte, error), decode func([]byte) (T, error)) *Cache[T] {
+	if o.TTL <= 0 {
+		o.TTL = time.Minute
 	}
-	return c.rdb.Close()
+	if o.LocalTTL <= 0 {
+		o.LocalTTL = DefaultLocalTTL
+	}
+	if o.LocalBytes <= 0 {
+		o.LocalBytes = DefaultLocalBytes
+	}
+	return &Cache[T]{rc: rc, name: name, opts: o, encode: encode, decode: decode, local: localStore{max: o.LocalBytes}}
 }
 
-// Fetch is a read-through cache of JSON values: it returns the cached
-// value under key, or calls load once per key at a time across concurrent
-// callers of this process (single-flight), stores the result for ttl and
-// returns it. A nil client or a Redis error only means a miss.
-func Fetch[T any](ctx context.Context, c *Client, key string, ttl time.Duration, load func(context.Context) (T, error)) (T, error) {
-	var zero T
-	if c == nil {
-		return load(ctx)
-	}
-	v, ok := getJSON[T](ctx, c, key)
-	metrics.CacheLookup(c.cacheName(key), ok)
-	if ok {
-		return v, nil
-	}
-	loaded, err := c.group.Do(ctx, key, func(ctx context.Context) (any, error) {
-		// A flight that ended between our miss and this call has stored
-		// the value already: look again before loading.
-		if v, ok := getJSON[T](ctx, c, key); ok {
-			return v, nil
-		}
-		val, err := load(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if b, err := json.Marshal(val); err == nil {
-			_ = c.rdb.Set(ctx, key, b, ttl).Err()
-		}
-		return val, nil
+// Get returns the value cached under key, or load's value, which is then
+// kept for the cache's TTL. A load error is returned to every caller
+// waiting on the key, and is not cached unless it is Options.NotFound.
+func (c *Cache[T]) Get(ctx context.Context, key string, load func(context.Context) (T, error)) (T, error) {
+	return c.GetTTL(ctx, key, func(ctx context.Context) (T, time.Duration, error) {
+		v, err := load(ctx)
+		return v, 0, err
 	})
-	if err != nil {
-		return zero, err
+}
+
+// GetTTL is Get whose loader also says how long its value may be kept
+// (zero: the cache's TTL). The load runs detached from the cancellation of
+// the caller that started it, with that caller's deadline.
+func (c *Cache[T]) GetTTL(ctx context.Context, key string, load func(context.Context) (T, time.Duration, error)) (T, error) {
+	full := c.name + ":" + key
+	if c.rc != nil {
+		full = c.rc.Key(c.name, key)
 	}
-	return loaded.(T), nil
-}
-
-// cacheName is a key's first part under the prefix ("txtotal", "pool"):
-// the cache's name in metrics, never the rest of the key.
-func (c *Client) cacheName(key string) string {
-	name, _, _ := strings.Cut(strings.TrimPrefix(key, c.prefix), ":")
-	return name
-}
-
-func getJSON[T any](ctx context.Context, c *Client, key string) (T, bool) {
-	var v T
-	b, err := c.rdb.Get(ctx, key).Bytes()
-	if err != nil || json.Unmarshal(b, &v) != nil {
-		return v, false
+	if v, hit, err := c.lookup(ctx, full); hit {
+		metrics.CacheLookup(c.name, true)
+		return v, err
 	}
-	return v, true
-}
-
-// FlightGroup collapses concurrent loads of one key into one call. The load
-// runs detached from the cancellation of the caller that started it (it
-// keeps that caller's deadline, if any), so one client going away does not
-// fail everyone else waiting on the same key; each caller stops waiting when
-// its own context ends. A panic in the load becomes its error.
-type FlightGroup struct {
-	mu    sync.Mutex
-	calls map[string]*flight
-}
-
-type flight struct {
-	done chan struct{}
-	val  any
-	err  error
-}
-
-// Do returns the result of fn for key, sharing one call among concurrent
-// callers.
-func (g *FlightGroup) Do(ctx context.Context, key string, fn func(context.Context) (any, error)) (any, error) {
-	g.mu.Lock()
-	if g.calls == nil {
-		g.calls = map[string]*flight{}
-	}
-	f, ok := g.calls[key]
-	if !ok {
-		f = &flight{done: make(chan struct{})}
-		g.calls[key] = f
-		loadCtx, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
-		if d, ok := ctx.Deadline(); ok {
-			loadCtx, cancel = context.WithDeadline(loadCtx, d)
+	metrics.CacheLookup(c.name, false)
+	res, err := c.flights.do(ctx, full, func(ctx context.Context) (any, error) {
+		// A flight that ended between our miss and this call has stored
+		// its answer: look again before loading.
+		if v, hit, err := c.lookup(ctx, full); hit {
+			return v, err
 		}
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					f.err = fmt.Errorf("cache: load of %q panicked: %v", key, r)
-				}
-				cancel()
-				g.mu.Lock()
-				delete(g.calls, key)
-				g.mu.Unlock()
-				close(f.done)
-			}()
-			f.val, f.err = fn(loadCtx)
-		}()
+		v, ttl, err := load(ctx)
+		switch {
+		case err == nil:
+			if ttl <= 0 {
+				ttl = c.opts.TTL
+			}
+			if b, err := c.encode(v); err == nil {
+				c.store(ctx, full, b, ttl)
+			}
+		case c.opts.NotFound != nil && c.opts.NegativeTTL > 0 && errors.Is(err, c.opts.NotFound):
+			c.store(ctx, full, notFoundMarker, c.opts.NegativeTTL)
+		}
+		return v, err
+	})
+	v, _ := res.(T)
+	return v, err
+}
+
+// lookup reads full from Redis, or from the local store when Redis cannot
+// answer. hit is true for a usable value and for a remembered not-found
+// (then err is Options.NotFound).
+func (c *Cache[T]) lookup(ctx context.Context, full string) (v T, hit bool, err error) {
+	b, r := c.rc.get(ctx, full)
+	if r == unavailable {
+		b, r = c.local.get(full)
 	}
-	g.mu.Unlock()
-	select {
-	case <-f.done:
-		return f.val, f.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if r != found {
+		return v, false, nil
 	}
+	if bytes.Equal(b, notFoundMarker) {
+		if c.opts.NotFound == nil || c.opts.NegativeTTL <= 0 {
+			return v, false, nil
+		}
+		return v, true, c.opts.NotFound
+	}
+	v, err = c.safeDecode(b)
+	return v, err == nil, nil
+}
+
+// safeDecode is decode that turns a panic (a codec meeting bytes it never
+// expected) into an error: a foreign value is a miss, never a crash.
+func (c *Cache[T]) safeDecode(b []byte) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cache %s: decode panicked: %v", c.name, r)
+		}
+	}()
+	return c.decode(b)
+}
+
+func (c *Cache[T]) store(ctx context.Context, full string, b []byte, ttl time.Duration) {
+	c.local.set(full, b, min(ttl, c.opts.LocalTTL))
+	c.rc.set(ctx, full, b, ttl)
 }

@@ -25,7 +25,7 @@ var ErrRedisSkipped = errors.New("cache: redis skipped")
 
 // FastClient is the Redis client of the request hot path: its own
 // connection pool with tight timeouts that honour the context deadline (the
-// shared Client's 200–250 ms are right for caches, too slow here), no
+// caches' 100 ms per call is too much in front of every request), no
 // retries, and a circuit breaker. A nil *FastClient is valid and always
 // answers ErrRedisSkipped.
 type FastClient struct {

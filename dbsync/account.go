@@ -14,15 +14,14 @@ import (
 )
 
 var (
-	sqlAccountHead           = prepared(sqlfiles.Must("dbsync/account_head.sql"))
-	sqlAccountSummary        = prepared(sqlfiles.Must("dbsync/account_summary.sql"))
-	sqlAccountRewards        = prepared(sqlfiles.Must("dbsync/account_rewards.sql"))
-	sqlAccountDelegations    = prepared(sqlfiles.Must("dbsync/account_delegations.sql"))
-	sqlAccountRegistrations  = prepared(sqlfiles.Must("dbsync/account_registrations.sql"))
-	sqlAccountWithdrawals    = prepared(sqlfiles.Must("dbsync/account_withdrawals.sql"))
-	sqlAccountAddresses      = prepared(sqlfiles.Must("dbsync/account_addresses.sql"))
-	sqlAccountAssets         = prepared(sqlfiles.Must("dbsync/account_assets.sql"))
-	sqlAccountAssetsConsumed = prepared(sqlfiles.Must("dbsync/account_assets_consumed.sql"))
+	sqlAccountHead          = prepared(sqlfiles.Must("dbsync/account_head.sql"))
+	sqlAccountSummary       = prepared(sqlfiles.Must("dbsync/account_summary.sql"))
+	sqlAccountRewards       = prepared(sqlfiles.Must("dbsync/account_rewards.sql"))
+	sqlAccountDelegations   = prepared(sqlfiles.Must("dbsync/account_delegations.sql"))
+	sqlAccountRegistrations = prepared(sqlfiles.Must("dbsync/account_registrations.sql"))
+	sqlAccountWithdrawals   = prepared(sqlfiles.Must("dbsync/account_withdrawals.sql"))
+	sqlAccountAddresses     = layoutStatement("dbsync/account_addresses.sql", alwaysGeneric, nil)
+	sqlAccountAssets        = layoutStatement("dbsync/account_assets.sql", alwaysGeneric, nil)
 )
 
 // Account is a stake account's state at the tip (client-extras "Stake
@@ -288,7 +287,7 @@ func (db *DB) AccountAddresses(ctx context.Context, key StakeKey, q AccountQuery
 		pageRow
 		Address *string `db:"address"`
 	}
-	return accountPage(ctx, db, key, "AccountAddresses", sqlAccountAddresses,
+	return accountPage(ctx, db, key, "AccountAddresses", db.sql(sqlAccountAddresses),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Limit, q.Offset} },
 		func(r row) string { return *r.Address })
 }
@@ -301,7 +300,7 @@ func (db *DB) AccountAssets(ctx context.Context, key StakeKey, q AccountQuery) (
 		Unit     *string `db:"unit"`
 		Quantity *string `db:"quantity"`
 	}
-	return accountPage(ctx, db, key, "AccountAssets", db.byMode(sqlAccountAssets, sqlAccountAssetsConsumed),
+	return accountPage(ctx, db, key, "AccountAssets", db.sql(sqlAccountAssets),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Limit, q.Offset} },
 		func(r row) AccountAsset { return AccountAsset{Unit: *r.Unit, Quantity: *r.Quantity} })
 }

@@ -551,3 +551,51 @@ func TestAccountManifestExamples(t *testing.T) {
 		}
 	})
 }
+
+// A withdrawal recorded in a transaction that failed phase-2 validation
+// withdraws nothing: it is neither listed nor summed. The generator writes
+// none, so the test adds one, for a stake address of its own, on a failed
+// transaction of the chain, and removes both afterwards.
+func TestAccountIgnoresFailedTxWithdrawal(t *testing.T) {
+	ctx := t.Context()
+	forEachChain(t, func(t *testing.T, c *chain) {
+		cred := make([]byte, 28)
+		if _, err := rand.Read(cred); err != nil {
+			t.Fatal(err)
+		}
+		raw := append([]byte{0xe1}, cred...)
+		var failedTx, validTx int64
+		if err := c.raw.Get(&failedTx, `SELECT min(id) FROM tx WHERE NOT valid_contract`); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.raw.Get(&validTx, `SELECT min(id) FROM tx WHERE valid_contract`); err != nil {
+			t.Fatal(err)
+		}
+		var addrID int64
+		if err := c.raw.Get(&addrID, `INSERT INTO stake_address (hash_raw, view, script_hash)
+			VALUES (decode($1, 'hex'), $2, NULL) RETURNING id`, hex.EncodeToString(raw), "stake_test_"+hex.EncodeToString(raw)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			c.raw.MustExec(`DELETE FROM withdrawal WHERE addr_id = $1`, addrID)
+			c.raw.MustExec(`DELETE FROM stake_address WHERE id = $1`, addrID)
+		})
+		c.raw.MustExec(`INSERT INTO withdrawal (addr_id, amount, redeemer_id, tx_id) VALUES ($1, 7000000, NULL, $2), ($1, 5, NULL, $3)`,
+			addrID, failedTx, validTx)
+		key := mustStakeKey(t, hex.EncodeToString(cred))
+		a, err := c.db.Account(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.WithdrawnRewards != "5" {
+			t.Errorf("withdrawn %s, want 5 (the failed transaction's 7000000 withdraws nothing)", a.WithdrawnRewards)
+		}
+		w, err := c.db.AccountWithdrawals(ctx, key, dbsync.AccountQuery{Limit: 10, Ascending: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Total != 1 || len(w.Items) != 1 || w.Items[0].Amount != "5" {
+			t.Errorf("withdrawals %s, want only the valid transaction's", render(w))
+		}
+	})
+}

@@ -12,10 +12,9 @@ import (
 )
 
 var (
-	sqlAssetInfo               = prepared(sqlfiles.Must("dbsync/asset_info.sql"))
-	sqlAssetCIP25              = prepared(sqlfiles.Must("dbsync/asset_cip25.sql"))
-	sqlAssetCIP68Datum         = prepared(sqlfiles.Must("dbsync/asset_cip68_datum.sql"))
-	sqlAssetCIP68DatumConsumed = prepared(sqlfiles.Must("dbsync/asset_cip68_datum_consumed.sql"))
+	sqlAssetInfo       = prepared(sqlfiles.Must("dbsync/asset_info.sql"))
+	sqlAssetCIP25      = prepared(sqlfiles.Must("dbsync/asset_cip25.sql"))
+	sqlAssetCIP68Datum = layoutStatement("dbsync/asset_cip68_datum.sql", alwaysGeneric, nil)
 )
 
 // MetadataSource selects where asset metadata comes from (spec §4.1).
@@ -135,7 +134,7 @@ func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id AssetID) (*Ass
 		return nil, nil
 	}
 	var row cip68Row
-	if err := tx.GetContext(ctx, &row, db.byMode(sqlAssetCIP68Datum, sqlAssetCIP68DatumConsumed), ref.Policy[:], ref.Name); err != nil {
+	if err := tx.GetContext(ctx, &row, db.sql(sqlAssetCIP68Datum), ref.Policy[:], ref.Name); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil
 		}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
@@ -29,10 +29,10 @@ const c2SeedTxs = 4000
 
 // c2Chain is one seeded db-sync database (core or consumed mode, same seed).
 type c2Chain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 }
 
 // seedC2Chains seeds the chain in both modes for one top-level test and
@@ -40,7 +40,7 @@ type c2Chain struct {
 func seedC2Chains(t *testing.T) []*c2Chain {
 	t.Helper()
 	var out []*c2Chain
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, m, drop, err := testdb.DBSync(mode, c2SeedTxs)
 		if err != nil {
 			t.Fatalf("seed %s: %v", mode, err)
@@ -116,7 +116,7 @@ func c2CIP68DatumByHash(t *testing.T, c *c2Chain) {
 		t.Fatalf("before: %v %v", err, before.Metadata)
 	}
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var outID int64
@@ -145,14 +145,14 @@ func c2CIP68DatumByHash(t *testing.T, c *c2Chain) {
 }
 
 // c2ManifestAssets is every asset the manifest names.
-func c2ManifestAssets(m *fixture.Manifest) map[string]fixture.AssetRef {
+func c2ManifestAssets(m *chaingen.Manifest) map[string]chaingen.AssetRef {
 	a := m.Assets
-	out := map[string]fixture.AssetRef{
+	out := map[string]chaingen.AssetRef{
 		"cip25_v1": a.CIP25V1, "cip25_v2": a.CIP25V2, "cip25_v2_empty_name": a.CIP25V2Empty,
 		"cip25_chunked_image": a.CIP25Chunked, "hosky": a.Hosky, "big_quantity": a.BigQuantity, "mint_burn": a.MintBurn,
 	}
 	for _, c := range a.CIP68All {
-		out["cip68 "+c.Label+" "+c.Datum] = fixture.AssetRef{Unit: c.UserUnit}
+		out["cip68 "+c.Label+" "+c.Datum] = chaingen.AssetRef{Unit: c.UserUnit}
 	}
 	return out
 }
@@ -328,7 +328,7 @@ var c2CIP68Want = map[string]*dbsync.AssetMetadata{
 func c2CurrentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var hash sql.NullString
@@ -415,9 +415,9 @@ func c2ChunkedImage(t *testing.T, c *c2Chain, unit string) string {
 	return strings.Join(chunks, "")
 }
 
-func c2ManifestPools(m *fixture.Manifest) map[string]fixture.PoolRef {
+func c2ManifestPools(m *chaingen.Manifest) map[string]chaingen.PoolRef {
 	p := m.Pools
-	return map[string]fixture.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
+	return map[string]chaingen.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
 		"re_registered": p.ReRegistered, "cancelled_retirement": p.CancelledRetirement, "ordinary": p.Ordinary}
 }
 
@@ -513,7 +513,7 @@ func c2IntPtr(p *int) *int64 {
 func c2LiveStakeDirect(t *testing.T, c *c2Chain, stakeAddress string) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var v string
@@ -706,7 +706,7 @@ func c2DelegatorRules(t *testing.T, c *c2Chain, inPool map[string]string) {
 	}
 	p := c.manifest.Pools
 	wiped := 0
-	for _, ref := range []fixture.PoolRef{p.Retired, p.ReRegistered} {
+	for _, ref := range []chaingen.PoolRef{p.Retired, p.ReRegistered} {
 		for _, v := range beforeRetirement(ref.ID) {
 			wiped++
 			if got, ok := inPool[v]; ok {
@@ -776,8 +776,9 @@ var c2BigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma
 
 // c2Explain runs EXPLAIN on every request-path query of the asset and
 // pool endpoints with sequential scans disabled, and fails on any Seq Scan
-// of a big table. pool_stake_all*.sql is exempt: it is the background full
-// pass over every delegation (it may and should scan).
+// of a big table. pool_stake.sql for every pool (OnePool false) is not
+// checked: it is the background full pass over every delegation (it may
+// and should scan).
 func c2Explain(t *testing.T, c *c2Chain) {
 	m := c.manifest
 	cip68 := c2Asset(t, m.Assets.CIP68.UserUnit)
@@ -789,29 +790,28 @@ func c2Explain(t *testing.T, c *c2Chain) {
 		t.Fatal(err)
 	}
 	queries := []struct {
-		file string
-		args []any
+		file   string
+		args   []any
+		params map[string]any
 	}{
-		{"dbsync/asset_info.sql", []any{v1.Policy[:], v1.Name}},
-		{"dbsync/asset_cip25.sql", []any{lastMint}},
-		{"dbsync/asset_cip68_datum.sql", []any{ref.Policy[:], ref.Name}},
-		{"dbsync/asset_cip68_datum_consumed.sql", []any{ref.Policy[:], ref.Name}},
-		{"dbsync/pool_info.sql", []any{pool[:]}},
-		{"dbsync/pool_exists.sql", []any{pool[:]}},
-		{"dbsync/pool_epoch_totals.sql", []any{pool[:], m.Tip.Epoch}},
-		{"dbsync/pool_stake_one.sql", []any{pool[:]}},
-		{"dbsync/pool_stake_one_consumed.sql", []any{pool[:]}},
-		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}},
-		{"dbsync/pool_metadata.sql", []any{pool[:]}},
-		{"dbsync/pool_live_pledge.sql", []any{pool[:]}},
-		{"dbsync/pool_live_pledge_consumed.sql", []any{pool[:]}},
-		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}},
-		{"dbsync/tip.sql", nil},
+		{"dbsync/asset_info.sql", []any{v1.Policy[:], v1.Name}, nil},
+		{"dbsync/asset_cip25.sql", []any{lastMint}, nil},
+		{"dbsync/asset_cip68_datum.sql", []any{ref.Policy[:], ref.Name}, nil},
+		{"dbsync/pool_info.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_exists.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_epoch_totals.sql", []any{pool[:], m.Tip.Epoch}, nil},
+		{"dbsync/pool_stake.sql", []any{pool[:]}, map[string]any{"OnePool": true}},
+		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_metadata.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_live_pledge.sql", []any{pool[:]}, nil},
+		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}, nil},
+		{"dbsync/tip.sql", nil, nil},
 	}
-	exempt := map[string]bool{"dbsync/pool_stake_all.sql": true, "dbsync/pool_stake_all_consumed.sql": true}
+	exempt := map[string]bool{} // pool_stake.sql for every pool: the background full pass
 	covered := map[string]bool{}
 	for _, q := range queries {
 		covered[q.file] = true
+		query := statementFor(q.file, c.mode, q.params)
 		t.Run(q.file, func(t *testing.T) {
 			tx, err := c.raw.Beginx()
 			if err != nil {
@@ -822,7 +822,7 @@ func c2Explain(t *testing.T, c *c2Chain) {
 				t.Fatal(err)
 			}
 			var plan string
-			if err := tx.Get(&plan, `EXPLAIN (FORMAT JSON) `+sqlfiles.Must(q.file), q.args...); err != nil {
+			if err := tx.Get(&plan, `EXPLAIN (FORMAT JSON) `+query, q.args...); err != nil {
 				t.Fatal(err)
 			}
 			var nodes []map[string]any
@@ -834,10 +834,10 @@ func c2Explain(t *testing.T, c *c2Chain) {
 					t.Errorf("Seq Scan on %s:\n%s", scan, plan)
 				}
 			}
-			if !isPreparable(sqlfiles.Must(q.file)) || !forMode(q.file, c.mode) {
+			if !isPreparable(query) {
 				return
 			}
-			plan = genericPlan(t, tx, sqlfiles.Must(q.file), q.args)
+			plan = genericPlan(t, tx, query, q.args)
 			if err := json.Unmarshal([]byte(plan), &nodes); err != nil {
 				t.Fatal(err)
 			}
@@ -860,16 +860,6 @@ func c2Explain(t *testing.T, c *c2Chain) {
 			t.Errorf("%s has no EXPLAIN check", f)
 		}
 	}
-}
-
-// forMode says whether the statement in file runs on a database of the
-// given mode: a file with a _consumed twin is the core-mode statement.
-func forMode(file string, mode fixture.Mode) bool {
-	consumed := strings.HasSuffix(file, "_consumed.sql")
-	if mode == fixture.ModeConsumed {
-		return consumed || !slices.Contains(sqlfiles.Dir("dbsync"), strings.TrimSuffix(file, ".sql")+"_consumed.sql")
-	}
-	return !consumed
 }
 
 // c2SeqScans lists the relations a plan scans sequentially.

@@ -7,24 +7,19 @@ import (
 	"sort"
 
 	"github.com/lib/pq"
-
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlBalanceByAddress         = prepared(sqlfiles.Must("dbsync/balance_by_address.sql"))
-	sqlBalanceByAddressConsumed = prepared(sqlfiles.Must("dbsync/balance_by_address_consumed.sql"))
-	sqlBalanceByStake           = prepared(sqlfiles.Must("dbsync/balance_by_stake.sql"))
-	sqlBalanceByStakeConsumed   = prepared(sqlfiles.Must("dbsync/balance_by_stake_consumed.sql"))
-	sqlBalanceByCred            = prepared(sqlfiles.Must("dbsync/balance_by_credential.sql"))
-	sqlBalanceByCredConsumed    = prepared(sqlfiles.Must("dbsync/balance_by_credential_consumed.sql"))
+	sqlBalanceByAddress = layoutStatement("dbsync/balance_by_address.sql", alwaysGeneric, nil)
+	sqlBalanceByStake   = layoutStatement("dbsync/balance_by_stake.sql", alwaysGeneric, nil)
+	sqlBalanceByCred    = layoutStatement("dbsync/balance_by_credential.sql", alwaysGeneric, nil)
 )
 
 // BalanceByAddress sums the address's unspent outputs: lovelace and each
 // native asset. One statement, so it always equals the sum of the UTxO set
 // of one snapshot. Unknown addresses have a zero balance.
 func (db *DB) BalanceByAddress(ctx context.Context, addr Address) (Value, error) {
-	v, err := db.balance(ctx, db.byMode(sqlBalanceByAddress, sqlBalanceByAddressConsumed), addr.String())
+	v, err := db.balance(ctx, db.sql(sqlBalanceByAddress), addr.String())
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByAddress: %w", err)
 	}
@@ -34,7 +29,7 @@ func (db *DB) BalanceByAddress(ctx context.Context, addr Address) (Value, error)
 // BalanceByStake sums the unspent outputs of every address carrying the
 // stake credential. Unknown stake keys have a zero balance.
 func (db *DB) BalanceByStake(ctx context.Context, key StakeKey) (Value, error) {
-	v, err := db.balance(ctx, db.byMode(sqlBalanceByStake, sqlBalanceByStakeConsumed), pq.ByteaArray(key.Candidates()))
+	v, err := db.balance(ctx, db.sql(sqlBalanceByStake), pq.ByteaArray(key.Candidates()))
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByStake: %w", err)
 	}
@@ -44,7 +39,7 @@ func (db *DB) BalanceByStake(ctx context.Context, key StakeKey) (Value, error) {
 // BalanceByCredential sums the unspent outputs of every address whose
 // payment credential is cred. An unseen credential has a zero balance.
 func (db *DB) BalanceByCredential(ctx context.Context, cred PaymentCredential) (Value, error) {
-	v, err := db.balance(ctx, db.byMode(sqlBalanceByCred, sqlBalanceByCredConsumed), cred[:])
+	v, err := db.balance(ctx, db.sql(sqlBalanceByCred), cred[:])
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByCredential: %w", err)
 	}

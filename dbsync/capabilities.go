@@ -28,6 +28,12 @@ type Capabilities struct {
 	TxInPopulated     bool
 	EpochViewEnabled  bool
 	UTxOMode          UTxOMode
+	// Pruned: db-sync deletes spent outputs (tx_out.value prune or
+	// bootstrap); only the UTxO set is whole.
+	Pruned bool
+	// NoOutputs: db-sync stores no outputs at all (tx_out.value disable):
+	// transactions exist, tx_out is empty.
+	NoOutputs bool
 }
 
 // DetectCapabilities inspects a db-sync database (catalog lookups and
@@ -38,6 +44,8 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 		HasAddressTable     bool `db:"has_address_table"`
 		HasConsumedColumn   bool `db:"has_consumed_column"`
 		TxInPopulated       bool `db:"tx_in_populated"`
+		TxOutPopulated      bool `db:"tx_out_populated"`
+		TxPopulated         bool `db:"tx_populated"`
 		HasEpochSyncEnabled bool `db:"has_epoch_sync_enabled"`
 		HasExtraMigrations  bool `db:"has_extra_migrations"`
 	}
@@ -48,14 +56,20 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 		Variant:           "core",
 		HasConsumedColumn: row.HasConsumedColumn,
 		TxInPopulated:     row.TxInPopulated,
+		NoOutputs:         row.TxPopulated && !row.TxOutPopulated,
 	}
 	if !row.HasAddressColumn && row.HasAddressTable {
 		c.Variant = "address"
 	}
 	if row.HasConsumedColumn && row.HasExtraMigrations {
-		if err := db.GetContext(ctx, &c.ConsumedPopulated, sqlConsumedPopulated); err != nil {
+		var mode struct {
+			Consumed bool `db:"consumed_populated"`
+			Pruned   bool `db:"pruned"`
+		}
+		if err := db.GetContext(ctx, &mode, sqlConsumedPopulated); err != nil {
 			return Capabilities{}, fmt.Errorf("detect consumed mode: %w", classify(err))
 		}
+		c.ConsumedPopulated, c.Pruned = mode.Consumed, mode.Pruned
 	}
 	if row.HasEpochSyncEnabled {
 		if err := db.GetContext(ctx, &c.EpochViewEnabled, sqlEpochViewEnabled); err != nil && err != sql.ErrNoRows {
@@ -71,10 +85,55 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 	return c, nil
 }
 
+// Layout is the statement layout this database is served with.
+func (c Capabilities) Layout() Layout {
+	return Layout{Consumed: c.UTxOMode == ModeConsumed, AddressTable: c.Variant == "address"}
+}
+
+// Keeps says whether this database holds the facts an answer needs: the
+// UTxO set (outputs stored at all) or spent outputs too (not pruned).
+func (c Capabilities) Keeps(f Facts) bool {
+	switch f {
+	case FactsUnspent:
+		return !c.NoOutputs
+	case FactsSpent:
+		return !c.NoOutputs && !c.Pruned
+	}
+	return true
+}
+
+// Facts names what an endpoint reads of the outputs.
+type Facts int
+
+const (
+	// FactsUnspent: the UTxO set (UTxOs, balances, live stake).
+	FactsUnspent Facts = iota + 1
+	// FactsSpent: spent outputs too (history, a transaction's inputs and
+	// outputs, every address a stake key used).
+	FactsSpent
+)
+
+// LayoutName names the db-sync layout for /v1/health and the logs: the
+// statement layout, then "prune" (spent outputs deleted) or "disable" (no
+// outputs) where that applies.
+func (c Capabilities) LayoutName() string {
+	switch {
+	case c.NoOutputs:
+		return "disable"
+	case c.Pruned:
+		name := "prune"
+		if c.Variant == "address" {
+			name += "+address"
+		}
+		return name
+	}
+	return c.Layout().String()
+}
+
 // Supported reports why this service cannot serve the database, or nil.
 func (c Capabilities) Supported() error {
-	if c.Variant != "core" {
-		return fmt.Errorf("db-sync address-table variant (tx_out.use_address_table) is not supported yet; use the core tx_out layout")
+	if c.Variant != "core" && c.Variant != "address" {
+		return fmt.Errorf("unknown db-sync tx_out layout %q", c.Variant)
 	}
 	return nil
 }

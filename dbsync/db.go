@@ -65,6 +65,8 @@ type DB struct {
 	// Caps is what capability detection found on the primary; it is set
 	// once, before the DB serves its first read (see Ready).
 	Caps Capabilities
+	// layout selects each Statement's rendering (from Caps, set with it).
+	layout Layout
 
 	primary  *pool
 	replicas []*pool
@@ -86,11 +88,8 @@ type DB struct {
 	// startErr is its error (nil: ready).
 	started  chan struct{}
 	startErr error
-	// fatal is set when the database can never be served (an unsupported
-	// db-sync layout); the watchers then stop.
-	fatal atomic.Pointer[error]
-	stop  context.CancelFunc
-	wg    sync.WaitGroup
+	stop     context.CancelFunc
+	wg       sync.WaitGroup
 }
 
 // New returns the DB for a network's db-sync (and its replicas) without

@@ -13,18 +13,29 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 // bigTables are the db-sync tables that grow with the chain: a sequential
 // scan of any of them, or an index scan with no index condition (a whole
 // index read in order), is a query that gets slower every block.
-var bigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "block": true}
+var bigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_tx_out": true, "multi_asset": true, "block": true}
 
 type explainCase struct {
-	file string
-	args []any
+	file   string
+	args   []any
+	params map[string]any // the statement's template params, if any
+}
+
+// layoutOf is the statement layout a seeded chain of mode is served with.
+func layoutOf(mode chaingen.Mode) dbsync.Layout {
+	return dbsync.Layout{Consumed: mode == chaingen.ModeConsumed}
+}
+
+// statementFor renders a dbsync statement file for a chain of mode.
+func statementFor(file string, mode chaingen.Mode, params map[string]any) string {
+	return dbsync.StatementText(file, layoutOf(mode), params)
 }
 
 // TestExplainIndexBacked plans every chain-data statement of this stream
@@ -55,67 +66,64 @@ func TestExplainIndexBacked(t *testing.T) {
 		t.Fatalf("no payment credential to plan with (%v)", err)
 	}
 	shared := []explainCase{
-		{"tx_first_id_from_slot.sql", []any{midSlot}},
-		{"epoch_latest.sql", nil},
-		{"tx_history_head.sql", []any{samples.Whale, 1000}},
-		{"tx_by_hash.sql", []any{failed}},
-		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}},
-		{"tx_outputs.sql", []any{pq.Array(smallIDs)}},
-		{"tx_out_assets.sql", []any{pq.Array(outIDs)}},
+		{"tx_first_id_from_slot.sql", []any{midSlot}, nil},
+		{"epoch_latest.sql", nil, nil},
+		{"tx_history_head.sql", []any{samples.Whale, 1000}, nil},
+		{"tx_by_hash.sql", []any{failed}, nil},
+		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
+		{"tx_outputs.sql", []any{pq.Array(smallIDs)}, nil},
+		{"tx_out_assets.sql", []any{pq.Array(outIDs)}, nil},
 	}
-	perMode := func(suffix string) []explainCase {
+	perMode := func() []explainCase {
 		var cases []explainCase
 		for _, a := range []string{samples.Whale, samples.Small[0], samples.Busy} {
 			cases = append(cases,
-				explainCase{"utxos_by_address" + suffix, []any{a, -1, -1, 500}},
-				explainCase{"utxos_by_address" + suffix, []any{a, midID, 0, 500}},
-				explainCase{"balance_by_address" + suffix, []any{a}},
-				explainCase{"tx_history_total" + suffix, []any{a}},
-				explainCase{"tx_history_small" + suffix, []any{a, 0, math.MaxInt64, 0, 21, false}},
-				explainCase{"tx_history_small" + suffix, []any{a, midID, math.MaxInt64, 40, nil, true}},
+				explainCase{"utxos_by_address.sql", []any{a, -1, -1, 500}, nil},
+				explainCase{"utxos_by_address.sql", []any{a, midID, 0, 500}, nil},
+				explainCase{"balance_by_address.sql", []any{a}, nil},
+				explainCase{"tx_history_total.sql", []any{a}, nil},
+				explainCase{"tx_history_small.sql", []any{a, 0, math.MaxInt64, 0, 21, false}, nil},
+				explainCase{"tx_history_small.sql", []any{a, midID, math.MaxInt64, 40, nil, true}, nil},
 			)
-			for _, page := range []string{"tx_history_page_desc", "tx_history_page_asc"} {
+			for _, order := range []string{"DESC", "ASC"} {
+				page := map[string]any{"Order": order}
 				for _, bounds := range [][2]int64{{0, math.MaxInt64}, {0, midID}, {midID, math.MaxInt64}} {
 					cases = append(cases,
-						explainCase{page + suffix, []any{a, bounds[0], bounds[1], 0, 21}},
-						explainCase{page + suffix, []any{a, bounds[0], bounds[1], 40, 101}},
-						explainCase{page + suffix, []any{a, bounds[0], bounds[1], 0, nil}},
+						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 0, 21}, page},
+						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 40, 101}, page},
+						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 0, nil}, page},
 					)
 				}
 			}
 		}
 		for _, key := range []any{stake, pq.ByteaArray(stakeHex.Candidates())} {
 			cases = append(cases,
-				explainCase{"utxos_by_stake" + suffix, []any{key, -1, -1, 500}},
-				explainCase{"utxos_by_stake" + suffix, []any{key, midID, 0, 500}},
-				explainCase{"balance_by_stake" + suffix, []any{key}},
+				explainCase{"utxos_by_stake.sql", []any{key, -1, -1, 500}, nil},
+				explainCase{"utxos_by_stake.sql", []any{key, midID, 0, 500}, nil},
+				explainCase{"balance_by_stake.sql", []any{key}, nil},
 			)
 		}
 		for _, cred := range creds {
 			cases = append(cases,
-				explainCase{"utxos_by_credential" + suffix, []any{cred, -1, -1, 500}},
-				explainCase{"utxos_by_credential" + suffix, []any{cred, midID, 0, 500}},
-				explainCase{"balance_by_credential" + suffix, []any{cred}},
+				explainCase{"utxos_by_credential.sql", []any{cred, -1, -1, 500}, nil},
+				explainCase{"utxos_by_credential.sql", []any{cred, midID, 0, 500}, nil},
+				explainCase{"balance_by_credential.sql", []any{cred}, nil},
 			)
 		}
 		cases = append(cases,
-			explainCase{"tx_inputs" + suffix, []any{pq.Array(whaleIDs)}},
-			explainCase{"tx_inputs" + suffix, []any{pq.Array(smallIDs)}},
+			explainCase{"tx_inputs.sql", []any{pq.Array(whaleIDs)}, nil},
+			explainCase{"tx_inputs.sql", []any{pq.Array(smallIDs)}, nil},
 		)
 		return cases
 	}
 	forEachChain(t, func(t *testing.T, c *chain) {
-		suffix := ".sql"
-		if c.mode == "consumed" {
-			suffix = "_consumed.sql"
-		}
-		for _, tc := range append(perMode(suffix), shared...) {
-			query := sqlfiles.Must("dbsync/" + tc.file)
+		for _, tc := range append(perMode(), shared...) {
+			query := statementFor("dbsync/"+tc.file, c.mode, tc.params)
 			plan := explain(t, c, query, tc.args)
 			if bad := unindexedScans(plan); len(bad) > 0 {
 				t.Errorf("%s %v: %s\n%s", tc.file, tc.args, strings.Join(bad, "; "), plan)
 			}
-			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+			if idx := unspentOnly[c.mode][tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
 				t.Errorf("%s %v does not read %s:\n%s", tc.file, tc.args, idx, plan)
 			}
 			// Sessions plan generically (force_generic_plan); only core-mode
@@ -130,7 +138,7 @@ func TestExplainIndexBacked(t *testing.T) {
 			if bad := unindexedScans(plan); len(bad) > 0 {
 				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
 			}
-			if idx := unspentOnly[tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
+			if idx := unspentOnly[c.mode][tc.file]; idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
 				t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
 			}
 		}
@@ -140,12 +148,12 @@ func TestExplainIndexBacked(t *testing.T) {
 // unspentOnly are the consumed-mode statements that must find unspent
 // outputs through the partial unspent-only indexes, so that their cost
 // follows the unspent outputs, not the address's whole history.
-var unspentOnly = map[string]string{
-	"utxos_by_address_consumed.sql": "sg_tx_out_unspent_address", "balance_by_address_consumed.sql": "sg_tx_out_unspent_address",
-	"utxos_by_stake_consumed.sql": "sg_tx_out_unspent_stake", "balance_by_stake_consumed.sql": "sg_tx_out_unspent_stake",
-	"account_assets_consumed.sql":      "sg_tx_out_unspent_stake",
-	"utxos_by_credential_consumed.sql": "sg_tx_out_unspent_payment_cred", "balance_by_credential_consumed.sql": "sg_tx_out_unspent_payment_cred",
-}
+var unspentOnly = map[chaingen.Mode]map[string]string{chaingen.ModeConsumed: {
+	"utxos_by_address.sql": "sg_tx_out_unspent_address", "balance_by_address.sql": "sg_tx_out_unspent_address",
+	"utxos_by_stake.sql": "sg_tx_out_unspent_stake", "balance_by_stake.sql": "sg_tx_out_unspent_stake",
+	"account_assets.sql":      "sg_tx_out_unspent_stake",
+	"utxos_by_credential.sql": "sg_tx_out_unspent_payment_cred", "balance_by_credential.sql": "sg_tx_out_unspent_payment_cred",
+}}
 
 // explain plans query with args on a connection that prices sequential
 // scans out, as the planner does when no index can serve a table.
@@ -265,7 +273,7 @@ func TestStatementsArePrepared(t *testing.T) {
 		t.Fatalf("only %d statements registered as preparable", len(dbsync.Preparable()))
 	}
 	forEachChain(t, func(t *testing.T, c *chain) {
-		if got, want := c.db.PreparedCount(), dbsync.RegisteredCount(); got != want {
+		if got, want := c.db.PreparedCount(), c.db.RegisteredCount(); got != want {
 			t.Errorf("%d of %d statements prepared", got, want)
 		}
 		// Past the fifth run PostgreSQL may switch to the generic plan.
@@ -325,7 +333,7 @@ func TestUnspentIndexesOnlyInConsumedMode(t *testing.T) {
 		if err := c.raw.Get(&n, `SELECT count(*) FROM pg_indexes WHERE indexname IN ('sg_tx_out_unspent_address', 'sg_tx_out_unspent_stake', 'sg_tx_out_unspent_payment_cred')`); err != nil {
 			t.Fatal(err)
 		}
-		if want := map[fixture.Mode]int{fixture.ModeCore: 0, fixture.ModeConsumed: 3}[c.mode]; n != want {
+		if want := map[chaingen.Mode]int{chaingen.ModeCore: 0, chaingen.ModeConsumed: 3}[c.mode]; n != want {
 			t.Errorf("%d unspent-only indexes, want %d", n, want)
 		}
 	})
@@ -358,25 +366,21 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 			t.Fatal(err)
 		}
 		epoch := int64(c.manifest.Tip.Epoch)
-		assets := "account_assets.sql"
-		if c.mode == "consumed" {
-			assets = "account_assets_consumed.sql"
-		}
-		cases := []explainCase{{"account_head.sql", []any{pq.ByteaArray{raw, append([]byte{0xf1}, raw[1:]...)}}}}
+		cases := []explainCase{{"account_head.sql", []any{pq.ByteaArray{raw, append([]byte{0xf1}, raw[1:]...)}}, nil}}
 		for _, id := range ids {
 			cases = append(cases,
-				explainCase{"account_summary.sql", []any{id, epoch}},
-				explainCase{"account_rewards.sql", []any{id, true, 100, 0, epoch}},
-				explainCase{"account_rewards.sql", []any{id, false, 10, 20, epoch}},
-				explainCase{"account_delegations.sql", []any{id, true, 100, 0}},
-				explainCase{"account_registrations.sql", []any{id, false, 100, 0}},
-				explainCase{"account_withdrawals.sql", []any{id, true, 100, 0}},
-				explainCase{"account_addresses.sql", []any{id, 100, 0}},
-				explainCase{assets, []any{id, 100, 0}},
+				explainCase{"account_summary.sql", []any{id, epoch}, nil},
+				explainCase{"account_rewards.sql", []any{id, true, 100, 0, epoch}, nil},
+				explainCase{"account_rewards.sql", []any{id, false, 10, 20, epoch}, nil},
+				explainCase{"account_delegations.sql", []any{id, true, 100, 0}, nil},
+				explainCase{"account_registrations.sql", []any{id, false, 100, 0}, nil},
+				explainCase{"account_withdrawals.sql", []any{id, true, 100, 0}, nil},
+				explainCase{"account_addresses.sql", []any{id, 100, 0}, nil},
+				explainCase{"account_assets.sql", []any{id, 100, 0}, nil},
 			)
 		}
 		for _, tc := range cases {
-			query := sqlfiles.Must("dbsync/" + tc.file)
+			query := statementFor("dbsync/"+tc.file, c.mode, nil)
 			if !isPreparable(query) {
 				t.Errorf("%s is not prepared", tc.file)
 			}
@@ -390,7 +394,7 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 			if bad := unindexedScansIn(plan, accountTables); len(bad) > 0 {
 				t.Errorf("generic plan of %s: %s\n%s", tc.file, strings.Join(bad, "; "), plan)
 			}
-			for _, idx := range []string{unspentOnly[tc.file], accountIndexes[tc.file]} {
+			for _, idx := range append([]string{unspentOnly[c.mode][tc.file]}, accountIndexes[tc.file]...) {
 				if idx != "" && !strings.Contains(plan, `"`+idx+`"`) {
 					t.Errorf("generic plan of %s does not read %s:\n%s", tc.file, idx, plan)
 				}
@@ -400,8 +404,9 @@ func TestExplainAccountIndexBacked(t *testing.T) {
 }
 
 // accountIndexes are the indexes syncgate adds for the account statements
-// (sql/dbsync/indexes/0120, 0121), which their plans must use.
-var accountIndexes = map[string]string{
-	"account_summary.sql":   "sg_delegation_vote_addr_id",
-	"account_addresses.sql": "sg_tx_out_stake_address",
+// (sql/dbsync/indexes/0120-0123), which their plans must use.
+var accountIndexes = map[string][]string{
+	"account_summary.sql":     {"sg_delegation_vote_addr_id", "sg_withdrawal_addr_tx", "sg_tx_invalid"},
+	"account_addresses.sql":   {"sg_tx_out_stake_address"},
+	"account_withdrawals.sql": {"sg_withdrawal_addr_tx", "sg_tx_invalid"},
 }

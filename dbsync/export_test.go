@@ -9,15 +9,23 @@ import (
 func (db *DB) PreparedCount() int { return len(db.primary.statements()) }
 
 // RegisteredCount is how many distinct statements are registered for
-// preparation (generic and custom-planned).
-func RegisteredCount() int {
+// preparation (generic and custom-planned) in this database's layout.
+func (db *DB) RegisteredCount() int {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
 	seen := map[string]bool{}
-	for _, q := range append(append([]string(nil), preparable...), customOnly...) {
-		seen[q] = true
+	for _, r := range append(append([]registered(nil), preparable...), customOnly...) {
+		if r.layout == nil || *r.layout == db.layout {
+			seen[r.query] = true
+		}
 	}
 	return len(seen)
+}
+
+// StatementText renders the statement file (e.g. "dbsync/utxos_by_address.sql")
+// for layout l, for EXPLAIN tests.
+func StatementText(file string, l Layout, params map[string]any) string {
+	return render(file, params).For(l)
 }
 
 // PlanCacheModes reports plan_cache_mode inside withCustomPlans and after

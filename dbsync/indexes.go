@@ -17,19 +17,27 @@ import (
 // writes DDL into a db-sync database, and only when an operator asks
 // (`syncgate indexes`) or the generator seeds.
 //
-// Files ending in _consumed.sql are partial indexes over unspent outputs
-// (consumed_by_tx_id IS NULL): small and decisive in consumed mode, a copy
-// of the whole address index in core mode, where every row qualifies. They
-// are created only when the database is detected in consumed mode.
+// Each file is a template over the database's Layout, like the statements:
+// the address-table variant indexes tx_out.address_id where core indexes
+// tx_out.address, and a file that renders empty is skipped (the partial
+// indexes over unspent outputs, consumed_by_tx_id IS NULL, are small and
+// decisive in consumed mode but a copy of the whole address index in core
+// mode, where every row qualifies; the address table's own indexes exist
+// only in that variant).
 func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string, ...any)) error {
 	caps, err := DetectCapabilities(ctx, db)
 	if err != nil {
 		return err
 	}
+	layout := caps.Layout()
 	for _, name := range sqlfiles.Dir("dbsync/indexes") {
-		if strings.HasSuffix(name, "_consumed.sql") && caps.UTxOMode != ModeConsumed {
+		ddl, err := renderText(name, sqlfiles.Must(name), layout, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if !hasStatement(ddl) {
 			if logf != nil {
-				logf("index %s skipped: the database is in %s mode", name, caps.UTxOMode)
+				logf("index %s skipped: not used in the %s layout", name, layout)
 			}
 			continue
 		}
@@ -37,7 +45,7 @@ func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string
 			logf("index %s: building", name)
 		}
 		start := time.Now()
-		if _, err := db.ExecContext(ctx, sqlfiles.Must(name)); err != nil {
+		if _, err := db.ExecContext(ctx, ddl); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		if logf != nil {
@@ -45,4 +53,15 @@ func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string
 		}
 	}
 	return nil
+}
+
+// hasStatement reports whether sql holds anything but comments and blanks.
+func hasStatement(sql string) bool {
+	for _, line := range strings.Split(sql, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "--") {
+			return true
+		}
+	}
+	return false
 }

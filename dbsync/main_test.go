@@ -12,7 +12,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -23,10 +23,10 @@ const seedTxs = 4000
 // chain is one seeded db-sync database: the store under test and a raw
 // connection for the tests' own, independent queries.
 type chain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 	dsn      string
 }
 
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "dbsync tests:", err)
@@ -65,7 +65,7 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-func openChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*chain, error) {
+func openChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*chain, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	mainnet, _ := config.NetworkByName("mainnet")
@@ -104,7 +104,7 @@ type sampleSet struct {
 // useManifest aims at what the generator says it built: its whale, busy
 // slot, Byron and script addresses, failed transaction and busiest stake
 // key (the SQL discovery above stays as the fallback and for the spread).
-func (s *sampleSet) useManifest(m *fixture.Manifest) {
+func (s *sampleSet) useManifest(m *chaingen.Manifest) {
 	if m == nil {
 		return
 	}
@@ -114,7 +114,7 @@ func (s *sampleSet) useManifest(m *fixture.Manifest) {
 	if !slices.Contains(s.FailedTxs, m.Txs.Failed.Hash) {
 		s.FailedTxs = append(s.FailedTxs, m.Txs.Failed.Hash)
 	}
-	for _, a := range append([]fixture.AddressRef{m.AssetAddress}, m.Addresses...) {
+	for _, a := range append([]chaingen.AddressRef{m.AssetAddress}, m.Addresses...) {
 		if !slices.Contains(s.Small, a.Address) {
 			s.Small = append(s.Small, a.Address)
 		}

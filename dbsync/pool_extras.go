@@ -9,10 +9,9 @@ import (
 )
 
 var (
-	sqlPoolMetadata           = prepared(sqlfiles.Must("dbsync/pool_metadata.sql"))
-	sqlPoolLivePledge         = prepared(sqlfiles.Must("dbsync/pool_live_pledge.sql"))
-	sqlPoolLivePledgeConsumed = prepared(sqlfiles.Must("dbsync/pool_live_pledge_consumed.sql"))
-	sqlEpochActiveStake       = prepared(sqlfiles.Must("dbsync/epoch_active_stake.sql"))
+	sqlPoolMetadata     = prepared(sqlfiles.Must("dbsync/pool_metadata.sql"))
+	sqlPoolLivePledge   = layoutStatement("dbsync/pool_live_pledge.sql", alwaysGeneric, nil)
+	sqlEpochActiveStake = prepared(sqlfiles.Must("dbsync/epoch_active_stake.sql"))
 )
 
 // PoolOffChain is the off-chain metadata db-sync fetched for a pool's
@@ -40,7 +39,7 @@ func (db *DB) PoolMetadata(ctx context.Context, id PoolID) (PoolOffChain, error)
 // minus withdrawals. A pool never registered is ErrNotFound.
 func (db *DB) PoolLivePledge(ctx context.Context, id PoolID) (*big.Int, error) {
 	var s string
-	if err := db.get(ctx, &s, db.byMode(sqlPoolLivePledge, sqlPoolLivePledgeConsumed), id[:]); err != nil {
+	if err := db.get(ctx, &s, db.sql(sqlPoolLivePledge), id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolLivePledge(%s): %w", id, classify(err))
 	}
 	return parseQuantity(s)

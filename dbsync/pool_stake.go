@@ -11,11 +11,9 @@ import (
 )
 
 var (
-	sqlPoolStakeAll         = sqlfiles.Must("dbsync/pool_stake_all.sql")
-	sqlPoolStakeAllConsumed = sqlfiles.Must("dbsync/pool_stake_all_consumed.sql")
-	sqlPoolStakeOne         = sqlfiles.Must("dbsync/pool_stake_one.sql")
-	sqlPoolStakeOneConsumed = sqlfiles.Must("dbsync/pool_stake_one_consumed.sql")
-	sqlPoolStakeSnapshot    = prepared(sqlfiles.Must("dbsync/pool_stake_snapshot.sql"))
+	sqlPoolStakeAll      = layoutStatement("dbsync/pool_stake.sql", neverPrepared, map[string]any{"OnePool": false})
+	sqlPoolStakeOne      = layoutStatement("dbsync/pool_stake.sql", neverPrepared, map[string]any{"OnePool": true})
+	sqlPoolStakeSnapshot = prepared(sqlfiles.Must("dbsync/pool_stake_snapshot.sql"))
 )
 
 // PoolStake is one current delegator of a pool with its live stake
@@ -39,7 +37,10 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 			err = fmt.Errorf("dbsync.PoolStakeAll(%s): %w", db.Network.Name, classify(err))
 		}
 	}()
-	query := db.byMode(sqlPoolStakeAll, sqlPoolStakeAllConsumed)
+	if !db.ready.Load() {
+		return Tip{}, db.notReady()
+	}
+	query := db.sql(sqlPoolStakeAll)
 	tx, err := db.Primary().BeginTxx(ctx, &sqlTxOptions)
 	if err != nil {
 		return Tip{}, err
@@ -77,7 +78,7 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 // (index-backed; used before the first background refresh), ordered by
 // amount descending then stake address.
 func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) {
-	query := db.byMode(sqlPoolStakeOne, sqlPoolStakeOneConsumed)
+	query := db.sql(sqlPoolStakeOne)
 	var out []PoolStake
 	if err := db.selectAll(ctx, &out, query, id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolStakeOne(%s): %w", id, classify(err))
@@ -102,7 +103,7 @@ func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, er
 // A big pool's delegators can own millions of outputs; the budget keeps
 // such a request from running into the statement timeout.
 func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
-	query := db.byMode(sqlPoolStakeOne, sqlPoolStakeOneConsumed)
+	query := db.sql(sqlPoolStakeOne)
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		// Custom plans: how to gather a pool's delegators depends on its size.
 		if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)`,

@@ -36,10 +36,17 @@ import (
 // plain index walks and the generic plan is the fast one (0.3 ms for the
 // whale's first page against 9 ms custom, 2 ms of it planning).
 
+// registered is a statement to prepare on every connection pool whose
+// layout it was rendered for (any layout when layout is nil).
+type registered struct {
+	query  string
+	layout *Layout
+}
+
 var (
 	preparableMu sync.Mutex
-	preparable   []string
-	customOnly   []string
+	preparable   []registered
+	customOnly   []registered
 )
 
 // prepared registers query as safe to run as a prepared statement with a
@@ -47,8 +54,15 @@ var (
 func prepared(query string) string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	preparable = append(preparable, query)
+	preparable = append(preparable, registered{query: query})
 	return query
+}
+
+// preparedFor is prepared for a statement rendered for layout l only.
+func preparedFor(l Layout, query string) {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	preparable = append(preparable, registered{query: query, layout: &l})
 }
 
 // preparedCustom registers query as a prepared statement that only ever
@@ -57,15 +71,27 @@ func prepared(query string) string {
 func preparedCustom(query string) string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	customOnly = append(customOnly, query)
+	customOnly = append(customOnly, registered{query: query})
 	return query
 }
 
-// Preparable lists the registered statements (for the generic-plan EXPLAIN test).
+// preparedCustomFor is preparedCustom for a statement rendered for layout l only.
+func preparedCustomFor(l Layout, query string) {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	customOnly = append(customOnly, registered{query: query, layout: &l})
+}
+
+// Preparable lists the registered generic-plan statements, every layout's
+// rendering included (for the generic-plan EXPLAIN test).
 func Preparable() []string {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	return append([]string(nil), preparable...)
+	out := make([]string, len(preparable))
+	for i, r := range preparable {
+		out[i] = r.query
+	}
+	return out
 }
 
 // pool is one server's connection pool with its prepared statements, the
@@ -101,20 +127,21 @@ func (p *pool) statements() map[string]*sqlx.Stmt {
 	return nil
 }
 
-// prepareAll prepares every registered statement not prepared yet.
-// Preparing here, not on first use, matters: preparing on the pool takes a
-// connection, and a request holding one while waiting for another could
-// starve the pool. A statement the schema cannot take (the other db-sync
-// mode's: a column this database lacks) is skipped for good and would run
-// unprepared; a connection failure or timeout stops the pass with an
-// error, and the watcher tries the rest again later.
-func (p *pool) prepareAll(ctx context.Context) error {
+// prepareAll prepares every registered statement of layout l (and every
+// layout-independent one) not prepared yet. Preparing here, not on first
+// use, matters: preparing on the pool takes a connection, and a request
+// holding one while waiting for another could starve the pool. A
+// statement the server refuses (a schema older than the statement) is
+// skipped for good and would run unprepared; a connection failure or
+// timeout stops the pass with an error, and the watcher tries the rest
+// again later.
+func (p *pool) prepareAll(ctx context.Context, l Layout) error {
 	if p.prepared {
 		return nil
 	}
 	have := p.statements()
 	preparableMu.Lock()
-	all := append(append([]string(nil), preparable...), customOnly...)
+	all := append(append([]registered(nil), preparable...), customOnly...)
 	preparableMu.Unlock()
 	next := make(map[string]*sqlx.Stmt, len(all))
 	for q, s := range have {
@@ -124,7 +151,11 @@ func (p *pool) prepareAll(ctx context.Context) error {
 		p.skipped = map[string]bool{}
 	}
 	var failed error
-	for _, q := range all {
+	for _, r := range all {
+		q := r.query
+		if r.layout != nil && *r.layout != l {
+			continue
+		}
 		if _, ok := next[q]; ok || p.skipped[q] {
 			continue
 		}
@@ -137,7 +168,7 @@ func (p *pool) prepareAll(ctx context.Context) error {
 			failed = fmt.Errorf("prepare %s: %w", statementName(q), err)
 			break
 		}
-		slog.Debug("statement not prepared (not for this db-sync layout)", "statement", statementName(q), "error", err)
+		slog.Warn("statement not prepared; it runs unprepared", "statement", statementName(q), "error", err)
 		p.skipped[q] = true
 	}
 	if len(next) > len(have) {

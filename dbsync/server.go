@@ -179,11 +179,16 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 }
 
 // prepareServer readies a server that answers its probe: the primary's
-// capabilities first (once), then any statement not yet prepared.
+// capabilities first (once), then any statement not yet prepared. A
+// replica waits for the primary's capabilities: they choose the
+// statements' layout.
 func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
 	ctx, cancel := context.WithTimeout(ctx, max(10*db.opts.ProbeTimeout, 10*time.Second))
 	defer cancel()
-	if primary && !db.ready.Load() {
+	if !db.ready.Load() {
+		if !primary {
+			return errors.New("waiting for the primary's capabilities")
+		}
 		caps, err := DetectCapabilities(ctx, p.DB)
 		if err != nil {
 			return err
@@ -191,9 +196,9 @@ func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
 		if err := caps.Supported(); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnsupported, err)
 		}
-		db.Caps = caps
+		db.Caps, db.layout = caps, caps.Layout()
 	}
-	if err := p.prepareAll(ctx); err != nil {
+	if err := p.prepareAll(ctx, db.layout); err != nil {
 		return err
 	}
 	if primary && !db.ready.Load() {
@@ -361,3 +366,13 @@ func (db *DB) Serving() bool {
 
 // Queued is how many requests wait at the primary's gate now.
 func (db *DB) Queued() int { return int(db.primary.gate.waiting()) }
+
+// Capabilities returns what detection found on the primary, and false
+// while it has not run yet (degraded start): callers must not read Caps
+// before.
+func (db *DB) Capabilities() (Capabilities, bool) {
+	if !db.ready.Load() {
+		return Capabilities{}, false
+	}
+	return db.Caps, true
+}

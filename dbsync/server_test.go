@@ -9,6 +9,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -76,10 +77,10 @@ func TestPinnedReadsStayOnOneServer(t *testing.T) {
 	}
 }
 
-// A database that is not (yet) db-sync keeps being retried and answers
-// ErrUnavailable; one with a layout this version cannot serve is given up
-// for good with ErrUnsupported, at once if it is so at start.
-func TestDetectionRetriedUntilUnsupported(t *testing.T) {
+// A database that is not (yet) db-sync is retried: it answers
+// ErrUnavailable at once until db-sync has created its schema, then the
+// detection succeeds and the database serves.
+func TestDetectionRetried(t *testing.T) {
 	dsn := testdb.New(t, "sg_test_not_dbsync")
 	db, err := dbsync.New(config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
 	if err != nil {
@@ -87,33 +88,24 @@ func TestDetectionRetriedUntilUnsupported(t *testing.T) {
 	}
 	defer db.Close()
 	err = db.Started(t.Context())
-	if !errors.Is(err, dbsync.ErrUnavailable) || errors.Is(err, dbsync.ErrUnsupported) || !strings.Contains(err.Error(), "detect capabilities") {
+	if !errors.Is(err, dbsync.ErrUnavailable) || !strings.Contains(err.Error(), "detect capabilities") {
 		t.Fatalf("first attempt on an empty database: %v", err)
 	}
 	start := time.Now()
 	if _, err := db.Tip(t.Context()); !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) > 50*time.Millisecond {
 		t.Errorf("read before ready: %v after %s", err, time.Since(start))
 	}
-	// db-sync creates its schema meanwhile, in the address-table layout.
-	raw := testdb.Open(t, dsn)
-	if _, err := raw.Exec(`CREATE TABLE tx_in (id bigint); CREATE TABLE tx_out (id bigint, address_id bigint); CREATE TABLE address (id bigint)`); err != nil {
+	// db-sync creates its schema meanwhile.
+	if err := chaingen.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if s := db.Servers()[0]; errors.Is(s.Err, dbsync.ErrUnsupported) {
-			break
-		}
+	for deadline := time.Now().Add(10 * time.Second); !db.Ready(); {
 		if time.Now().After(deadline) {
-			t.Fatalf("not given up: %+v", db.Servers()[0])
+			t.Fatalf("not ready after the schema appeared: %+v", db.Servers())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	again, err := dbsync.New(config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if err := again.Started(t.Context()); !errors.Is(err, dbsync.ErrUnsupported) {
-		t.Errorf("address-table layout at start: %v", err)
+	if _, err := db.Tip(t.Context()); !errors.Is(err, dbsync.ErrNotFound) {
+		t.Errorf("tip of an empty chain: %v, want ErrNotFound", err)
 	}
 }

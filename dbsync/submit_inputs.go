@@ -8,13 +8,10 @@ import (
 	"fmt"
 
 	"github.com/lib/pq"
-
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlUnspentInputs         = prepared(sqlfiles.Must("dbsync/unspent_inputs.sql"))
-	sqlUnspentInputsConsumed = prepared(sqlfiles.Must("dbsync/unspent_inputs_consumed.sql"))
+	sqlUnspentInputs = layoutStatement("dbsync/unspent_inputs.sql", alwaysGeneric, nil)
 )
 
 // OutputRef names a transaction output: the producing transaction's hash
@@ -42,7 +39,7 @@ func (db *DB) UnspentInputs(ctx context.Context, inputs []OutputRef) (int, error
 		hashes[i] = h
 		indexes[i] = int64(in.Index)
 	}
-	query := db.byMode(sqlUnspentInputs, sqlUnspentInputsConsumed)
+	query := db.sql(sqlUnspentInputs)
 	var pos int64 // 1-based, from WITH ORDINALITY
 	err := db.get(ctx, &pos, query, hashes, indexes)
 	switch {

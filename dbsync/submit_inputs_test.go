@@ -12,9 +12,8 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 // submitChainTxs is the size of the chains seeded for the input checks.
@@ -23,7 +22,7 @@ const submitChainTxs = 2500
 // openSubmitChain seeds a db-sync database in mode and opens it; both are
 // dropped in t.Cleanup. (A database per test rather than per package, so this
 // file needs no TestMain of its own.)
-func openSubmitChain(t *testing.T, mode fixture.Mode) (*dbsync.DB, *fixture.Manifest) {
+func openSubmitChain(t *testing.T, mode chaingen.Mode) (*dbsync.DB, *chaingen.Manifest) {
 	t.Helper()
 	dsn, m, drop, err := testdb.DBSync(mode, submitChainTxs)
 	if err != nil {
@@ -47,10 +46,10 @@ func openSubmitChain(t *testing.T, mode fixture.Mode) (*dbsync.DB, *fixture.Mani
 // chainOutputs picks outputs of the seeded chain by the mode's own record of
 // spending (tx_in rows in core mode, consumed_by_tx_id in consumed mode), with
 // plain queries independent of the ones under test.
-func chainOutputs(t *testing.T, db *sqlx.DB, mode fixture.Mode, spent bool, n int) []dbsync.OutputRef {
+func chainOutputs(t *testing.T, db *sqlx.DB, mode chaingen.Mode, spent bool, n int) []dbsync.OutputRef {
 	t.Helper()
 	cond := `EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if mode == fixture.ModeConsumed {
+	if mode == chaingen.ModeConsumed {
 		cond = `o.consumed_by_tx_id IS NOT NULL`
 	}
 	if !spent {
@@ -76,11 +75,11 @@ func chainOutputs(t *testing.T, db *sqlx.DB, mode fixture.Mode, spent bool, n in
 }
 
 // isSpent says whether ref exists and is spent, by the mode's own record.
-func isSpent(t *testing.T, db *sqlx.DB, mode fixture.Mode, ref dbsync.OutputRef) bool {
+func isSpent(t *testing.T, db *sqlx.DB, mode chaingen.Mode, ref dbsync.OutputRef) bool {
 	t.Helper()
 	q := `SELECT EXISTS (SELECT 1 FROM tx_in i JOIN tx t ON t.id = i.tx_out_id
 	      WHERE t.hash = decode($1, 'hex') AND i.tx_out_index = $2)`
-	if mode == fixture.ModeConsumed {
+	if mode == chaingen.ModeConsumed {
 		q = `SELECT EXISTS (SELECT 1 FROM tx_out o JOIN tx t ON t.id = o.tx_id
 		     WHERE t.hash = decode($1, 'hex') AND o.index = $2 AND o.consumed_by_tx_id IS NOT NULL)`
 	}
@@ -92,7 +91,7 @@ func isSpent(t *testing.T, db *sqlx.DB, mode fixture.Mode, ref dbsync.OutputRef)
 }
 
 func TestUnspentInputs(t *testing.T) {
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		t.Run(string(mode), func(t *testing.T) {
 			db, m := openSubmitChain(t, mode)
 			unspent := chainOutputs(t, db.Primary(), mode, false, 2)
@@ -147,12 +146,9 @@ func TestUnspentInputs(t *testing.T) {
 
 // explainUnspentInputs checks that the mode's statement is index-backed: with
 // sequential scans disabled, its plan still shows none.
-func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, refs ...dbsync.OutputRef) {
+func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode chaingen.Mode, refs ...dbsync.OutputRef) {
 	t.Helper()
-	file := "dbsync/unspent_inputs.sql"
-	if mode == fixture.ModeConsumed {
-		file = "dbsync/unspent_inputs_consumed.sql"
-	}
+	query := statementFor("dbsync/unspent_inputs.sql", mode, nil)
 	hashes := pq.ByteaArray{}
 	indexes := pq.Int64Array{}
 	for _, r := range refs {
@@ -169,14 +165,14 @@ func explainUnspentInputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, refs .
 		t.Fatal(err)
 	}
 	var plan []string
-	if err := tx.Select(&plan, "EXPLAIN "+sqlfiles.Must(file), hashes, indexes); err != nil {
+	if err := tx.Select(&plan, "EXPLAIN "+query, hashes, indexes); err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Join(plan, "\n")
 	if strings.Contains(text, "Seq Scan") {
-		t.Errorf("%s is not index-backed:\n%s", file, text)
+		t.Errorf("%s is not index-backed:\n%s", "unspent_inputs.sql", text)
 	}
-	if generic := genericPlan(t, tx, sqlfiles.Must(file), []any{hashes, indexes}); strings.Contains(generic, "Seq Scan") {
-		t.Errorf("generic plan of %s is not index-backed:\n%s", file, generic)
+	if generic := genericPlan(t, tx, query, []any{hashes, indexes}); strings.Contains(generic, "Seq Scan") {
+		t.Errorf("generic plan of %s is not index-backed:\n%s", "unspent_inputs.sql", generic)
 	}
 }

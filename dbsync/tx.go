@@ -14,10 +14,9 @@ import (
 )
 
 var (
-	sqlTxByHash         = prepared(sqlfiles.Must("dbsync/tx_by_hash.sql"))
-	sqlTxInputs         = prepared(sqlfiles.Must("dbsync/tx_inputs.sql"))
-	sqlTxInputsConsumed = prepared(sqlfiles.Must("dbsync/tx_inputs_consumed.sql"))
-	sqlTxOutputs        = prepared(sqlfiles.Must("dbsync/tx_outputs.sql"))
+	sqlTxByHash  = prepared(sqlfiles.Must("dbsync/tx_by_hash.sql"))
+	sqlTxInputs  = layoutStatement("dbsync/tx_inputs.sql", alwaysGeneric, nil)
+	sqlTxOutputs = layoutStatement("dbsync/tx_outputs.sql", alwaysGeneric, nil)
 )
 
 // TxRef is a transaction and the block that holds it.
@@ -68,7 +67,7 @@ type txRefRow struct {
 	Size      int64     `db:"size"`
 }
 
-// scanRow reads a history page row (tx_history_page_*.sql).
+// scanRow reads a history page row (tx_history_page.sql).
 func (r *txRefRow) scanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size)
 }
@@ -152,11 +151,11 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 		pos[r.ID] = i
 		txs[i] = Tx{TxRef: r, Inputs: []TxInput{}, Outputs: []TxOutput{}}
 	}
-	ins, err := selectRows[txInputRow](ctx, tx, db.byMode(sqlTxInputs, sqlTxInputsConsumed), pq.Array(ids))
+	ins, err := selectRows[txInputRow](ctx, tx, db.sql(sqlTxInputs), pq.Array(ids))
 	if err != nil {
 		return nil, err
 	}
-	outs, err := selectRows[txOutputRow](ctx, tx, sqlTxOutputs, pq.Array(ids))
+	outs, err := selectRows[txOutputRow](ctx, tx, db.sql(sqlTxOutputs), pq.Array(ids))
 	if err != nil {
 		return nil, err
 	}

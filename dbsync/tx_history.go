@@ -11,16 +11,12 @@ import (
 )
 
 var (
-	sqlTxFirstIDFromSlot        = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
-	sqlTxHistoryHead            = prepared(sqlfiles.Must("dbsync/tx_history_head.sql"))
-	sqlTxHistoryPageDesc        = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_desc.sql"))
-	sqlTxHistoryPageDescConsume = prepared(sqlfiles.Must("dbsync/tx_history_page_desc_consumed.sql"))
-	sqlTxHistoryPageAsc         = preparedCustom(sqlfiles.Must("dbsync/tx_history_page_asc.sql"))
-	sqlTxHistoryPageAscConsumed = prepared(sqlfiles.Must("dbsync/tx_history_page_asc_consumed.sql"))
-	sqlTxHistoryTotal           = preparedCustom(sqlfiles.Must("dbsync/tx_history_total.sql"))
-	sqlTxHistoryTotalConsumed   = prepared(sqlfiles.Must("dbsync/tx_history_total_consumed.sql"))
-	sqlTxHistorySmall           = prepared(sqlfiles.Must("dbsync/tx_history_small.sql"))
-	sqlTxHistorySmallConsumed   = prepared(sqlfiles.Must("dbsync/tx_history_small_consumed.sql"))
+	sqlTxFirstIDFromSlot = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
+	sqlTxHistoryHead     = layoutStatement("dbsync/tx_history_head.sql", alwaysGeneric, nil)
+	sqlTxHistoryPageDesc = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "DESC"})
+	sqlTxHistoryPageAsc  = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
+	sqlTxHistoryTotal    = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
+	sqlTxHistorySmall    = layoutStatement("dbsync/tx_history_small.sql", alwaysGeneric, nil)
 )
 
 // smallHistoryOutputs: an address with fewer outputs than this has its
@@ -123,7 +119,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		FirstID *int64 `db:"first_id"`
 		Outputs int64  `db:"outputs"`
 	}
-	switch err := tx.GetContext(ctx, &head, sqlTxHistoryHead, addr.String(), max(db.smallHistory, 1)); {
+	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), max(db.smallHistory, 1)); {
 	case errors.Is(err, sql.ErrNoRows):
 		return page, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
 	case err != nil:
@@ -184,7 +180,7 @@ func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q His
 	}
 	count := func(ctx context.Context) (int64, error) {
 		var n int64
-		err := tx.GetContext(ctx, &n, db.byMode(sqlTxHistoryTotal, sqlTxHistoryTotalConsumed), addr)
+		err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
 		return n, err
 	}
 	if counter == nil {
@@ -286,7 +282,7 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		lim = &limit
 	}
 	if w.total != nil {
-		query := w.db.byMode(sqlTxHistorySmall, sqlTxHistorySmallConsumed)
+		query := w.db.sql(sqlTxHistorySmall)
 		rows, err := selectRows[txRefTotalRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim, w.asc)
 		if err != nil {
 			return nil, err
@@ -298,9 +294,9 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		}
 		return refsOf(plain)
 	}
-	query := w.db.byMode(sqlTxHistoryPageDesc, sqlTxHistoryPageDescConsume)
+	query := w.db.sql(sqlTxHistoryPageDesc)
 	if w.asc {
-		query = w.db.byMode(sqlTxHistoryPageAsc, sqlTxHistoryPageAscConsumed)
+		query = w.db.sql(sqlTxHistoryPageAsc)
 	}
 	rows, err := selectRows[txRefRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 type histItem struct {
@@ -421,7 +421,7 @@ func testManifestCounts(t *testing.T) {
 		if m == nil {
 			t.Fatal("no manifest")
 		}
-		refs := append([]fixture.AddressRef{m.Whale, m.ByronAddress, m.ScriptAddress, m.AssetAddress}, m.Addresses...)
+		refs := append([]chaingen.AddressRef{m.Whale, m.ByronAddress, m.ScriptAddress, m.AssetAddress}, m.Addresses...)
 		for _, ref := range refs {
 			addr := mustAddress(t, ref.Address)
 			p, err := c.db.TxHistory(t.Context(), addr, dbsync.HistoryQuery{Limit: 1, Offset: 1}, nil)
@@ -483,7 +483,7 @@ func TestCustomPlansOnlyForTheWalk(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantInside := "force_generic_plan"
-		if c.mode == fixture.ModeCore {
+		if c.mode == chaingen.ModeCore {
 			wantInside = "force_custom_plan"
 		}
 		if inside != wantInside || after != "force_generic_plan" {

@@ -6,17 +6,12 @@ import (
 	"fmt"
 
 	"github.com/lib/pq"
-
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlUTxOsByAddress         = prepared(sqlfiles.Must("dbsync/utxos_by_address.sql"))
-	sqlUTxOsByAddressConsumed = prepared(sqlfiles.Must("dbsync/utxos_by_address_consumed.sql"))
-	sqlUTxOsByStake           = prepared(sqlfiles.Must("dbsync/utxos_by_stake.sql"))
-	sqlUTxOsByStakeConsumed   = prepared(sqlfiles.Must("dbsync/utxos_by_stake_consumed.sql"))
-	sqlUTxOsByCred            = prepared(sqlfiles.Must("dbsync/utxos_by_credential.sql"))
-	sqlUTxOsByCredConsumed    = prepared(sqlfiles.Must("dbsync/utxos_by_credential_consumed.sql"))
+	sqlUTxOsByAddress = layoutStatement("dbsync/utxos_by_address.sql", alwaysGeneric, nil)
+	sqlUTxOsByStake   = layoutStatement("dbsync/utxos_by_stake.sql", alwaysGeneric, nil)
+	sqlUTxOsByCred    = layoutStatement("dbsync/utxos_by_credential.sql", alwaysGeneric, nil)
 )
 
 // UTxO is an unspent output. ScriptHash is the payment script hash when the
@@ -91,7 +86,7 @@ func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) ([]UTxO, error) {
 // order, a chunk at a time, all from one snapshot. fn is not called for an
 // address with none; an error from fn stops the listing and is returned.
 func (db *DB) EachUTxOByAddress(ctx context.Context, addr Address, fn func([]UTxO) error) error {
-	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByAddress, sqlUTxOsByAddressConsumed), addr.String(), fn); err != nil {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByAddress), addr.String(), fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByAddress: %w", err)
 	}
 	return nil
@@ -99,7 +94,7 @@ func (db *DB) EachUTxOByAddress(ctx context.Context, addr Address, fn func([]UTx
 
 // EachUTxOByStake is EachUTxOByAddress for every address of a stake key.
 func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO) error) error {
-	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByStake, sqlUTxOsByStakeConsumed), pq.ByteaArray(key.Candidates()), fn); err != nil {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByStake), pq.ByteaArray(key.Candidates()), fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByStake: %w", err)
 	}
 	return nil
@@ -108,7 +103,7 @@ func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO)
 // EachUTxOByCredential is EachUTxOByAddress for every address whose payment
 // credential is cred, whatever its kind (base, enterprise, pointer).
 func (db *DB) EachUTxOByCredential(ctx context.Context, cred PaymentCredential, fn func([]UTxO) error) error {
-	if err := db.eachUTxO(ctx, db.byMode(sqlUTxOsByCred, sqlUTxOsByCredConsumed), cred[:], fn); err != nil {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByCred), cred[:], fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
 	}
 	return nil

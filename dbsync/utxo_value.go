@@ -105,12 +105,3 @@ func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int
 	}
 	return out, nil
 }
-
-// byMode picks the statement for this database's UTxO mode: the tx_in
-// anti-join (core) or consumed_by_tx_id (consumed).
-func (db *DB) byMode(core, consumed string) string {
-	if db.Caps.UTxOMode == ModeConsumed {
-		return consumed
-	}
-	return core
-}

@@ -16,6 +16,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -56,21 +57,27 @@ type adminEnv struct {
 	// fastTimeout overrides the hot-path Redis deadline (50 ms), for tests
 	// whose cross-instance assertions must not fall back under CPU load.
 	fastTimeout time.Duration
+	// listen makes instances LISTEN for invalidations on the admin
+	// database, as serve does (one connection each, so off by default).
+	listen bool
+	dsn    string
 }
 
 type instance struct {
 	srv   *Server
 	store *admin.Store
+	auth  *auth.Authenticator
 	fast  *cache.FastClient
 }
 
 func newAdminEnv(t testing.TB) *adminEnv {
 	t.Helper()
-	db := testdb.Open(t, testdb.New(t, "sg_test_handlers_admin"))
+	dsn := testdb.New(t, "sg_test_handlers_admin")
+	db := testdb.Open(t, dsn)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	return &adminEnv{t: t, db: db, redis: testdb.Redis(t), clock: &testClock{t: time.Now()}}
+	return &adminEnv{t: t, db: db, dsn: dsn, redis: testdb.Redis(t), clock: &testClock{t: time.Now()}}
 }
 
 // instance starts a server over the environment's database and Redis (rc
@@ -97,17 +104,24 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if log == nil {
 		log = quiet
 	}
+	var listen string
+	if e.listen {
+		listen = e.dsn
+	}
+	authn := auth.New(auth.Options{
+		DB: e.db, Redis: fast, ListenURL: listen, Now: e.clock.Now, Log: log,
+		RetryInterval: time.Hour, // failed invalidation announcements are retried on Close only
+	})
 	store := admin.NewStore(e.db, admin.Options{
-		BootstrapAdminKey: testBootstrapKey, Redis: fast, Now: e.clock.Now, Log: log,
-		TouchInterval:  time.Hour, // failed invalidation announcements are retried on Close only
+		BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Now: e.clock.Now, Log: log,
 		SecurityEvents: e.secOpts,
 	})
-	e.t.Cleanup(func() { store.Close(); fast.Close() })
+	e.t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
 	cfg := e.cfg
 	if e.adminRate != 0 {
 		cfg.AdminRateLimitPerMinute = e.adminRate
 	}
-	srv := New(Deps{Config: cfg, Credentials: store, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
+	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
 		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
@@ -120,7 +134,7 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 		_, err := srv.chainDB(c)
 		return err
 	}))...)
-	return &instance{srv: srv, store: store, fast: fast}
+	return &instance{srv: srv, store: store, auth: authn, fast: fast}
 }
 
 // reply is a decoded response.

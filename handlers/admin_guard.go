@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) adminRateLimit(c *gin.Context, a admin.Admin) bool {
 func (s *Server) denyAdmin(c *gin.Context, err error, a *admin.Admin) {
 	// An unknown key also counts against the client's failed-authentication
 	// budget; over it the answer is 429 (authguard.go), not recorded again.
-	if errors.Is(err, admin.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
+	if errors.Is(err, auth.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
 		if wait, limited := s.guard.failed(c.Request.Context(), c.ClientIP()); limited {
 			c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(wait))))
 			fail(c, errAuthFailures)

@@ -15,6 +15,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 )
 
 // The usage tests send real data requests through the real middleware
@@ -880,7 +881,7 @@ func BenchmarkUsageMiddleware(b *testing.B) {
 		ok(c, gin.H{"credential_id": caller.CredentialID, "network_id": caller.NetworkID})
 		return nil
 	}))
-	fixed := admin.Caller{CredentialID: [16]byte{1}}
+	fixed := auth.Caller{CredentialID: [16]byte{1}}
 	setCaller := func(c *gin.Context) { c.Set(ctxCaller, fixed); c.Next() }
 	bare := h(func(c *gin.Context) error { ok(c, gin.H{"credential_id": fixed.CredentialID}); return nil })
 	srv.engine.GET("/v1/test/bare", setCaller, bare)

@@ -2,18 +2,19 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// Asset answers are cached in Redis under a key that holds the chain tip
-// (block hash) they were read at, so a cached answer is never stale for
+// Asset answers are cached (caches.asset) under a key that holds the chain
+// tip (block hash) they were read at, so a cached answer is never stale for
 // its tip: a new mint, burn or reference-datum update is a new block, hence
 // a new key. The TTL only bounds memory, and is short when the registry
 // could not be asked (so its metadata appears once it is back).
@@ -55,8 +56,7 @@ func (s *Server) assetInfo(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	parts := []string{"asset", id.String(), string(src)}
-	return s.servedByTip(c, db, parts, func(ctx context.Context) (envelope, time.Duration, error) {
+	return s.servedByTip(c, s.caches.asset, db, []string{id.String(), string(src)}, func(ctx context.Context) (envelope, time.Duration, error) {
 		a, err := db.AssetInfo(ctx, id, src)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return envelope{}, 0, errAssetNotFound
@@ -110,38 +110,36 @@ func assetData(a dbsync.Asset) assetInfoData {
 	return d
 }
 
-// servedByTip answers from the response cached under (parts, current tip)
-// when there is one; otherwise build makes the envelope, which is sent and
-// cached for ttl. The request is pinned to one db-sync server (dbsync.Pin):
-// the tip in the key is one that server had at most
+// servedByTip answers from the response cached in answers under (network,
+// current tip, params) when there is one; otherwise build makes the
+// envelope, which is sent and cached for the TTL build gives (its 404 too,
+// for notFoundTTL). The request is pinned to one db-sync server
+// (dbsync.Pin): the tip in the key is one that server had at most
 // dbsync.RecentTipMaxAge ago, and the answer is read after it on the same
 // server (or on the primary, which is ahead of every replica, if that
 // server leaves rotation), so a cached answer is never older than its
-// key's tip, even with replicas that lag each other. build also says how
-// long its answer may be kept. Without Redis it just builds.
-func (s *Server) servedByTip(c *gin.Context, db *dbsync.DB, parts []string, build func(context.Context) (envelope, time.Duration, error)) error {
+// key's tip, even with replicas that lag each other. When the tip cannot
+// be read it just builds.
+func (s *Server) servedByTip(c *gin.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) (envelope, time.Duration, error)) error {
 	ctx := db.Pin(c.Request.Context())
-	rc := s.deps.Redis
-	key := ""
-	if rc != nil {
-		if tip, err := db.RecentTip(ctx); err == nil {
-			key = rc.Key(append([]string{parts[0], db.Network.Name, tip.BlockHash}, parts[1:]...)...)
-			if b, err := rc.Redis().Get(ctx, key).Bytes(); err == nil && json.Valid(b) {
-				c.Data(http.StatusOK, contentType, b)
-				return nil
-			}
+	encoded := func(ctx context.Context) ([]byte, time.Duration, error) {
+		env, ttl, err := build(ctx)
+		if err != nil {
+			return nil, 0, err
 		}
+		b, err := encodeJSON(env)
+		return b, ttl, err
 	}
-	env, ttl, err := build(ctx)
+	var b []byte
+	var err error
+	if tip, err := db.RecentTip(ctx); err == nil {
+		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
+		b, err = answers.GetTTL(ctx, key, encoded)
+	} else {
+		b, _, err = encoded(ctx)
+	}
 	if err != nil {
 		return err
-	}
-	b, err := encodeJSON(env)
-	if err != nil {
-		return err
-	}
-	if key != "" {
-		_ = rc.Redis().Set(context.WithoutCancel(ctx), key, b, ttl).Err()
 	}
 	c.Data(http.StatusOK, contentType, b)
 	return nil

@@ -18,10 +18,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/registry"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
@@ -35,23 +35,23 @@ type chain2Creds struct{}
 // chain2Log keeps the access log of thousands of test requests quiet.
 var chain2Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func (chain2Creds) AuthenticateCredential(_ context.Context, key string) (admin.Caller, error) {
+func (chain2Creds) Authenticate(_ context.Context, key string) (auth.Caller, error) {
 	if key == chain2Key {
-		return admin.Caller{NetworkID: 0, RateLimitPerMinute: 10_000}, nil
+		return auth.Caller{NetworkID: 0, RateLimitPerMinute: 10_000}, nil
 	}
-	return admin.Caller{}, admin.ErrInvalidKey
+	return auth.Caller{}, auth.ErrInvalidKey
 }
 
 // chain2Chain is one seeded db-sync database and its raw connection.
 type chain2Chain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	dsn      string
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 }
 
-func seedChain2(t *testing.T, mode fixture.Mode) *chain2Chain {
+func seedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
 	t.Helper()
 	dsn, m, drop, err := testdb.DBSync(mode, 4000)
 	if err != nil {
@@ -270,7 +270,7 @@ func newChain2Server(t *testing.T, c *chain2Chain, reg *registry.Registry, withR
 }
 
 func TestAssetInfo(t *testing.T) {
-	core, consumed := seedChain2(t, fixture.ModeCore), seedChain2(t, fixture.ModeConsumed)
+	core, consumed := seedChain2(t, chaingen.ModeCore), seedChain2(t, chaingen.ModeConsumed)
 	m := core.manifest
 	spaceBud := strings.Replace(m.Assets.CIP25V1.Unit, ".", "", 1)
 	rf := newC2RegistryFixture(t, spaceBud)
@@ -389,7 +389,7 @@ func TestAssetInfo(t *testing.T) {
 	})
 
 	t.Run("cache follows the tip", func(t *testing.T) {
-		c := seedChain2(t, fixture.ModeCore)
+		c := seedChain2(t, chaingen.ModeCore)
 		rc := testdb.Redis(t)
 		h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: chain2Creds{}, Log: chain2Log, Registry: dirReg, Redis: rc}).Handler()
 		unit := c.manifest.Assets.MintBurn.Unit
@@ -449,7 +449,7 @@ func c2MintInNewBlock(t *testing.T, c *chain2Chain, unit string, qty int) {
 	}
 }
 
-func c2AssetResponses(t *testing.T, h http.Handler, m *fixture.Manifest) {
+func c2AssetResponses(t *testing.T, h http.Handler, m *chaingen.Manifest) {
 	// CIP-68: every token shows its reference datum's metadata.
 	for _, ref := range m.Assets.CIP68All {
 		a := c2GetAsset(t, h, ref.UserUnit, "")

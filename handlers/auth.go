@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -38,11 +39,12 @@ func errRateLimited(perMinute int) *apiError {
 	return newAPIError(http.StatusTooManyRequests, "Rate limit exceeded: "+strconv.Itoa(perMinute)+" requests per minute")
 }
 
-// credentialConfirmer is the second half of authentication that admin.Store
-// offers: after the rate limiter has read the credential's version key in
-// its own Redis round trip, the cached entry is confirmed (or reloaded).
+// credentialConfirmer is the second half of authentication that
+// auth.Authenticator offers: after the rate limiter has read the
+// credential's version key in its own Redis round trip, the cached entry
+// is confirmed (or reloaded).
 type credentialConfirmer interface {
-	ConfirmCredential(ctx context.Context, apiKey, version string, ok bool) (admin.Caller, error)
+	Confirm(ctx context.Context, apiKey, version string, ok bool) (auth.Caller, error)
 }
 
 // bearerKey extracts the key from "Authorization: Bearer <key>".
@@ -81,14 +83,14 @@ func (s *Server) requireCredential(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	caller, err := s.deps.Credentials.AuthenticateCredential(ctx, key)
+	caller, err := s.deps.Credentials.Authenticate(ctx, key)
 	if err != nil {
 		s.failAuth(c, err)
 		return
 	}
 	d := s.deps.Limiter.Allow(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, caller.VersionKey)
 	if cf, ok := s.deps.Credentials.(credentialConfirmer); ok {
-		if caller, err = cf.ConfirmCredential(ctx, key, d.Peeked, d.PeekOK); err != nil {
+		if caller, err = cf.Confirm(ctx, key, d.Peeked, d.PeekOK); err != nil {
 			s.failAuth(c, err)
 			return
 		}
@@ -99,17 +101,19 @@ func (s *Server) requireCredential(c *gin.Context) {
 	c.Next()
 }
 
-// authError maps admin's authentication failures to DECISIONS.md messages.
+// authError maps authentication failures to DECISIONS.md messages.
 func authError(err error) error {
 	switch {
-	case errors.Is(err, admin.ErrInvalidKey):
+	case errors.Is(err, auth.ErrInvalidKey):
 		return errInvalidKey
-	case errors.Is(err, admin.ErrKeyRevoked):
+	case errors.Is(err, auth.ErrKeyRevoked):
 		return errKeyRevoked
-	case errors.Is(err, admin.ErrKeyExpired):
+	case errors.Is(err, auth.ErrKeyExpired):
 		return errKeyExpired
-	case errors.Is(err, admin.ErrUserInactive):
+	case errors.Is(err, auth.ErrUserInactive):
 		return errUserInactive
+	case errors.Is(err, auth.ErrUnavailable):
+		return errAdminUnavailable
 	}
 	return err
 }
@@ -147,12 +151,12 @@ func ceilSeconds(d time.Duration) int {
 }
 
 // callerOf returns the authenticated data caller.
-func callerOf(c *gin.Context) (admin.Caller, bool) {
+func callerOf(c *gin.Context) (auth.Caller, bool) {
 	v, ok := c.Get(ctxCaller)
 	if !ok {
-		return admin.Caller{}, false
+		return auth.Caller{}, false
 	}
-	caller, ok := v.(admin.Caller)
+	caller, ok := v.(auth.Caller)
 	return caller, ok
 }
 
@@ -182,6 +186,12 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if s.guard.refused(c, c.ClientIP()) {
+			return
+		}
+		if s.deps.AdminReady != nil && !s.deps.AdminReady() {
+			// Started without the admin database: nothing here can work
+			// (not even recording a denial) until it is migrated.
+			fail(c, errAdminUnavailable)
 			return
 		}
 		key, ok := bearerKey(c)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 )
 
@@ -97,7 +97,7 @@ func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool)
 // instead of 401. Other failures (revoked, expired, suspended: keys that
 // exist) are answered as they are.
 func (s *Server) failAuth(c *gin.Context, err error) {
-	if errors.Is(err, admin.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
+	if errors.Is(err, auth.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
 		if wait, limited := s.guard.failed(c.Request.Context(), c.ClientIP()); limited {
 			c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(wait))))
 			fail(c, errAuthFailures)

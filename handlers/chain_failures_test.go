@@ -10,7 +10,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -134,7 +134,7 @@ func emptyChain(t *testing.T, prefix string) (db *dbsync.DB, drop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := fixture.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
+	if err := chaingen.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
 		drop()
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -42,14 +43,15 @@ func TestConsoleInBrowser(t *testing.T) {
 	chain := testChains[0]
 	env := newAdminEnv(t)
 	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
-	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Redis: fast, Log: quiet, TouchInterval: time.Second})
+	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})
+	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
 	rec := admin.NewUsageRecorder(env.db, time.Hour, quiet) // flushed by the test, as the other usage tests do
-	t.Cleanup(func() { store.Close(); fast.Close() })
+	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
 	srv := New(Deps{
 		Config:      config.Config{StatementTimeout: 10 * time.Second},
 		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
 		Redis:       env.redis,
-		Credentials: store,
+		Credentials: authn,
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, time.Now),
 		Usage:       rec,

@@ -11,11 +11,11 @@ import (
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 // badCredentials must all be 400 Invalid payment credential format.
-func badCredentials(t *testing.T, m *fixture.Manifest) map[string]string {
+func badCredentials(t *testing.T, m *chaingen.Manifest) map[string]string {
 	t.Helper()
 	pay := m.Credentials.Payment
 	raw, _ := hex.DecodeString(pay.Hex)
@@ -67,7 +67,7 @@ func addressKind(t *testing.T, addr string) string {
 
 func TestCredentialUTxOsAndBalance(t *testing.T) {
 	m := testChains[0].manifest
-	creds := map[string]fixture.CredentialRef{"payment": m.Credentials.Payment, "script": m.Credentials.Script}
+	creds := map[string]chaingen.CredentialRef{"payment": m.Credentials.Payment, "script": m.Credentials.Script}
 	for name, ref := range creds {
 		if ref.Hex == "" || ref.UTxOs == 0 || len(ref.Addresses) == 0 {
 			t.Fatalf("manifest %s credential is empty: %+v", name, ref)
@@ -79,7 +79,7 @@ func TestCredentialUTxOsAndBalance(t *testing.T) {
 	for _, c := range testChains {
 		s := chainServer(t, c)
 		unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-		if c.mode == fixture.ModeConsumed {
+		if c.mode == chaingen.ModeConsumed {
 			unspent = `o.consumed_by_tx_id IS NULL`
 		}
 		for name, ref := range creds {

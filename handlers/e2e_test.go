@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -32,14 +33,14 @@ func TestEndToEndCredentialOnChainData(t *testing.T) {
 		Config:      config.Config{StatementTimeout: 10 * time.Second},
 		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
 		Redis:       env.redis,
-		Credentials: in.store,
+		Credentials: in.auth,
 		Admin:       in.store,
 		Limiter:     cache.NewLimiter(in.fast, env.clock.Now),
 		Usage:       rec,
 		Now:         env.clock.Now,
 		Log:         quiet,
 	})
-	data := &instance{srv: srv, store: in.store, fast: in.fast}
+	data := &instance{srv: srv, store: in.store, auth: in.auth, fast: in.fast}
 
 	_, partner := env.adminKey(in, "partner", allPerms...)
 	userID := env.user(in, partner, "alice")
@@ -143,10 +144,12 @@ func TestAdminDatabaseDownIs503(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dead.Close()
-	store := admin.NewStore(dead, admin.Options{BootstrapAdminKey: testBootstrapKey, Log: quiet})
+	authn := auth.New(auth.Options{DB: dead, Log: quiet})
+	defer authn.Close()
+	store := admin.NewStore(dead, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
 	defer store.Close()
-	srv := New(Deps{Credentials: store, Admin: store, Log: quiet})
-	in := &instance{srv: srv, store: store}
+	srv := New(Deps{Credentials: authn, Admin: store, Log: quiet})
+	in := &instance{srv: srv, store: store, auth: authn}
 	in.call(t, "GET", "/v1/admin/users", "sga1_"+strings.Repeat("a", 48), "").want(t, 503, "Service temporarily unavailable")
 	in.call(t, "GET", "/v1/utxos/address/x", "sgk1_"+strings.Repeat("b", 48), "").want(t, 503, "Service temporarily unavailable")
 }

@@ -52,16 +52,20 @@ var (
 
 // Data-endpoint identifier errors (spec §7).
 var (
-	errInvalidAddress   = newAPIError(http.StatusBadRequest, "Invalid address format")
-	errInvalidStakeKey  = newAPIError(http.StatusBadRequest, "Invalid stake key format")
-	errInvalidCred      = newAPIError(http.StatusBadRequest, "Invalid payment credential format")
-	errInvalidTxHash    = newAPIError(http.StatusBadRequest, "Invalid transaction hash format (expected 64 hex characters)")
-	errInvalidPoolID    = newAPIError(http.StatusBadRequest, "Invalid pool ID format (expected pool1... or 56 hex chars)")
-	errInvalidAssetID   = newAPIError(http.StatusBadRequest, "Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")
-	errTxNotFound       = newAPIError(http.StatusNotFound, "Transaction not found")
-	errAssetNotFound    = newAPIError(http.StatusNotFound, "Asset not found")
-	errPoolNotFound     = newAPIError(http.StatusNotFound, "Pool not found")
-	errInvalidMetaSrc   = newAPIError(http.StatusBadRequest, "Invalid metadata_source: must be one of auto, cip68, cip25, registry")
+	errInvalidAddress  = newAPIError(http.StatusBadRequest, "Invalid address format")
+	errInvalidStakeKey = newAPIError(http.StatusBadRequest, "Invalid stake key format")
+	errInvalidCred     = newAPIError(http.StatusBadRequest, "Invalid payment credential format")
+	errInvalidTxHash   = newAPIError(http.StatusBadRequest, "Invalid transaction hash format (expected 64 hex characters)")
+	errInvalidPoolID   = newAPIError(http.StatusBadRequest, "Invalid pool ID format (expected pool1... or 56 hex chars)")
+	errInvalidAssetID  = newAPIError(http.StatusBadRequest, "Invalid asset identifier format. Expected: {policy_id}.{asset_name} where policy_id is 56 hex characters")
+	errTxNotFound      = newAPIError(http.StatusNotFound, "Transaction not found")
+	errAssetNotFound   = newAPIError(http.StatusNotFound, "Asset not found")
+	errPoolNotFound    = newAPIError(http.StatusNotFound, "Pool not found")
+	errInvalidMetaSrc  = newAPIError(http.StatusBadRequest, "Invalid metadata_source: must be one of auto, cip68, cip25, registry")
+	// A db-sync layout that does not keep what the route reads
+	// (docs/DECISIONS.md "db-sync layouts: what each one can answer").
+	errPrunedDatabase   = newAPIError(http.StatusNotImplemented, "Not available on a pruned database")
+	errNoOutputs        = newAPIError(http.StatusNotImplemented, "Not available: this db-sync stores no transaction outputs (tx_out.value: disable)")
 	errNetworkNotServed = func(name string) *apiError {
 		return newAPIError(http.StatusServiceUnavailable, "Network "+name+" is not served by this deployment")
 	}

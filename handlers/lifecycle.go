@@ -41,13 +41,18 @@ type readinessData struct {
 // serves reads. Otherwise 503 with the same body, saying what is missing.
 func (s *Server) readyz(c *gin.Context) error {
 	d := readinessData{Status: "ready", AdminDatabase: "unchecked", Networks: map[string]string{}}
-	if s.deps.AdminReady != nil {
-		ctx, cancel := context.WithTimeout(c.Request.Context(), readyProbeTimeout)
-		err := s.deps.AdminReady(ctx)
-		cancel()
+	if s.deps.AdminReady != nil || s.deps.AdminCheck != nil {
 		d.AdminDatabase = "ok"
-		if err != nil {
-			d.AdminDatabase = "unavailable"
+		if s.deps.AdminReady != nil && !s.deps.AdminReady() {
+			d.AdminDatabase = "unavailable" // not migrated yet (started without it)
+		} else if s.deps.AdminCheck != nil {
+			ctx, cancel := context.WithTimeout(c.Request.Context(), readyProbeTimeout)
+			if s.deps.AdminCheck(ctx) != nil {
+				d.AdminDatabase = "unavailable"
+			}
+			cancel()
+		}
+		if d.AdminDatabase != "ok" {
 			d.Status = "not_ready"
 		}
 	}

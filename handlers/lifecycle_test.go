@@ -37,7 +37,7 @@ func TestLivezReadyz(t *testing.T) {
 	var draining atomic.Bool
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog,
 		Draining: draining.Load,
-		AdminReady: func(context.Context) error {
+		AdminCheck: func(context.Context) error {
 			if e := adminErr.Load(); e != nil {
 				return *e
 			}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -24,10 +24,10 @@ const seedTxs = 4000
 
 // testChain is one seeded db-sync database (one per UTxO mode, same seed).
 type testChain struct {
-	mode     fixture.Mode
+	mode     chaingen.Mode
 	db       *dbsync.DB
 	raw      *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 	dsn      string
 }
 
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "handlers tests:", err)
@@ -60,7 +60,7 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-func openTestChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*testChain, error) {
+func openTestChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*testChain, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	mainnet, _ := config.NetworkByName("mainnet")
@@ -80,19 +80,20 @@ func openTestChain(mode fixture.Mode, dsn string, manifest *fixture.Manifest) (*
 	return &testChain{mode: mode, db: db, raw: raw, manifest: manifest, dsn: dsn}, nil
 }
 
-// Test API keys: fakeCredentials stands in for the admin store until it
-// lands, mapping fixed keys to callers on a network.
+// Test API keys: fakeCredentials stands in for auth.Authenticator in the
+// chain-data tests, mapping fixed keys to callers on a network, so they
+// need no admin database.
 const (
 	mainnetKey = "sgk1_" + "00000000000000000000000000000000000000000000000a"
 	preprodKey = "sgk1_" + "00000000000000000000000000000000000000000000000b"
 )
 
-type fakeCredentials map[string]admin.Caller
+type fakeCredentials map[string]auth.Caller
 
-func (f fakeCredentials) AuthenticateCredential(_ context.Context, key string) (admin.Caller, error) {
+func (f fakeCredentials) Authenticate(_ context.Context, key string) (auth.Caller, error) {
 	c, ok := f[key]
 	if !ok {
-		return admin.Caller{}, admin.ErrInvalidKey
+		return auth.Caller{}, auth.ErrInvalidKey
 	}
 	return c, nil
 }

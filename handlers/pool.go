@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
@@ -100,7 +99,7 @@ func (s *Server) poolInfo(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.servedByTip(c, db, []string{"poolinfo", id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
+	return s.servedByTip(c, s.caches.poolInfo, db, []string{id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return envelope{}, 0, err
@@ -146,12 +145,9 @@ func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id dbsync.Po
 		}
 	}
 	// Active stake and blocks before this epoch change once an epoch: one
-	// request per pool and epoch computes them, the others read Redis.
-	key := ""
-	if s.deps.Redis != nil {
-		key = s.deps.Redis.Key("pool", db.Network.Name, id.Hex(), "epoch", strconv.FormatInt(p.CurrentEpoch, 10))
-	}
-	rec.totals, err = cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
+	// request per pool and epoch computes them, the others read the cache.
+	key := db.Network.Name + ":" + id.Hex() + ":epoch:" + strconv.FormatInt(p.CurrentEpoch, 10)
+	rec.totals, err = s.caches.poolTotals.Get(ctx, key, func(ctx context.Context) (dbsync.PoolEpochTotals, error) {
 		return db.PoolEpochTotals(ctx, id, p.CurrentEpoch)
 	})
 	if err != nil {
@@ -257,8 +253,8 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	parts := []string{"pooldelegators", id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
-	return s.servedByTip(c, db, parts, func(ctx context.Context) (envelope, time.Duration, error) {
+	parts := []string{id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
+	return s.servedByTip(c, s.caches.poolDelegators, db, parts, func(ctx context.Context) (envelope, time.Duration, error) {
 		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
 		var total int64
 		stored := false

@@ -43,7 +43,7 @@ type poolBlocksData struct {
 
 // poolMetadata: GET /v1/pools/:poolId/metadata.
 func (s *Server) poolMetadata(c *gin.Context) error {
-	return s.poolAnswer(c, "poolmeta", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolMeta, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
 		m, err := db.PoolMetadata(ctx, id)
 		if err != nil {
 			return nil, err
@@ -55,7 +55,7 @@ func (s *Server) poolMetadata(c *gin.Context) error {
 
 // poolDelegatorCount: GET /v1/pools/:poolId/delegators.
 func (s *Server) poolDelegatorCount(c *gin.Context) error {
-	return s.poolAnswer(c, "pooldelegcount", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolDelegCount, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (s *Server) poolDelegatorCount(c *gin.Context) error {
 
 // poolBlocks: GET /v1/pools/:poolId/blocks.
 func (s *Server) poolBlocks(c *gin.Context) error {
-	return s.poolAnswer(c, "poolblocks", func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolBlocks, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, false)
 		if err != nil {
 			return nil, err
@@ -79,7 +79,7 @@ func (s *Server) poolBlocks(c *gin.Context) error {
 // poolAnswer parses :poolId, resolves the network and answers read's data,
 // cached under the tip like the pool record. db-sync's ErrNotFound (never
 // registered) is 404 Pool not found.
-func (s *Server) poolAnswer(c *gin.Context, name string, read func(context.Context, *dbsync.DB, dbsync.PoolID) (any, error)) error {
+func (s *Server) poolAnswer(c *gin.Context, answers *cache.Cache[[]byte], read func(context.Context, *dbsync.DB, dbsync.PoolID) (any, error)) error {
 	id, err := dbsync.ParsePoolID(c.Param("poolId"))
 	if err != nil {
 		return errInvalidPoolID
@@ -88,7 +88,7 @@ func (s *Server) poolAnswer(c *gin.Context, name string, read func(context.Conte
 	if err != nil {
 		return err
 	}
-	return s.servedByTip(c, db, []string{name, id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
+	return s.servedByTip(c, answers, db, []string{id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
 		data, err := read(ctx, db, id)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return envelope{}, 0, errPoolNotFound
@@ -102,13 +102,13 @@ func (s *Server) poolAnswer(c *gin.Context, name string, read func(context.Conte
 
 // activeTotals remembers, per db-sync database, the total active stake of
 // the last epoch asked for: a mainnet epoch has over a million epoch_stake
-// rows, summed once per epoch (and shared through Redis when there is one).
+// rows, summed once per epoch (through the activestake cache, shared with
+// the other instances) and then read from memory.
 var activeTotals epochTotalMemo
 
 type epochTotalMemo struct {
-	mu      sync.Mutex
-	m       map[*dbsync.DB]epochTotal
-	flights cache.FlightGroup
+	mu sync.Mutex
+	m  map[*dbsync.DB]epochTotal
 }
 
 type epochTotal struct {
@@ -125,31 +125,20 @@ func (s *Server) epochActiveStake(ctx context.Context, db *dbsync.DB, epoch int6
 	if ok && seen.epoch == epoch {
 		return seen.total, nil
 	}
-	v, err := t.flights.Do(ctx, fmt.Sprintf("%p:%d", db, epoch), func(ctx context.Context) (any, error) {
-		key := ""
-		if s.deps.Redis != nil {
-			key = s.deps.Redis.Key("activestake", db.Network.Name, strconv.FormatInt(epoch, 10))
-		}
-		text, err := cache.Fetch(ctx, s.deps.Redis, key, poolTotalsTTL, func(ctx context.Context) (string, error) {
-			total, err := db.EpochActiveStake(ctx, epoch)
-			if err != nil {
-				return "", err
-			}
-			return total.String(), nil
-		})
+	text, err := s.caches.activeStake.Get(ctx, db.Network.Name+":"+strconv.FormatInt(epoch, 10), func(ctx context.Context) (string, error) {
+		total, err := db.EpochActiveStake(ctx, epoch)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		total, ok := new(big.Int).SetString(text, 10)
-		if !ok {
-			return nil, fmt.Errorf("active stake total %q is not an integer", text)
-		}
-		return total, nil
+		return total.String(), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	total := v.(*big.Int)
+	total, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return nil, fmt.Errorf("active stake total %q is not an integer", text)
+	}
 	t.mu.Lock()
 	if t.m == nil {
 		t.m = map[*dbsync.DB]epochTotal{}

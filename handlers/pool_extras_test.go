@@ -11,7 +11,7 @@ import (
 
 	"github.com/lib/pq"
 
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
 // sdkPool mirrors the pool record as the client SDK (cardano-raw-sdk
@@ -143,7 +143,7 @@ func c2PoolExtras(t *testing.T, s c2PoolServers) {
 		t.Fatal("the manifest names no pool with off-chain metadata")
 	}
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if c.mode == fixture.ModeConsumed {
+	if c.mode == chaingen.ModeConsumed {
 		unspent = `o.consumed_by_tx_id IS NULL`
 	}
 	var epoch int64
@@ -284,7 +284,7 @@ func c2PoolExtras(t *testing.T, s c2PoolServers) {
 		t.Errorf("with_metadata: %s / %s, manifest %s / %s", strp(md.Name), strp(md.Ticker),
 			m.Pools.WithMetadata.MetadataName, m.Pools.WithMetadata.MetadataTicker)
 	}
-	for _, ref := range []fixture.PoolRef{m.Pools.Small, m.Pools.Ordinary} {
+	for _, ref := range []chaingen.PoolRef{m.Pools.Small, m.Pools.Ordinary} {
 		_, _, body := c2Get(t, s.stored, "/v1/pools/"+ref.ID+"/metadata")
 		want := `{"success":true,"data":{"pool_id":"` + ref.ID + `","name":null,"ticker":null,"description":null,"homepage":null,"extended":null}}`
 		if strings.TrimSpace(string(body)) != want {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
@@ -147,7 +147,7 @@ func c2GetDelegators(t *testing.T, h http.Handler, id, query string) (c2Delegato
 }
 
 func TestPools(t *testing.T) {
-	core, consumed := seedChain2(t, fixture.ModeCore), seedChain2(t, fixture.ModeConsumed)
+	core, consumed := seedChain2(t, chaingen.ModeCore), seedChain2(t, chaingen.ModeConsumed)
 	m := core.manifest
 	servers := []c2PoolServers{newC2PoolServers(t, core), newC2PoolServers(t, consumed)}
 
@@ -242,9 +242,9 @@ func TestPools(t *testing.T) {
 	})
 }
 
-func c2PoolRefs(m *fixture.Manifest) map[string]fixture.PoolRef {
+func c2PoolRefs(m *chaingen.Manifest) map[string]chaingen.PoolRef {
 	p := m.Pools
-	return map[string]fixture.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
+	return map[string]chaingen.PoolRef{"biggest": p.Biggest, "small": p.Small, "retired": p.Retired, "retiring": p.Retiring,
 		"re_registered": p.ReRegistered, "cancelled_retirement": p.CancelledRetirement, "ordinary": p.Ordinary,
 		"with_metadata": p.WithMetadata}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync"
 )
 
 // routes is the one table of every path the service answers.
@@ -41,22 +42,22 @@ func (s *Server) routes() {
 	v1.GET("/health", h(s.health))
 
 	data := v1.Group("", s.dataMiddleware()...)
-	data.GET("/utxos/address/:address", h(s.utxosByAddress))
-	data.GET("/utxos/stake/:stakeKey", h(s.utxosByStake))
-	data.GET("/assets/balance/address/:address", h(s.balanceByAddress))
-	data.GET("/assets/balance/stake/:stakeKey", h(s.balanceByStake))
-	data.GET("/utxos/credential/:credential", h(s.utxosByCredential))
-	data.GET("/assets/balance/credential/:credential", h(s.balanceByCredential))
-	data.GET("/tx/address/:address", h(s.txsByAddress))
-	data.GET("/tx/history/:address", h(s.txHistory))
-	data.GET("/tx/hash/:hash", h(s.txByHash))
+	data.GET("/utxos/address/:address", s.needs(dbsync.FactsUnspent), h(s.utxosByAddress))
+	data.GET("/utxos/stake/:stakeKey", s.needs(dbsync.FactsUnspent), h(s.utxosByStake))
+	data.GET("/assets/balance/address/:address", s.needs(dbsync.FactsUnspent), h(s.balanceByAddress))
+	data.GET("/assets/balance/stake/:stakeKey", s.needs(dbsync.FactsUnspent), h(s.balanceByStake))
+	data.GET("/utxos/credential/:credential", s.needs(dbsync.FactsUnspent), h(s.utxosByCredential))
+	data.GET("/assets/balance/credential/:credential", s.needs(dbsync.FactsUnspent), h(s.balanceByCredential))
+	data.GET("/tx/address/:address", s.needs(dbsync.FactsSpent), h(s.txsByAddress))
+	data.GET("/tx/history/:address", s.needs(dbsync.FactsSpent), h(s.txHistory))
+	data.GET("/tx/hash/:hash", s.needs(dbsync.FactsSpent), h(s.txByHash))
 	data.GET("/epochs/latest", h(s.epochsLatest))
 
 	data.POST("/tx/submit", h(s.submitTx))
 
 	data.GET("/assets/:asset", h(s.assetInfo))
-	data.GET("/pools/:poolId", h(s.poolInfo))
-	data.GET("/pools/:poolId/delegators/list", h(s.poolDelegators))
+	data.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), h(s.poolInfo))
+	data.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), h(s.poolDelegators))
 	data.GET("/pools/:poolId/delegators", h(s.poolDelegatorCount))
 	data.GET("/pools/:poolId/metadata", h(s.poolMetadata))
 	data.GET("/pools/:poolId/blocks", h(s.poolBlocks))
@@ -66,8 +67,8 @@ func (s *Server) routes() {
 	data.GET("/accounts/:stakeAddress/delegations", h(s.accountDelegations))
 	data.GET("/accounts/:stakeAddress/registrations", h(s.accountRegistrations))
 	data.GET("/accounts/:stakeAddress/withdrawals", h(s.accountWithdrawals))
-	data.GET("/accounts/:stakeAddress/addresses", h(s.accountAddresses))
-	data.GET("/accounts/:stakeAddress/assets", h(s.accountAssets))
+	data.GET("/accounts/:stakeAddress/addresses", s.needs(dbsync.FactsSpent), h(s.accountAddresses))
+	data.GET("/accounts/:stakeAddress/assets", s.needs(dbsync.FactsUnspent), h(s.accountAssets))
 
 	adm := v1.Group("/admin")
 	adm.GET("/me", s.requireAdmin(""), h(s.adminMe))

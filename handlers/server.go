@@ -1,7 +1,11 @@
 // Package handlers is syncgate's HTTP layer: the gin router, middleware,
 // the response envelope and one file per endpoint group. Handlers are
-// func(*gin.Context) error; wrap is the only code that writes errors.
-// Every path is spelled out in routes.go and nowhere else.
+// func(*gin.Context) error adapted by h; fail (errors.go) is the only code
+// that writes an error envelope, for handlers and middleware alike, and
+// errors.go holds every message a client can read. The route table is
+// routes.go (the console's two static paths are registered from there by
+// consoleRoutes, console.go); handlers/openapi/openapi.json documents every
+// route and a test keeps the two in step.
 package handlers
 
 import (
@@ -13,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
@@ -21,10 +26,10 @@ import (
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
-// of admin.ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired, ErrUserInactive.
-// admin.Store implements it.
+// of auth.ErrInvalidKey, ErrKeyRevoked, ErrKeyExpired, ErrUserInactive.
+// auth.Authenticator implements it, and credentialConfirmer (auth.go).
 type CredentialAuthenticator interface {
-	AuthenticateCredential(ctx context.Context, apiKey string) (admin.Caller, error)
+	Authenticate(ctx context.Context, apiKey string) (auth.Caller, error)
 }
 
 // Deps is everything the handlers need. Nil optional parts degrade
@@ -34,9 +39,13 @@ type Deps struct {
 	Networks    map[string]*dbsync.DB // served networks by name
 	Redis       *cache.Client         // optional
 	Credentials CredentialAuthenticator
-	// Admin serves the administration endpoints (admin.Store, usually the
-	// same value as Credentials).
+	// Admin serves the administration endpoints and authenticates their
+	// admin keys.
 	Admin *admin.Store
+	// AdminReady reports whether the admin schema is migrated (serve starts
+	// without the admin database); until it is, admin routes answer 503.
+	// nil: always ready.
+	AdminReady func() bool
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
 	Limiter *cache.Limiter
@@ -59,9 +68,9 @@ type Deps struct {
 	// Draining reports whether the instance is shutting down: /readyz
 	// answers 503 and every response closes its connection. Nil: never.
 	Draining func() bool
-	// AdminReady checks, for /readyz, that the admin database answers and
-	// carries every migration. Nil: not checked.
-	AdminReady func(ctx context.Context) error
+	// AdminCheck checks, for /readyz, that the admin database answers now
+	// and carries every migration. Nil: not checked.
+	AdminCheck func(ctx context.Context) error
 }
 
 // Server is the HTTP application.
@@ -70,6 +79,7 @@ type Server struct {
 	log    *slog.Logger
 	engine *gin.Engine
 	guard  *authGuard
+	caches caches
 }
 
 // New builds the server and its routes.
@@ -85,7 +95,7 @@ func New(deps Deps) *Server {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
-		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now)}
+		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis)}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/node"
@@ -24,12 +24,12 @@ import (
 
 // submitCreds is a stand-in CredentialAuthenticator until the admin store
 // lands: each key maps to a caller on one network.
-type submitCreds map[string]admin.Caller
+type submitCreds map[string]auth.Caller
 
-func (m submitCreds) AuthenticateCredential(_ context.Context, key string) (admin.Caller, error) {
+func (m submitCreds) Authenticate(_ context.Context, key string) (auth.Caller, error) {
 	c, ok := m[key]
 	if !ok {
-		return admin.Caller{}, admin.ErrInvalidKey
+		return auth.Caller{}, auth.ErrInvalidKey
 	}
 	return c, nil
 }

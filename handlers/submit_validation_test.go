@@ -13,7 +13,7 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
@@ -57,10 +57,10 @@ func conwayTxSpending(t *testing.T, inputs ...submitOutput) (txHex, txHash strin
 
 // seededOutputs picks outputs of the chain by the mode's own record of
 // spending, with plain queries independent of the one under test.
-func seededOutputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, spent bool, n int) []submitOutput {
+func seededOutputs(t *testing.T, db *dbsync.DB, mode chaingen.Mode, spent bool, n int) []submitOutput {
 	t.Helper()
 	cond := `EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
-	if mode == fixture.ModeConsumed {
+	if mode == chaingen.ModeConsumed {
 		cond = `o.consumed_by_tx_id IS NOT NULL`
 	}
 	if !spent {
@@ -90,7 +90,7 @@ func seededOutputs(t *testing.T, db *dbsync.DB, mode fixture.Mode, spent bool, n
 // is not, in the transaction's order, is named. Both db-sync modes.
 func TestSubmitTxValidation(t *testing.T) {
 	mainnet, _ := config.NetworkByName("mainnet")
-	for _, mode := range []fixture.Mode{fixture.ModeCore, fixture.ModeConsumed} {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		t.Run(string(mode), func(t *testing.T) {
 			dsn, _, drop, err := testdb.DBSync(mode, 2500)
 			if err != nil {

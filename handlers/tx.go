@@ -9,7 +9,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
@@ -51,17 +50,13 @@ func lastUpdatedOf(tip dbsync.Tip) LastUpdated {
 	return LastUpdated{SlotNo: tip.SlotNo, BlockHash: tip.BlockHash, BlockTime: blockTime(tip.BlockTime)}
 }
 
-// historyTotal caches an address's transaction count in Redis per network,
-// address and tip block hash, so paging through a big address counts once
-// per block, not once per page. Without Redis it just counts.
+// historyTotal caches an address's transaction count per network, address
+// and tip block hash, so paging through a big address counts once per
+// block, not once per page.
 func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCounter {
 	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
-		if s.deps.Redis == nil {
-			return count(ctx)
-		}
 		sum := sha256.Sum256([]byte(addr.String())) // Byron addresses reach kilobytes
-		key := s.deps.Redis.Key("txtotal", db.Network.Name, tip.BlockHash, hex.EncodeToString(sum[:16]))
-		return cache.Fetch(ctx, s.deps.Redis, key, historyTotalTTL, count)
+		return s.caches.txTotal.Get(ctx, db.Network.Name+":"+tip.BlockHash+":"+hex.EncodeToString(sum[:16]), count)
 	}
 }
 

@@ -3,8 +3,8 @@
 //
 //	dbsync/           read-only queries against a cardano-db-sync database
 //	dbsync/indexes/   recommended extra db-sync indexes (IF NOT EXISTS)
-//	dbsync/schema/    db-sync 13.7 DDL used only by the chain generator
-//	dbsync/fixture/   the chain generator's own statements (checks, singletons)
+//	chaingen/         the chain generator's own statements (checks, singletons)
+//	chaingen/schema/  db-sync 13.7 DDL, used only by the chain generator
 //	admin/            queries against syncgate's own admin schema
 //	admin/migrations/ numbered admin schema migrations, never edited once landed
 //
@@ -20,7 +20,7 @@ import (
 	"sync"
 )
 
-//go:embed dbsync admin
+//go:embed dbsync admin chaingen
 var files embed.FS
 
 // loaded records every file a package asked for, so a test can find SQL
@@ -42,6 +42,17 @@ func Must(name string) string {
 	names.LoadOrStore(string(b), name)
 	return string(b)
 }
+
+// Text returns the named file's text, or an error when there is none (for
+// names typed by a person; code uses Must).
+func Text(name string) (string, error) {
+	b, err := files.ReadFile(name)
+	return string(b), err
+}
+
+// Label records name as the file a rendered statement came from (dbsync
+// renders some files as templates), so NameOf finds it too.
+func Label(text, name string) { names.LoadOrStore(text, name) }
 
 // NameOf returns the file name ("dbsync/tip.sql") of a statement text
 // returned by Must, or "" for text that did not come from Must unchanged.

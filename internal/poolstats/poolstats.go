@@ -13,6 +13,7 @@ package poolstats
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,7 +246,7 @@ func (s *Stats) Refresh(ctx context.Context, network string) (State, error) {
 	if !got {
 		return State{}, ErrBusy
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), sqlUnlock, lock) //nolint:errcheck // the session ends with conn anyway
+	defer unlock(ctx, conn, lock)
 
 	// Another instance may have finished a pass while we waited for our turn.
 	if tip, err := db.Tip(ctx); err == nil {
@@ -258,6 +259,24 @@ func (s *Stats) Refresh(ctx context.Context, network string) (State, error) {
 		return State{}, fmt.Errorf("poolstats.Refresh(%s): %w", network, err)
 	}
 	return st, nil
+}
+
+// unlockTimeout bounds the unlock, which runs even after ctx is cancelled.
+const unlockTimeout = 5 * time.Second
+
+// unlock releases the refresh lock taken on conn. The lock belongs to the
+// PostgreSQL session, and conn.Close only returns that session to the pool,
+// where it would keep the lock (and every instance's refresh would be
+// ErrBusy) until the pool happened to close it. So when the unlock fails or
+// finds the lock not held, the connection is discarded instead: its session
+// ends, and the lock with it.
+func unlock(ctx context.Context, conn *sqlx.Conn, lock int64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unlockTimeout)
+	defer cancel()
+	var released bool
+	if err := conn.GetContext(ctx, &released, sqlUnlock, lock); err != nil || !released {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // database/sql closes a conn reported bad
+	}
 }
 
 func (s *Stats) refresh(ctx context.Context, conn *sqlx.Conn, db *dbsync.DB, network string) (State, error) {
@@ -326,7 +345,7 @@ func (s *Stats) refresh(ctx context.Context, conn *sqlx.Conn, db *dbsync.DB, net
 	// The rows are stored; stale statistics only slow reads down, so a
 	// failure here is logged, not returned.
 	if _, err := conn.ExecContext(ctx, sqlAnalyze); err != nil {
-		slog.Warn("pool stake: analyze after refresh", "network", network, "error", err)
+		s.opts.Log.Warn("pool stake: analyze after refresh", slog.String("network", network), slog.String("error", err.Error()))
 	}
 	return st, nil
 }

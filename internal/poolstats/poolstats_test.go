@@ -15,7 +15,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/fixture"
+	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -24,14 +24,14 @@ const seedTxs = 4000
 type env struct {
 	db       *dbsync.DB
 	admin    *sqlx.DB
-	manifest *fixture.Manifest
+	manifest *chaingen.Manifest
 	pools    []dbsync.PoolID
 }
 
 // newEnv seeds a core-mode chain and a migrated admin database.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	dsn, m, drop, err := testdb.DBSync(fixture.ModeCore, seedTxs)
+	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, seedTxs)
 	if err != nil {
 		t.Fatal(err)
 	}

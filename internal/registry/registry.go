@@ -1,10 +1,11 @@
 // Package registry reads off-chain token metadata (CIP-26) from the Cardano
 // token registry: either a local clone of its mappings/ folder
 // (<subject>.json files, re-indexed every RescanInterval) or a registry
-// server (GET {url}/metadata/{subject}). Lookups are cached in Redis, found
-// and not-found alike, so a hot asset never reaches the registry; a
-// registry that is down or slow means "no registry metadata", never an
-// error. It does not import gin or net/http handlers.
+// server (GET {url}/metadata/{subject}). Lookups are cached (a cache.Cache
+// named "registry": in Redis, else in process), found and not-found alike,
+// so a hot asset never reaches the registry; a registry that is down or slow
+// means "no registry metadata", never an error. It does not import gin or
+// net/http handlers.
 package registry
 
 import (
@@ -23,10 +24,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/metrics"
 )
 
 // Defaults. The public registry allows about 100 requests per IP per
@@ -41,7 +39,8 @@ const (
 
 	maxMappingBytes = 1 << 20 // mapping files are at most 370 KB
 	maxDecimals     = 255
-	localCacheMax   = 10_000
+	// localCacheBytes bounds the in-process cache (Redis absent or down).
+	localCacheBytes = 16 << 20
 )
 
 // Metadata is a registry entry's fields as the API reports them.
@@ -59,12 +58,12 @@ type Metadata struct {
 type Options struct {
 	URL            string
 	Dir            string
-	Redis          *cache.Client // optional: without it a bounded in-process cache is used
+	Redis          *cache.Client // optional: without it (or while it is down) a bounded in-process cache is used
 	HTTPClient     *http.Client  // optional
 	Timeout        time.Duration // per registry request
 	TTL            time.Duration // found entries
 	NegativeTTL    time.Duration // subjects the registry does not know
-	ErrorTTL       time.Duration // registry unreachable or answering garbage
+	ErrorTTL       time.Duration // registry unreachable, or answering an error status or an oversized entry
 	RescanInterval time.Duration // mappings directory re-index period
 	Log            *slog.Logger
 }
@@ -77,8 +76,9 @@ type Registry struct {
 	mu    sync.RWMutex
 	index map[string]int64 // dir mode: subject → file mtime (ns)
 
-	local  localCache
-	flight cache.FlightGroup
+	// lookups holds what was found (or that the registry failed: Failed,
+	// kept ErrorTTL); errNotRegistered answers are remembered as not found.
+	lookups *cache.Cache[outcome]
 }
 
 // New returns a Registry. In directory mode the folder is indexed now, so
@@ -104,6 +104,14 @@ func New(opts Options) (*Registry, error) {
 	}
 	opts.URL = strings.TrimRight(opts.URL, "/")
 	r := &Registry{opts: opts, http: opts.HTTPClient}
+	// The in-process cache keeps entries as long as Redis would, not a
+	// fallback's usual few seconds: without Redis it is the only thing
+	// between the requests and a registry that allows about one request
+	// every three seconds.
+	r.lookups = cache.NewJSON[outcome](opts.Redis, "registry", cache.Options{
+		TTL: opts.TTL, NotFound: errNotRegistered, NegativeTTL: opts.NegativeTTL,
+		LocalTTL: max(opts.TTL, opts.NegativeTTL, opts.ErrorTTL), LocalBytes: localCacheBytes,
+	})
 	if r.http == nil {
 		r.http = &http.Client{Timeout: opts.Timeout}
 	}
@@ -182,7 +190,9 @@ func validSubject(s string) bool {
 	return true
 }
 
-// outcome is what one lookup found, as cached.
+// outcome is what one lookup found, as cached. Versions before the shared
+// cache also stored a not-registered subject as {"found":false}; it still
+// reads as not found.
 type outcome struct {
 	Found  bool      `json:"found"`
 	MD     *Metadata `json:"md,omitempty"`
@@ -197,14 +207,15 @@ func (r *Registry) Lookup(ctx context.Context, subject string) *Metadata {
 }
 
 // LookupStatus is Lookup that also says whether the answer is definitive:
-// answered is false when the registry could not be reached or answered
-// garbage recently (such answers are cached only briefly, and callers
-// caching the result should do the same).
+// answered is false when the registry could not be asked recently
+// (unreachable, slow, an error status or an oversized entry: such answers
+// are cached only briefly, and callers caching the result should do the
+// same). An entry that is not a usable mapping counts as not registered.
 func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metadata, answered bool) {
 	if !r.Enabled() || !validSubject(subject) {
 		return nil, true
 	}
-	key := "registry:" + subject
+	key := subject
 	if r.opts.Dir != "" {
 		r.mu.RLock()
 		mtime, ok := r.index[subject]
@@ -214,59 +225,25 @@ func (r *Registry) LookupStatus(ctx context.Context, subject string) (md *Metada
 		}
 		key += ":" + strconv.FormatInt(mtime, 10)
 	}
-	o, ok := r.cached(ctx, key)
-	metrics.CacheLookup("registry", ok)
-	if ok {
-		return o.MD, !o.Failed
-	}
-	v, err := r.flight.Do(ctx, key, func(ctx context.Context) (any, error) {
-		// ctx is detached from the caller: other waiters share this result
-		// even if the first caller goes away.
-		lctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	o, err := r.lookups.GetTTL(ctx, key, func(ctx context.Context) (outcome, time.Duration, error) {
+		ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 		defer cancel()
-		// A flight that finished between our cache miss and this call has
-		// already stored the answer: look again before asking the registry.
-		if o, ok := r.cached(lctx, key); ok {
-			return o, nil
-		}
-		o, ttl := r.load(lctx, subject)
-		r.store(lctx, key, o, ttl)
-		return o, nil
+		return r.load(ctx, subject)
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, errNotRegistered):
+		return nil, true
+	case err != nil:
 		return nil, false // this caller's context ended first
 	}
-	o = v.(outcome)
 	return o.MD, !o.Failed
 }
 
-func (r *Registry) cached(ctx context.Context, key string) (outcome, bool) {
-	if r.opts.Redis != nil {
-		b, err := r.opts.Redis.Redis().Get(ctx, r.opts.Redis.Key(key)).Bytes()
-		if err == nil {
-			var o outcome
-			if json.Unmarshal(b, &o) == nil {
-				return o, true
-			}
-		} else if errors.Is(err, redis.Nil) {
-			return outcome{}, false
-		}
-		// Redis down: fall through to the in-process cache.
-	}
-	return r.local.get(key)
-}
-
-func (r *Registry) store(ctx context.Context, key string, o outcome, ttl time.Duration) {
-	r.local.set(key, o, ttl)
-	if r.opts.Redis != nil {
-		if b, err := json.Marshal(o); err == nil {
-			_ = r.opts.Redis.Redis().Set(ctx, r.opts.Redis.Key(key), b, ttl).Err()
-		}
-	}
-}
-
-// load asks the source and says how long the answer may be cached.
-func (r *Registry) load(ctx context.Context, subject string) (outcome, time.Duration) {
+// load asks the source and says how long the answer may be cached:
+// errNotRegistered when the source does not have the subject or has no
+// usable entry for it (remembered for NegativeTTL), outcome{Failed} for
+// ErrorTTL when it could not be asked.
+func (r *Registry) load(ctx context.Context, subject string) (outcome, time.Duration, error) {
 	var (
 		body []byte
 		err  error
@@ -274,24 +251,24 @@ func (r *Registry) load(ctx context.Context, subject string) (outcome, time.Dura
 	if r.opts.Dir != "" {
 		body, err = readLimited(filepath.Join(r.opts.Dir, subject+".json"))
 		if errors.Is(err, os.ErrNotExist) {
-			return outcome{}, r.opts.NegativeTTL
+			return outcome{}, 0, errNotRegistered
 		}
 	} else {
 		body, err = r.fetch(ctx, subject)
 		if errors.Is(err, errNotRegistered) {
-			return outcome{}, r.opts.NegativeTTL
+			return outcome{}, 0, err
 		}
 	}
 	if err != nil {
 		r.opts.Log.Warn("token registry lookup failed; answering without registry metadata",
 			slog.String("subject", subject), slog.String("error", err.Error()))
-		return outcome{Failed: true}, r.opts.ErrorTTL
+		return outcome{Failed: true}, r.opts.ErrorTTL, nil
 	}
 	md, ok := parseMapping(body, subject)
 	if !ok {
-		return outcome{}, r.opts.NegativeTTL
+		return outcome{}, 0, errNotRegistered
 	}
-	return outcome{Found: true, MD: md}, r.opts.TTL
+	return outcome{Found: true, MD: md}, r.opts.TTL, nil
 }
 
 var errNotRegistered = errors.New("registry: subject not registered")
@@ -390,37 +367,4 @@ type property struct {
 func (p property) text() (string, bool) {
 	s, ok := p.Value.(string)
 	return s, ok
-}
-
-// ---- small helpers: in-process cache, single flight ----
-
-type localEntry struct {
-	o       outcome
-	expires time.Time
-}
-
-// localCache is a bounded in-process fallback for when Redis is absent or
-// down: it keeps the registry off the hot path even then.
-type localCache struct {
-	mu sync.Mutex
-	m  map[string]localEntry
-}
-
-func (c *localCache) get(key string) (outcome, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.m[key]
-	if !ok || time.Now().After(e.expires) {
-		return outcome{}, false
-	}
-	return e.o, true
-}
-
-func (c *localCache) set(key string, o outcome, ttl time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= localCacheMax {
-		c.m = make(map[string]localEntry) // crude bound: start over
-	}
-	c.m[key] = localEntry{o: o, expires: time.Now().Add(ttl)}
 }

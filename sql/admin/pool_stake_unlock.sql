@@ -1,3 +1,3 @@
 -- pool_stake_unlock: release the per-network refresh lock.
--- $1 lock key (bigint).
+-- $1 lock key (bigint). False when this session does not hold it.
 SELECT pg_advisory_unlock($1)

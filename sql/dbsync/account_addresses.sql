@@ -10,7 +10,23 @@
 -- number of addresses, not of outputs: a stake key whose one address
 -- holds 125 000 outputs took 3.3 s read output by output.
 -- $1 stake_address.id, $2 limit, $3 offset
--- Indexes: sg_tx_out_stake_address, sg_tx_out_address_tx_id.
+-- Indexes: sg_tx_out_stake_address, sg_tx_out_address_tx_id. Address-table
+-- variant: sg_address_stake_address (address.stake_address_id), then
+-- sg_tx_out_address_tx_id on (address_id, tx_id) for each first output.
+{{- if .AddressTable}}
+WITH items AS MATERIALIZED (
+  -- the address table carries the stake part: no loose scan needed
+  SELECT a.address, row_number() OVER (ORDER BY f.tx_id, f.index) AS n
+  FROM address a
+  CROSS JOIN LATERAL (
+    SELECT o.tx_id, o.index
+    FROM tx_out o
+    WHERE o.address_id = a.id
+    ORDER BY o.tx_id, o.index
+    LIMIT 1
+  ) f
+  WHERE a.stake_address_id = $1
+{{- else}}
 WITH RECURSIVE addrs AS (
   (SELECT o.address
    FROM tx_out o
@@ -37,6 +53,7 @@ WITH RECURSIVE addrs AS (
     ORDER BY o.tx_id, o.index
     LIMIT 1
   ) f
+{{- end}}
 )
 SELECT c.total, p.n, p.address
 FROM (SELECT count(*) AS total FROM items) c

@@ -13,8 +13,8 @@
 -- $1 stake_address.id, $2 current epoch (the tip's)
 -- Indexes: idx_stake_registration_addr_id, idx_stake_deregistration_addr_id,
 -- idx_delegation_addr_id, sg_delegation_vote_addr_id, idx_epoch_stake_addr_id,
--- idx_reward_addr_id, sg_reward_rest_addr_id, idx_withdrawal_addr_id with
--- tx_pkey; pool_hash_pkey, drep_hash_pkey.
+-- idx_reward_addr_id, sg_reward_rest_addr_id, sg_withdrawal_addr_tx with
+-- sg_tx_invalid (see account_withdrawals.sql); pool_hash_pkey, drep_hash_pkey.
 WITH reg AS (
   SELECT r.tx_id, r.cert_index, r.epoch_no
   FROM stake_registration r
@@ -45,8 +45,8 @@ WITH reg AS (
 ), withdrawn AS (
   SELECT COALESCE(sum(w.amount), 0) AS amount
   FROM withdrawal w
-  JOIN tx t ON t.id = w.tx_id
-  WHERE w.addr_id = $1 AND t.valid_contract
+  WHERE w.addr_id = $1
+    AND (SELECT true FROM tx f WHERE f.id = w.tx_id AND NOT f.valid_contract LIMIT 1) IS NULL
 )
 SELECT
   (SELECT count(*) > 0 FROM active) AS active,

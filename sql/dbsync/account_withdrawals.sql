@@ -6,12 +6,17 @@
 -- block time (an account that withdraws with every DEX batch has
 -- thousands). An empty page is one row with only total set.
 -- $1 stake_address.id, $2 ascending (bool), $3 limit, $4 offset
--- Indexes: idx_withdrawal_addr_id, tx_pkey, block_pkey.
+-- Indexes: sg_withdrawal_addr_tx (index-only, already in chain order);
+-- sg_tx_invalid for the validity test; tx_pkey, block_pkey for the page.
+-- The validity test is a scalar subquery so that it stays one probe of the
+-- small failed-tx index per withdrawal (as a join or NOT EXISTS the planner
+-- may read the whole index into a hash); without sg_tx_invalid it probes
+-- tx_pkey instead, still correct.
 WITH items AS MATERIALIZED (
   SELECT w.tx_id, w.amount, row_number() OVER (ORDER BY w.tx_id, w.id) AS n
   FROM withdrawal w
-  JOIN tx t ON t.id = w.tx_id
-  WHERE w.addr_id = $1 AND t.valid_contract
+  WHERE w.addr_id = $1
+    AND (SELECT true FROM tx f WHERE f.id = w.tx_id AND NOT f.valid_contract LIMIT 1) IS NULL
 )
 SELECT c.total, p.n, encode(t.hash, 'hex') AS tx_hash, p.amount::text AS amount, b.time AS block_time
 FROM (SELECT count(*) AS total FROM items) c

@@ -1,12 +1,13 @@
 -- pool_live_pledge: the current stake of a pool's owners' accounts
--- (owners of its latest registration or update), core mode (tx_in anti-join):
--- their unspent outputs + spendable rewards (reward, reward_rest) −
--- withdrawals, the formula of a delegator's live stake in
--- pool_stake_one.sql, whatever pool the owners delegate to.
+-- (owners of its latest registration or update): their unspent outputs
+-- ("unspent" per layout: see utxos_by_address.sql) + spendable rewards
+-- (reward, reward_rest) − withdrawals, the formula of a delegator's live
+-- stake in pool_stake_one.sql, whatever pool the owners delegate to.
 -- $1 pool key hash (bytea, 28 bytes). No row when the pool was never
 -- registered.
 -- Indexes: unique_pool_hash; idx_pool_update_hash_id;
--- pool_owner_pool_update_id_idx; idx_tx_out_stake_address_id and sg_tx_in_tx_out_id_index;
+-- pool_owner_pool_update_id_idx; core: idx_tx_out_stake_address_id and
+-- sg_tx_in_tx_out_id_index, consumed: sg_tx_out_unspent_stake;
 -- idx_reward_addr_id; sg_reward_rest_addr_id; idx_withdrawal_addr_id.
 WITH cur AS (
   SELECT max(b.epoch_no) AS e FROM block b
@@ -23,9 +24,7 @@ SELECT (
     COALESCE((
       SELECT sum(o.value) FROM tx_out o
       WHERE o.stake_address_id IN (SELECT addr_id FROM owners)
-        AND NOT EXISTS (
-        SELECT 1 FROM tx_in i
-        WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)), 0)
+        AND {{unspent "o"}}), 0)
   + COALESCE((
       SELECT sum(rw.amount) FROM reward rw
       WHERE rw.addr_id IN (SELECT addr_id FROM owners)

@@ -22,15 +22,15 @@ SELECT
   b.time AS block_time,
   (SELECT f.tx_id
    FROM (
-     SELECT o.address, o.tx_id
+     SELECT {{addrKey "o"}} AS key, o.tx_id
      FROM tx_out o
-     WHERE o.address >= $1
-     ORDER BY o.address, o.tx_id
+     WHERE {{addrKey "o"}} >= {{addrParam "$1"}}
+     ORDER BY {{addrKey "o"}}, o.tx_id
      LIMIT 1
    ) f
-   WHERE f.address = $1) AS first_id,
+   WHERE f.key = {{addrParam "$1"}}) AS first_id,
   (SELECT count(*)
-   FROM (SELECT 1 FROM tx_out o WHERE o.address = $1 LIMIT $2) c) AS outputs
+   FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs
 FROM block b
 WHERE b.slot_no IS NOT NULL
 ORDER BY b.slot_no DESC

@@ -1,26 +1,39 @@
 -- tx_history_small: one page of the history of an address with few outputs
 -- (fewer than dbsync.smallHistoryOutputs, which tx_history_head counts),
--- with the address's distinct transaction count, core mode (spends found
--- through tx_in). A transaction belongs to the address when it pays to the
--- address or spends one of its outputs; each counts once. For such an
--- address reading all of its outputs is cheap, so one generic plan serves
--- every one of them: no per-request planning (the custom-planned walk of
--- tx_history_page_* spent about 1 ms planning an ordinary address's page)
--- and no separate count. tx.id order is chain order in db-sync.
+-- with the address's distinct transaction count. A transaction belongs to
+-- the address when it pays to the address or spends one of its outputs
+-- (found through tx_in in core mode, consumed_by_tx_id in consumed mode);
+-- each counts once. For such an address reading all of its outputs is
+-- cheap, so one generic plan serves every one of them: no per-request
+-- planning (the custom-planned walk of tx_history_page spent about 1 ms
+-- planning an ordinary address's page) and no separate count. tx.id order
+-- is chain order in db-sync.
 -- $1 address text, $2 lowest tx id (inclusive), $3 highest tx id
 -- (exclusive), $4 offset, $5 limit (NULL: no limit), $6 oldest first (bool)
--- Indexes: sg_tx_out_address_tx_id (index-only), sg_tx_in_tx_out_id_index
--- (one probe per output), tx_pkey, block_pkey.
+-- Indexes: sg_tx_out_address_tx_id (index-only); core:
+-- sg_tx_in_tx_out_id_index (one probe per output); consumed:
+-- sg_tx_out_address_consumed_by (index-only); tx_pkey, block_pkey.
+{{- if .Consumed}}
+WITH ids AS MATERIALIZED (
+  SELECT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
+  UNION
+  SELECT o.consumed_by_tx_id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
+{{- else}}
 WITH outs AS MATERIALIZED (
   SELECT o.tx_id, o.index
   FROM tx_out o
-  WHERE o.address = $1
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
 ), ids AS MATERIALIZED (
   SELECT outs.tx_id AS id FROM outs
   UNION
   SELECT i.tx_in_id
   FROM outs
   JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+{{- end}}
 ), page AS (
   SELECT id
   FROM ids

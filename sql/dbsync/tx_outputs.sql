@@ -7,8 +7,9 @@ SELECT
   o.tx_id,
   o.id AS tx_out_id,
   o.index AS output_index,
-  o.address,
+  {{address "o"}} AS address,
   o.value::text AS lovelace
 FROM tx_out o
+{{joinAddress "o"}}
 WHERE o.tx_id = ANY($1::bigint[])
 ORDER BY o.tx_id, o.index

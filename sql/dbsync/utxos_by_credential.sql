@@ -1,30 +1,30 @@
 -- utxos_by_credential: the unspent outputs of every address whose payment
--- credential is $1 (base, enterprise, pointer; any stake part), core mode
--- (tx_in anti-join), in chain order.
+-- credential is $1 (base, enterprise, pointer; any stake part), in chain
+-- order ("unspent": see utxos_by_address.sql).
 -- $1 bytea 28-byte key or script hash (tx_out.payment_cred)
 -- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
 --   first chunk. $4 chunk size (see utxos_by_address.sql).
--- Indexes: idx_tx_out_payment_cred (db-sync's own); sg_tx_in_tx_out_id_index
--- for the anti-join; tx_pkey, block_pkey.
+-- Indexes: core, idx_tx_out_payment_cred (db-sync's own) and
+-- sg_tx_in_tx_out_id_index for the anti-join; consumed,
+-- sg_tx_out_unspent_payment_cred (unspent outputs only, in tx order);
+-- tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
   o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
-  o.address,
+  {{address "o"}} AS address,
   o.value::text AS lovelace,
   encode(o.data_hash, 'hex') AS datum_hash,
-  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash
 FROM tx_out o
+{{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id
 JOIN block b ON b.id = t.block_id
-WHERE o.payment_cred = $1
-  AND NOT EXISTS (
-    SELECT 1 FROM tx_in i
-    WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-  )
+WHERE {{credentialIs "o" "$1"}}
+  AND {{unspent "o"}}
   AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
 LIMIT $4

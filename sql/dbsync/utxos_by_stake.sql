@@ -1,25 +1,26 @@
 -- utxos_by_stake: the unspent outputs of every address carrying one stake
--- credential, core mode (tx_in anti-join), in chain order. The stake
--- address is resolved from its candidate reward-address bytes, the first
--- candidate that exists winning (key credential before script credential).
+-- credential, in chain order ("unspent": see utxos_by_address.sql). The
+-- stake address is resolved from its candidate reward-address bytes, the
+-- first candidate that exists winning (key credential before script).
 -- $1 bytea[] candidate stake_address.hash_raw values, preferred first
 -- $2, $3 keyset: only outputs after (tx_id $2, index $3); -1, -1 for the
---   first chunk. $4 chunk size. A long list is read in chunks inside one
---   snapshot, so a request holds one chunk in memory, not the whole list.
--- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id;
--- sg_tx_in_tx_out_id_index for the anti-join; tx_pkey, block_pkey.
+--   first chunk. $4 chunk size (see utxos_by_address.sql).
+-- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id
+-- (consumed: sg_tx_out_unspent_stake); core: sg_tx_in_tx_out_id_index for
+-- the anti-join; tx_pkey, block_pkey.
 SELECT
   o.id AS tx_out_id,
   o.tx_id,
   encode(t.hash, 'hex') AS tx_hash,
   o.index AS output_index,
-  o.address,
+  {{address "o"}} AS address,
   o.value::text AS lovelace,
   encode(o.data_hash, 'hex') AS datum_hash,
-  CASE WHEN o.address_has_script THEN encode(o.payment_cred, 'hex') END AS script_hash,
+  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash
 FROM tx_out o
+{{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id
 JOIN block b ON b.id = t.block_id
 WHERE o.stake_address_id = (
@@ -28,10 +29,7 @@ WHERE o.stake_address_id = (
     ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
     LIMIT 1
   )
-  AND NOT EXISTS (
-    SELECT 1 FROM tx_in i
-    WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-  )
+  AND {{unspent "o"}}
   AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
 ORDER BY o.tx_id, o.index
 LIMIT $4

@@ -1,0 +1,192 @@
+package dbsync
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"text/template"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+// Layout is what a statement's text may depend on: how db-sync was
+// configured to store outputs. It is decided once per database at start
+// (Capabilities.Layout) and selects one rendering of every statement.
+type Layout struct {
+	// Consumed: unspent = tx_out.consumed_by_tx_id IS NULL (db-sync's
+	// tx_out.value consumed/prune/bootstrap); otherwise an anti-join on tx_in.
+	Consumed bool
+	// AddressTable: db-sync's address-table variant
+	// (tx_out.use_address_table): tx_out.address_id -> address(address,
+	// raw, has_script, payment_cred, stake_address_id) instead of the
+	// address, address_has_script and payment_cred columns.
+	AddressTable bool
+}
+
+// Layouts is every layout a statement is rendered for at start, so a
+// template that fails for one of them stops the process at boot.
+var Layouts = []Layout{{}, {Consumed: true}, {AddressTable: true}, {Consumed: true, AddressTable: true}}
+
+// String names the layout as /v1/health and the logs do: core or
+// consumed, with "+address" for the address-table variant.
+func (l Layout) String() string {
+	s := "core"
+	if l.Consumed {
+		s = "consumed"
+	}
+	if l.AddressTable {
+		s += "+address"
+	}
+	return s
+}
+
+// Statement is one SQL file whose text may differ by layout. The file is a
+// text/template over Layout; the differences between layouts live in the
+// file itself ({{if .Consumed}}…{{end}}) or in the template functions below,
+// so each statement has exactly one source. `syncgate sql FILE --layout L`
+// prints a rendering to paste into psql.
+type Statement struct {
+	name     string
+	rendered map[Layout]string
+}
+
+// templateFuncs are the fragments several statements share. They are
+// chosen here, in one place, for every statement that uses them. Each
+// takes the alias of a tx_out (or collateral_tx_out) row.
+func templateFuncs(l Layout) template.FuncMap {
+	// pick returns core, or variant in the address-table variant.
+	pick := func(core, variant string) string {
+		if l.AddressTable {
+			return variant
+		}
+		return core
+	}
+	return template.FuncMap{
+		// unspent "o": the condition that output o has not been spent.
+		"unspent": func(o string) string {
+			if l.Consumed {
+				return o + ".consumed_by_tx_id IS NULL"
+			}
+			return "NOT EXISTS (SELECT 1 FROM tx_in spend WHERE spend.tx_out_id = " + o + ".tx_id AND spend.tx_out_index = " + o + ".index)"
+		},
+		// addrKey "o": the column that says which address o pays, the one
+		// syncgate's address indexes lead with.
+		"addrKey": func(o string) string { return pick(o+".address", o+".address_id") },
+		// addrParam "$1": the addrKey value of the address text $1. The
+		// variant resolves it once (an InitPlan) through sg_address_address;
+		// NULL for an address never seen, which matches no output.
+		"addrParam": func(p string) string {
+			return pick(p, "(SELECT a.id FROM address a WHERE a.address = "+p+" ORDER BY a.id LIMIT 1)")
+		},
+		// joinAddress "o": the join the columns below need (none in core).
+		"joinAddress": func(o string) string {
+			return pick("", "JOIN address "+o+"_addr ON "+o+"_addr.id = "+o+".address_id")
+		},
+		"address":     func(o string) string { return pick(o+".address", o+"_addr.address") },
+		"hasScript":   func(o string) string { return pick(o+".address_has_script", o+"_addr.has_script") },
+		"paymentCred": func(o string) string { return pick(o+".payment_cred", o+"_addr.payment_cred") },
+		// credentialIs "o" "$1": o pays an address whose payment credential
+		// is $1 (variant: through idx_address_payment_cred).
+		"credentialIs": func(o, p string) string {
+			return pick(o+".payment_cred = "+p, o+".address_id = ANY(ARRAY(SELECT a.id FROM address a WHERE a.payment_cred = "+p+"))")
+		},
+	}
+}
+
+// render parses file as a template and renders it for every layout. The
+// template sees the Layout's fields (.Consumed) and params' keys, which
+// pick among renderings of one file beyond the layout (.Order of a walk
+// rendered both ways). A defect in a template panics at start-up, like a
+// missing file.
+func render(file string, params map[string]any) *Statement {
+	src := sqlfiles.Must(file)
+	label := file
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		label += fmt.Sprintf(" %s=%v", k, params[k])
+	}
+	s := &Statement{name: label, rendered: make(map[Layout]string, len(Layouts))}
+	for _, l := range Layouts {
+		text, err := renderText(file, src, l, params)
+		if err != nil {
+			panic(fmt.Sprintf("sql template %s (%s): %v", label, l, err))
+		}
+		s.rendered[l] = text
+		sqlfiles.Label(text, label)
+	}
+	return s
+}
+
+// renderText executes the template src of file for layout l and params.
+func renderText(file, src string, l Layout, params map[string]any) (string, error) {
+	t, err := template.New(file).Funcs(templateFuncs(l)).Option("missingkey=error").Parse(src)
+	if err != nil {
+		return "", err
+	}
+	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable}
+	maps.Copy(data, params)
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// Render returns the statement file (e.g. "dbsync/utxos_by_address.sql")
+// as it runs in layout l with params, for `syncgate sql` (to paste into psql).
+func Render(file string, l Layout, params map[string]any) (string, error) {
+	src, err := sqlfiles.Text(file)
+	if err != nil {
+		return "", err
+	}
+	return renderText(file, src, l, params)
+}
+
+// plan says how a statement runs in a layout.
+type plan int
+
+const (
+	genericPlan plan = iota // prepared, generic plan (see prepared)
+	customPlan              // prepared, planned for its values (see preparedCustom)
+	notPrepared             // sent unprepared (rare statements planned for their values)
+)
+
+// Plan choices shared by several statements.
+var (
+	alwaysGeneric = func(Layout) plan { return genericPlan }
+	neverPrepared = func(Layout) plan { return notPrepared }
+	// customInCore: the core-mode history walk must be planned for the
+	// address (its spent side depends on how often the address occurs); the
+	// consumed walk is the same plain index walk for every address.
+	customInCore = func(l Layout) plan {
+		if l.Consumed {
+			return genericPlan
+		}
+		return customPlan
+	}
+)
+
+// layoutStatement renders file for every layout and registers each
+// rendering for preparation as planFor says.
+func layoutStatement(file string, planFor func(Layout) plan, params map[string]any) *Statement {
+	s := render(file, params)
+	for _, l := range Layouts {
+		switch planFor(l) {
+		case genericPlan:
+			preparedFor(l, s.rendered[l])
+		case customPlan:
+			preparedCustomFor(l, s.rendered[l])
+		}
+	}
+	return s
+}
+
+// For returns the statement's text in layout l.
+func (s *Statement) For(l Layout) string { return s.rendered[l] }
+
+// Name is the statement's file ("dbsync/utxos_by_address.sql"), followed
+// by its params when it has some.
+func (s *Statement) Name() string { return s.name }
+
+// sql returns s rendered for this database's layout.
+func (db *DB) sql(s *Statement) string { return s.rendered[db.layout] }

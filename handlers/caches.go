@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"time"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// notFoundTTL is how long a 404 is remembered under the tip it was read at.
+// It stays true for that tip, like any answer; the TTL is shorter than the
+// answers' only because clients can invent unknown ids without end.
+const notFoundTTL = time.Minute
+
+// caches are the server's read-through caches. Each is named by its Redis
+// keys' first part (also its label in the cache metrics); the key layouts
+// below are shared with other instances, older versions included, so keep
+// them as they are.
+type caches struct {
+	// txtotal:<network>:<tip hash>:<address digest>
+	txTotal *cache.Cache[int64]
+	// pool:<network>:<pool hex>:epoch:<epoch>
+	poolTotals *cache.Cache[dbsync.PoolEpochTotals]
+	// activestake:<network>:<epoch>
+	activeStake *cache.Cache[string]
+
+	// Whole answers, as sent, under the tip they were read at:
+	// <name>:<network>:<tip hash>:<parameters…> (see servedByTip).
+	asset          *cache.Cache[[]byte] // asset: <asset id>:<metadata source>
+	poolInfo       *cache.Cache[[]byte] // poolinfo: <pool hex>
+	poolDelegators *cache.Cache[[]byte] // pooldelegators: <pool hex>:<limit>:<offset>
+	poolMeta       *cache.Cache[[]byte] // poolmeta: <pool hex>
+	poolDelegCount *cache.Cache[[]byte] // pooldelegcount: <pool hex>
+	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
+}
+
+// newCaches builds the caches over rc (nil: local stores only).
+func newCaches(rc *cache.Client) caches {
+	poolAnswers := func(name string) *cache.Cache[[]byte] {
+		return cache.NewRawJSON(rc, name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL})
+	}
+	return caches{
+		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL}),
+		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
+		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
+
+		asset:          cache.NewRawJSON(rc, "asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL}),
+		poolInfo:       poolAnswers("poolinfo"),
+		poolDelegators: poolAnswers("pooldelegators"),
+		poolMeta:       poolAnswers("poolmeta"),
+		poolDelegCount: poolAnswers("pooldelegcount"),
+		poolBlocks:     poolAnswers("poolblocks"),
+	}
+}

@@ -1,0 +1,128 @@
+package chaingen
+
+// drep is a vote-delegation target as db-sync stores it in drep_hash: the
+// two predefined DReps have no raw hash and a fixed view; a key-hash DRep's
+// view is the bech32 "drep" encoding of its 28-byte hash.
+type drep struct {
+	raw  []byte
+	view string
+	id   int64
+}
+
+const (
+	drepAbstain      = 0
+	drepNoConfidence = 1
+	firstKeyDRep     = 2
+)
+
+func (g *gen) setupDReps(n int) {
+	g.dreps = append(g.dreps, drep{view: "drep_always_abstain"}, drep{view: "drep_always_no_confidence"})
+	for i := 0; i < n; i++ {
+		raw := g.bytes(28)
+		g.dreps = append(g.dreps, drep{raw: raw, view: bech32Of("drep", raw)})
+	}
+}
+
+// ensureDRep writes the drep_hash row when the DRep is first seen, as
+// db-sync does.
+func (g *gen) ensureDRep(d int32) int64 {
+	dr := &g.dreps[d]
+	if dr.id == 0 {
+		g.ids.drepHash++
+		dr.id = g.ids.drepHash
+		g.t.drepHash.int(dr.id).bytea(dr.raw).text(dr.view).bool(false).end()
+	}
+	return dr.id
+}
+
+func (g *gen) certVote(txID int64, s, d int32, idx int) {
+	g.ids.delegationVote++
+	g.t.delegationVote.int(g.ids.delegationVote).int(g.ensureStake(s)).int(int64(idx)).int(g.ensureDRep(d)).
+		int(txID).null().end()
+	k := &g.stakes[s]
+	k.drep = d
+	k.voteDelegs++
+}
+
+// pickDRep chooses a vote-delegation target other than the current one:
+// one in ten delegations goes to always-abstain, one in ten to
+// always-no-confidence (by position n, so small chains have both), the
+// rest to key-hash DReps, the first ones more popular.
+func (g *gen) pickDRep(n int, current int32) int32 {
+	keys := len(g.dreps) - firstKeyDRep
+	var d int32
+	switch n % 10 {
+	case 0:
+		d = drepAbstain
+	case 5:
+		d = drepNoConfidence
+	default:
+		d = int32(firstKeyDRep + g.intn(1+g.intn(keys)))
+	}
+	if d == current {
+		d = int32(firstKeyDRep + (int(d)-firstKeyDRep+1+keys)%keys)
+	}
+	return d
+}
+
+// voteDelegate: a registered key delegates its votes (a Conway
+// vote_deleg certificate, no deposit).
+func (g *gen) voteDelegate(s int32, n int) func() bool {
+	return func() bool {
+		k := &g.stakes[s]
+		if !k.registered {
+			return false
+		}
+		w := g.stakeWallet(s)
+		if w < 0 {
+			return false
+		}
+		d := g.pickDRep(n, k.drep)
+		q := payReq{from: w, nCerts: 1, certs: func(txID int64) { g.certVote(txID, s, d, 0) }}
+		if k.script {
+			q.scripts = []*scriptSpec{nativeSpec(k.native)}
+		}
+		_, ok := g.pay(q)
+		return ok
+	}
+}
+
+// voteTasks: Conway-era vote delegations, and, after the first Conway
+// epoch, some keys moving their votes to another DRep.
+func (g *gen) voteTasks(e int, opt func(float64, func() bool), rnd func() float64) {
+	for i, s := range g.pickRegistered(max(12, g.countRegistered()/12)) {
+		opt(rnd(), g.voteDelegate(s, i))
+	}
+	if e == firstConway {
+		return
+	}
+	n := 0
+	for i := range g.stakes {
+		if k := &g.stakes[i]; k.registered && k.drep >= 0 && i%3 == e%3 {
+			opt(rnd(), g.voteDelegate(int32(i), n+1))
+			n++
+		}
+	}
+}
+
+const firstConway = firstShelley + 7
+
+// govActionDeposit is the Conway gov_action_deposit (epoch_param).
+const govActionDeposit = 100_000 * ada
+
+// scheduleProposalRefunds returns governance-action deposits (reward_rest
+// type proposal_refund) to the retired pool's owner and a few other
+// registered accounts. The proposals themselves are not modelled, so the
+// amount is taken from the reserves (the ada_pots still add up).
+func (g *gen) scheduleProposalRefunds(spendable int) {
+	g.pendingRest = append(g.pendingRest, pendingReward{stake: g.pools[poolRetired].owner, typ: "proposal_refund",
+		amount: govActionDeposit, spendable: spendable})
+	n := 2
+	for i := 3; i < len(g.stakes) && n > 0; i += 5 {
+		if k := &g.stakes[i]; k.registered && !k.owner {
+			g.pendingRest = append(g.pendingRest, pendingReward{stake: int32(i), typ: "proposal_refund",
+				amount: govActionDeposit, spendable: spendable})
+			n--
+		}
+	}
+}

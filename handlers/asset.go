@@ -132,7 +132,7 @@ func (s *Server) servedByTip(c *gin.Context, answers *cache.Cache[[]byte], db *d
 	}
 	var b []byte
 	var err error
-	if tip, err := db.RecentTip(ctx); err == nil {
+	if tip, tipErr := db.RecentTip(ctx); tipErr == nil {
 		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
 		b, err = answers.GetTTL(ctx, key, encoded)
 	} else {

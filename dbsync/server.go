@@ -42,6 +42,9 @@ const (
 var (
 	// errNotProbed: the watcher has not reached the server yet.
 	errNotProbed = errors.New("not reached yet")
+	// errWaitPrimary: a replica waits for the primary's capabilities,
+	// which choose its statements' layout.
+	errWaitPrimary = errors.New("waiting for the primary's capabilities")
 	// errServerDown interrupts calls on a server taken out of rotation.
 	errServerDown = errors.New("server taken out of rotation")
 	// ErrUnsupported: the database can never be served by this version.
@@ -169,6 +172,11 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 			backoff, wait = 0, db.opts.ProbeInterval
 			continue
 		}
+		if errors.Is(err, errWaitPrimary) {
+			p.setDown(err) // not news: it comes in once the primary is known
+			backoff, wait = 0, firstRetry
+			continue
+		}
 		if p.setDown(err) {
 			db.log.Warn("db-sync server out of rotation; retrying", slog.String("network", db.Network.Name),
 				slog.String("server", p.server), slog.String("error", err.Error()))
@@ -187,7 +195,7 @@ func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
 	defer cancel()
 	if !db.ready.Load() {
 		if !primary {
-			return errors.New("waiting for the primary's capabilities")
+			return errWaitPrimary
 		}
 		caps, err := DetectCapabilities(ctx, p.DB)
 		if err != nil {

@@ -117,10 +117,17 @@ func render(file string, params map[string]any) *Statement {
 	return s
 }
 
+// fragments are the definitions every statement may use
+// ({{template "utxo_rows" .}}): sql/dbsync/fragments.sql.
+var fragments = sqlfiles.Must("dbsync/fragments.sql")
+
 // renderText executes the template src of file for layout l and params.
 func renderText(file, src string, l Layout, params map[string]any) (string, error) {
-	t, err := template.New(file).Funcs(templateFuncs(l)).Option("missingkey=error").Parse(src)
+	t, err := template.New(file).Funcs(templateFuncs(l)).Option("missingkey=error").Parse(fragments)
 	if err != nil {
+		return "", fmt.Errorf("fragments: %w", err)
+	}
+	if t, err = t.Parse(src); err != nil {
 		return "", err
 	}
 	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable}

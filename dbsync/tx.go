@@ -9,12 +9,10 @@ import (
 	"time"
 
 	"github.com/lib/pq"
-
-	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlTxByHash  = prepared(sqlfiles.Must("dbsync/tx_by_hash.sql"))
+	sqlTxByHash  = layoutStatement("dbsync/tx_by_hash.sql", alwaysGeneric, nil)
 	sqlTxInputs  = layoutStatement("dbsync/tx_inputs.sql", alwaysGeneric, nil)
 	sqlTxOutputs = layoutStatement("dbsync/tx_outputs.sql", alwaysGeneric, nil)
 )
@@ -87,7 +85,7 @@ func (db *DB) TxByHash(ctx context.Context, hash TxHash) (Tx, error) {
 	var out Tx
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var row txRefRow
-		if err := tx.GetContext(ctx, &row, sqlTxByHash, hash[:]); err != nil {
+		if err := tx.GetContext(ctx, &row, db.sql(sqlTxByHash), hash[:]); err != nil {
 			return err
 		}
 		ref, err := row.ref()

@@ -1,10 +1,20 @@
 package handlers
 
 import (
+	"context"
+	"strconv"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
 )
+
+// accountCacheTTL bounds how long an account answer is kept under the tip
+// it was read at. It stays true for that tip; the cache is what lets a busy
+// account (a DEX batcher's thousands of withdrawals) be asked many times a
+// block without summing its history each time.
+const accountCacheTTL = 10 * time.Minute
 
 // Limits of the stake-account lists (client-extras conventions).
 const (
@@ -99,21 +109,22 @@ func (s *Server) account(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := db.Account(c.Request.Context(), key)
-	if err != nil {
-		return err
-	}
-	ok(c, accountJSON{
-		StakeAddress: a.StakeAddress, Active: a.Active, ActiveEpoch: a.ActiveEpoch,
-		ActiveStake: a.ActiveStake, RewardsSum: a.RewardsSum, WithdrawnRewards: a.WithdrawnRewards,
-		AvailableRewards: a.AvailableRewards, PoolID: a.PoolID, DRepID: a.DRepID,
+	return s.servedByTip(c, s.caches.account, db, []string{"summary", key.Bech32()}, func(ctx context.Context) (envelope, time.Duration, error) {
+		a, err := db.Account(ctx, key)
+		if err != nil {
+			return envelope{}, 0, err
+		}
+		return envelope{Success: true, Data: accountJSON{
+			StakeAddress: a.StakeAddress, Active: a.Active, ActiveEpoch: a.ActiveEpoch,
+			ActiveStake: a.ActiveStake, RewardsSum: a.RewardsSum, WithdrawnRewards: a.WithdrawnRewards,
+			AvailableRewards: a.AvailableRewards, PoolID: a.PoolID, DRepID: a.DRepID,
+		}}, accountCacheTTL, nil
 	})
-	return nil
 }
 
 // accountList answers one account list: parse, read, convert each item.
 func accountList[T, J any](s *Server, c *gin.Context, ordered bool,
-	read func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[T], error),
+	read func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[T], error),
 	item func(T) J) error {
 	db, key, err := s.chainAccount(c)
 	if err != nil {
@@ -123,23 +134,26 @@ func accountList[T, J any](s *Server, c *gin.Context, ordered bool,
 	if err != nil {
 		return err
 	}
-	page, err := read(db, key, q)
-	if err != nil {
-		return err
-	}
-	items := make([]J, len(page.Items))
-	for i, it := range page.Items {
-		items[i] = item(it)
-	}
-	okHistory(c, items, NewPagination(q.Limit, q.Offset, len(items), page.Total), lastUpdatedOf(page.Tip))
-	return nil
+	params := []string{c.FullPath(), key.Bech32(), strconv.Itoa(q.Limit), strconv.Itoa(q.Offset), strconv.FormatBool(q.Ascending)}
+	return s.servedByTip(c, s.caches.account, db, params, func(ctx context.Context) (envelope, time.Duration, error) {
+		page, err := read(ctx, db, key, q)
+		if err != nil {
+			return envelope{}, 0, err
+		}
+		items := make([]J, len(page.Items))
+		for i, it := range page.Items {
+			items[i] = item(it)
+		}
+		p, lu := NewPagination(q.Limit, q.Offset, len(items), page.Total), lastUpdatedOf(page.Tip)
+		return envelope{Success: true, Data: items, Pagination: &p, LastUpdated: &lu}, accountCacheTTL, nil
+	})
 }
 
 // accountRewards: GET /v1/accounts/:stakeAddress/rewards.
 func (s *Server) accountRewards(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
-			return db.AccountRewards(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
+			return db.AccountRewards(ctx, key, q)
 		},
 		func(r dbsync.AccountReward) accountRewardJSON {
 			return accountRewardJSON{Epoch: r.Epoch, Amount: r.Amount, PoolID: r.PoolID, RewardType: r.Type}
@@ -149,8 +163,8 @@ func (s *Server) accountRewards(c *gin.Context) error {
 // accountDelegations: GET /v1/accounts/:stakeAddress/delegations.
 func (s *Server) accountDelegations(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
-			return db.AccountDelegations(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
+			return db.AccountDelegations(ctx, key, q)
 		},
 		func(d dbsync.AccountDelegation) accountDelegationJSON {
 			return accountDelegationJSON{ActiveEpoch: d.ActiveEpoch, PoolID: d.PoolID, TxHash: d.TxHash, CertIndex: d.CertIndex}
@@ -160,8 +174,8 @@ func (s *Server) accountDelegations(c *gin.Context) error {
 // accountRegistrations: GET /v1/accounts/:stakeAddress/registrations.
 func (s *Server) accountRegistrations(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
-			return db.AccountRegistrations(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
+			return db.AccountRegistrations(ctx, key, q)
 		},
 		func(r dbsync.AccountRegistration) accountRegistrationJSON {
 			return accountRegistrationJSON{TxHash: r.TxHash, Action: r.Action, Epoch: r.Epoch}
@@ -171,8 +185,8 @@ func (s *Server) accountRegistrations(c *gin.Context) error {
 // accountWithdrawals: GET /v1/accounts/:stakeAddress/withdrawals.
 func (s *Server) accountWithdrawals(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
-			return db.AccountWithdrawals(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
+			return db.AccountWithdrawals(ctx, key, q)
 		},
 		func(w dbsync.AccountWithdrawal) accountWithdrawalJSON {
 			return accountWithdrawalJSON{TxHash: w.TxHash, Amount: w.Amount, BlockTime: blockTime(w.BlockTime)}
@@ -183,8 +197,8 @@ func (s *Server) accountWithdrawals(c *gin.Context) error {
 // first appearance).
 func (s *Server) accountAddresses(c *gin.Context) error {
 	return accountList(s, c, false,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
-			return db.AccountAddresses(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
+			return db.AccountAddresses(ctx, key, q)
 		},
 		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
 }
@@ -192,8 +206,8 @@ func (s *Server) accountAddresses(c *gin.Context) error {
 // accountAssets: GET /v1/accounts/:stakeAddress/assets (one order: unit).
 func (s *Server) accountAssets(c *gin.Context) error {
 	return accountList(s, c, false,
-		func(db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
-			return db.AccountAssets(c.Request.Context(), key, q)
+		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
+			return db.AccountAssets(ctx, key, q)
 		},
 		func(a dbsync.AccountAsset) accountAssetJSON {
 			return accountAssetJSON{Unit: a.Unit, Quantity: a.Quantity}

@@ -32,6 +32,8 @@ type caches struct {
 	poolMeta       *cache.Cache[[]byte] // poolmeta: <pool hex>
 	poolDelegCount *cache.Cache[[]byte] // pooldelegcount: <pool hex>
 	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
+	// account: summary:<stake address>, or <route>:<stake address>:<limit>:<offset>:<asc>
+	account *cache.Cache[[]byte]
 }
 
 // newCaches builds the caches over rc (nil: local stores only).
@@ -50,5 +52,6 @@ func newCaches(rc *cache.Client) caches {
 		poolMeta:       poolAnswers("poolmeta"),
 		poolDelegCount: poolAnswers("pooldelegcount"),
 		poolBlocks:     poolAnswers("poolblocks"),
+		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL}),
 	}
 }

@@ -7,24 +7,10 @@
 -- Indexes: core, idx_tx_out_payment_cred and sg_tx_in_tx_out_id_index;
 -- consumed, sg_tx_out_unspent_payment_cred; idx_ma_tx_out_tx_out_id;
 -- multi_asset_pkey.
--- Assets are summed per multi_asset id first, then named through
--- multi_asset_pkey (= ANY of the ids): a generic plan joining every holding
--- to multi_asset by hash read the whole table (millions of rows on mainnet).
+-- The rows: fragments.sql "balance_of_utxo".
 WITH utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
   WHERE {{credentialIs "o" "$1"}}
     AND {{unspent "o"}}
-), held AS MATERIALIZED (
-  SELECT mto.ident, sum(mto.quantity) AS quantity
-  FROM utxo u
-  JOIN ma_tx_out mto ON mto.tx_out_id = u.id
-  GROUP BY mto.ident
-)
-SELECT NULL::text AS policy, NULL::text AS name, COALESCE(sum(u.value), 0)::text AS quantity
-FROM utxo u
-UNION ALL
-SELECT encode(ma.policy, 'hex'), encode(ma.name, 'hex'), h.quantity::text
-FROM multi_asset ma
-JOIN held h ON h.ident = ma.id
-WHERE ma.id = ANY(ARRAY(SELECT ident FROM held))
+), {{template "balance_of_utxo" .}}

@@ -42,14 +42,7 @@ WITH paid AS (
   OFFSET $4 LIMIT $5
 )
 SELECT
-  t.id,
-  encode(t.hash, 'hex') AS tx_hash,
-  encode(b.hash, 'hex') AS block_hash,
-  COALESCE(b.slot_no, 0) AS slot_no,
-  COALESCE(b.block_no, 0) AS block_no,
-  b.time AS block_time,
-  t.fee::text AS fee,
-  t.size
+  {{template "tx_columns" .}}
 FROM page p
 JOIN tx t ON t.id = p.id
 JOIN block b ON b.id = t.block_id

@@ -9,21 +9,7 @@
 -- Indexes: sg_tx_out_address_tx_id walks the address's outputs in order
 -- (consumed: sg_tx_out_unspent_address, unspent ones only); core:
 -- sg_tx_in_tx_out_id_index answers the anti-join; tx_pkey, block_pkey.
-SELECT
-  o.id AS tx_out_id,
-  o.tx_id,
-  encode(t.hash, 'hex') AS tx_hash,
-  o.index AS output_index,
-  {{address "o"}} AS address,
-  o.value::text AS lovelace,
-  encode(o.data_hash, 'hex') AS datum_hash,
-  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
-  COALESCE(b.slot_no, 0) AS slot_no,
-  encode(b.hash, 'hex') AS block_hash
-FROM tx_out o
-{{joinAddress "o"}}
-JOIN tx t ON t.id = o.tx_id
-JOIN block b ON b.id = t.block_id
+{{template "utxo_rows" .}}
 WHERE {{addrKey "o"}} = {{addrParam "$1"}}
   AND {{unspent "o"}}
   AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)

@@ -8,21 +8,7 @@
 -- Indexes: unique_stake_address (hash_raw); idx_tx_out_stake_address_id
 -- (consumed: sg_tx_out_unspent_stake); core: sg_tx_in_tx_out_id_index for
 -- the anti-join; tx_pkey, block_pkey.
-SELECT
-  o.id AS tx_out_id,
-  o.tx_id,
-  encode(t.hash, 'hex') AS tx_hash,
-  o.index AS output_index,
-  {{address "o"}} AS address,
-  o.value::text AS lovelace,
-  encode(o.data_hash, 'hex') AS datum_hash,
-  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
-  COALESCE(b.slot_no, 0) AS slot_no,
-  encode(b.hash, 'hex') AS block_hash
-FROM tx_out o
-{{joinAddress "o"}}
-JOIN tx t ON t.id = o.tx_id
-JOIN block b ON b.id = t.block_id
+{{template "utxo_rows" .}}
 WHERE o.stake_address_id = (
     SELECT sa.id FROM stake_address sa
     WHERE sa.hash_raw = ANY($1::bytea[])

@@ -1,0 +1,56 @@
+-- fragments: pieces several statements share, as text/template definitions
+-- ({{template "name" .}} in a statement). Every statement in sql/dbsync is
+-- parsed together with this file (dbsync/statement.go); `syncgate sql FILE`
+-- prints a statement with its fragments expanded.
+
+{{- /* utxo_rows: one row per unspent output o in chain order, with its tx
+   and block; the caller adds WHERE (which outputs) and the keyset. */}}
+{{define "utxo_rows" -}}
+SELECT
+  o.id AS tx_out_id,
+  o.tx_id,
+  encode(t.hash, 'hex') AS tx_hash,
+  o.index AS output_index,
+  {{address "o"}} AS address,
+  o.value::text AS lovelace,
+  encode(o.data_hash, 'hex') AS datum_hash,
+  CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  encode(b.hash, 'hex') AS block_hash
+FROM tx_out o
+{{joinAddress "o"}}
+JOIN tx t ON t.id = o.tx_id
+JOIN block b ON b.id = t.block_id
+{{- end}}
+
+{{- /* balance_of_utxo: the balance rows of the CTE utxo(id, value): lovelace
+   (NULL policy) and each asset, summed per multi_asset id first, then named
+   through multi_asset_pkey (= ANY of the ids; a generic plan joining every
+   holding to multi_asset by hash read the whole table). */}}
+{{define "balance_of_utxo" -}}
+held AS MATERIALIZED (
+  SELECT mto.ident, sum(mto.quantity) AS quantity
+  FROM utxo u
+  JOIN ma_tx_out mto ON mto.tx_out_id = u.id
+  GROUP BY mto.ident
+)
+SELECT NULL::text AS policy, NULL::text AS name, COALESCE(sum(u.value), 0)::text AS quantity
+FROM utxo u
+UNION ALL
+SELECT encode(ma.policy, 'hex'), encode(ma.name, 'hex'), h.quantity::text
+FROM multi_asset ma
+JOIN held h ON h.ident = ma.id
+WHERE ma.id = ANY(ARRAY(SELECT ident FROM held))
+{{- end}}
+
+{{- /* tx_columns: a transaction row t with its block b (scanRow in tx.go). */}}
+{{define "tx_columns" -}}
+  t.id,
+  encode(t.hash, 'hex') AS tx_hash,
+  encode(b.hash, 'hex') AS block_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  COALESCE(b.block_no, 0) AS block_no,
+  b.time AS block_time,
+  t.fee::text AS fee,
+  t.size
+{{- end}}

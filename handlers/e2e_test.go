@@ -112,7 +112,7 @@ func TestHealthReportsTipLagAndRedis(t *testing.T) {
 
 	code, h := get(New(Deps{Config: cfg, Networks: nets, Redis: testdb.Redis(t), Now: at(30 * time.Second), Log: quiet}))
 	n := h.Networks["mainnet"]
-	if code != http.StatusOK || h.Status != "healthy" || h.Redis != "ok" || n.TipSlot == nil || uint64(*n.TipSlot) != tip.Slot || *n.LagSeconds != 30 {
+	if code != http.StatusOK || h.Status != "healthy" || h.Redis != "ok" || n.TipSlot == nil || uint64(*n.TipSlot) != tip.Slot || *n.LagSeconds != 30 || n.Layout != "core" {
 		t.Errorf("fresh tip: %d %+v %+v", code, h, n)
 	}
 	if _, h = get(New(Deps{Config: cfg, Networks: nets, Redis: testdb.Redis(t), Now: at(time.Hour), Log: quiet})); h.Status != "degraded" {

@@ -17,7 +17,11 @@ type healthNetwork struct {
 	TipSlot    *int64  `json:"tip_slot"`
 	TipTime    *string `json:"tip_time"`
 	LagSeconds *int64  `json:"lag_seconds"`
-	Error      string  `json:"error,omitempty"`
+	// Layout is the detected db-sync layout (core, consumed, +address,
+	// prune, disable: docs/DECISIONS.md "db-sync layouts"); absent until
+	// detection has run.
+	Layout string `json:"layout,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 type healthData struct {
@@ -72,9 +76,13 @@ func (s *Server) health(c *gin.Context) error {
 	unhealthy, degraded := false, false
 	for i, name := range names {
 		tip, err := tips[i], errs[i]
+		layout := ""
+		if caps, known := s.deps.Networks[name].Capabilities(); known {
+			layout = caps.LayoutName()
+		}
 		if err != nil {
 			unhealthy = true
-			data.Networks[name] = healthNetwork{Error: "unavailable"}
+			data.Networks[name] = healthNetwork{Layout: layout, Error: "unavailable"}
 			continue
 		}
 		slot := tip.SlotNo
@@ -86,7 +94,7 @@ func (s *Server) health(c *gin.Context) error {
 		if s.deps.Config.MaxTipLag > 0 && time.Duration(lag)*time.Second > s.deps.Config.MaxTipLag {
 			degraded = true
 		}
-		data.Networks[name] = healthNetwork{TipSlot: &slot, TipTime: &t, LagSeconds: &lag}
+		data.Networks[name] = healthNetwork{TipSlot: &slot, TipTime: &t, LagSeconds: &lag, Layout: layout}
 	}
 	if s.deps.Redis != nil {
 		if redisErr == nil {

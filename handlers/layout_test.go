@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,9 @@ func TestLayoutsRefuseWhatTheyLack(t *testing.T) {
 			s, db := layoutServer(t, tc.variant)
 			if got := db.Caps.LayoutName(); got != tc.layout {
 				t.Errorf("layout %q, want %q", got, tc.layout)
+			}
+			if r := get(t, s, "/v1/health"); !strings.Contains(string(r.Raw), `"layout":"`+tc.layout+`"`) {
+				t.Errorf("health does not name the layout %s: %s", tc.layout, r.Raw)
 			}
 			for _, path := range tc.refused {
 				if r := get(t, s, path); r.Status != http.StatusNotImplemented || r.Error != tc.message {

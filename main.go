@@ -68,7 +68,7 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key|sql] [
   admin-key create --name N --permissions p1,p2 [--db URL]
   admin-key roll --id ID [--expires-in SECONDS] [--db URL]
   admin-key revoke --id ID [--db URL]
-  sql [--layout core|consumed] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)`
+  sql [--layout L] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)`
 
 func newLogger(level string) *slog.Logger {
 	var lv slog.Level

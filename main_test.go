@@ -83,7 +83,8 @@ func TestDemoAddressFromDatabase(t *testing.T) {
 // TestSQLCommandRendersEachLayout: `syncgate sql` prints a statement as it
 // runs, with the layout's fragment chosen and no template left.
 func TestSQLCommandRendersEachLayout(t *testing.T) {
-	for layout, want := range map[string]string{"core": "FROM tx_in spend", "consumed": "o.consumed_by_tx_id IS NULL"} {
+	for layout, want := range map[string]string{"core": "FROM tx_in spend", "consumed": "o.consumed_by_tx_id IS NULL",
+		"consumed+address": "o.address_id = (SELECT a.id FROM address a WHERE a.address = $1"} {
 		out := captureStdout(t, func() error { return runSQL([]string{"--layout", layout, "sql/dbsync/utxos_by_address.sql"}) })
 		if !strings.Contains(out, want) || strings.Contains(out, "{{") {
 			t.Errorf("%s rendering lacks %q or keeps a template action:\n%s", layout, want, out)

@@ -14,7 +14,7 @@ import (
 // (dbsync.Statement).
 func runSQL(args []string) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
-	layout := fs.String("layout", "core", "db-sync layout: core or consumed")
+	layout := fs.String("layout", "core", "db-sync layout: core, consumed, core+address or consumed+address")
 	var params stringList
 	fs.Var(&params, "param", "template parameter NAME=VALUE (repeatable), e.g. Order=DESC or OnePool=true")
 	if err := fs.Parse(args); err != nil {
@@ -24,12 +24,14 @@ func runSQL(args []string) error {
 		return errors.New("sql: name one statement file, e.g. sql/dbsync/utxos_by_address.sql")
 	}
 	var l dbsync.Layout
-	switch *layout {
+	spends, table := strings.CutSuffix(*layout, "+address")
+	l.AddressTable = table
+	switch spends {
 	case "core":
 	case "consumed":
 		l.Consumed = true
 	default:
-		return fmt.Errorf("sql: unknown layout %q (core or consumed)", *layout)
+		return fmt.Errorf("sql: unknown layout %q (core, consumed, core+address or consumed+address)", *layout)
 	}
 	values := map[string]any{}
 	for _, p := range params {

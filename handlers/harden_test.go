@@ -305,6 +305,15 @@ func TestUsageExactThroughShutdown(t *testing.T) {
 	// Instance A: SIGTERM. Drain HTTP, then the final flush, whose context
 	// the drain has used up.
 	stopped.Store(true)
+	// As serve drains: a graceful Shutdown finishes every request it has
+	// read and writes its response. (httptest's Close alone cuts
+	// connections, so a response the server counted could be lost on the
+	// wire: a count the client never saw, off by one under load.)
+	drainCtx, drainCancel := context.WithTimeout(context.Background(), 10*time.Second)
+	if err := srvA.Config.Shutdown(drainCtx); err != nil {
+		t.Fatal(err)
+	}
+	drainCancel()
 	srvA.Close()
 	exhausted, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()

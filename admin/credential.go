@@ -15,8 +15,8 @@ import (
 
 var (
 	sqlCreateCredential = sqlfiles.Must("admin/create_credential.sql")
-	sqlCredential       = sqlfiles.Must("admin/credential.sql")
-	sqlCredentials      = sqlfiles.Must("admin/credentials.sql")
+	sqlCredential       = sqlfiles.Compose("admin/credential.sql")
+	sqlCredentials      = sqlfiles.Compose("admin/credentials.sql")
 	sqlCountCredentials = sqlfiles.Must("admin/count_credentials.sql")
 	sqlUpdateCredential = sqlfiles.Must("admin/update_credential.sql")
 	sqlRevokeCredential = sqlfiles.Must("admin/revoke_credential.sql")

@@ -14,11 +14,11 @@ import (
 )
 
 var (
-	sqlCreateUser           = sqlfiles.Must("admin/create_user.sql")
-	sqlUser                 = sqlfiles.Must("admin/user.sql")
-	sqlUsers                = sqlfiles.Must("admin/users.sql")
+	sqlCreateUser           = sqlfiles.Compose("admin/create_user.sql")
+	sqlUser                 = sqlfiles.Compose("admin/user.sql")
+	sqlUsers                = sqlfiles.Compose("admin/users.sql")
 	sqlCountUsers           = sqlfiles.Must("admin/count_users.sql")
-	sqlUpdateUser           = sqlfiles.Must("admin/update_user.sql")
+	sqlUpdateUser           = sqlfiles.Compose("admin/update_user.sql")
 	sqlUpdateUserStatus     = sqlfiles.Must("admin/update_user_status.sql")
 	sqlUserCredentialHashes = sqlfiles.Must("admin/user_credential_hashes.sql")
 )

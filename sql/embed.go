@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"text/template"
 )
 
 //go:embed dbsync admin chaingen
@@ -48,6 +49,27 @@ func Must(name string) string {
 func Text(name string) (string, error) {
 	b, err := files.ReadFile(name)
 	return string(b), err
+}
+
+// Compose returns the named file with {{template "x"}} expanded from the
+// fragments.sql of its directory (text/template, no data). For statements
+// that share a column list; dbsync's layout templates render themselves.
+// It panics like Must on a missing file or a broken template.
+func Compose(name string) string {
+	dir := name[:strings.LastIndex(name, "/")+1]
+	t, err := template.New(name).Parse(Must(dir + "fragments.sql"))
+	if err == nil {
+		t, err = t.Parse(Must(name))
+	}
+	var b strings.Builder
+	if err == nil {
+		err = t.Execute(&b, nil)
+	}
+	if err != nil {
+		panic("sql: " + name + ": " + err.Error())
+	}
+	names.LoadOrStore(b.String(), name)
+	return b.String()
 }
 
 // Label records name as the file a rendered statement came from (dbsync

@@ -6,17 +6,6 @@ WITH u AS (
   VALUES ($1, $2, $8, $3, $4, $5, $6::jsonb, $7)
   RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan
 )
-SELECT
-  u.id,
-  u.admin_key_id,
-  k.admin_entity_name,
-  u.external_id,
-  u.name,
-  u.email,
-  u.metadata,
-  u.created_at,
-  u.updated_at,
-  u.status,
-  u.billing_plan
+{{template "user_record"}}
 FROM u
 JOIN syncgate.admin_keys k ON k.id = u.admin_key_id

@@ -1,18 +1,7 @@
 -- users: one page of a partner's user accounts, newest first, optionally of one status.
 -- $1 partner_id, $2 status or NULL, $3 limit, $4 offset.
 -- Uses user_accounts_partner_idx, or user_accounts_partner_status_idx with a status.
-SELECT
-  u.id,
-  u.admin_key_id,
-  k.admin_entity_name,
-  u.external_id,
-  u.name,
-  u.email,
-  u.metadata,
-  u.created_at,
-  u.updated_at,
-  u.status,
-  u.billing_plan
+{{template "user_record"}}
 FROM syncgate.user_accounts u
 JOIN syncgate.admin_keys k ON k.id = u.admin_key_id
 WHERE u.partner_id = $1

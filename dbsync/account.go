@@ -16,10 +16,10 @@ import (
 var (
 	sqlAccountHead          = prepared(sqlfiles.Must("dbsync/account_head.sql"))
 	sqlAccountSummary       = prepared(sqlfiles.Must("dbsync/account_summary.sql"))
-	sqlAccountRewards       = prepared(sqlfiles.Must("dbsync/account_rewards.sql"))
-	sqlAccountDelegations   = prepared(sqlfiles.Must("dbsync/account_delegations.sql"))
-	sqlAccountRegistrations = prepared(sqlfiles.Must("dbsync/account_registrations.sql"))
-	sqlAccountWithdrawals   = prepared(sqlfiles.Must("dbsync/account_withdrawals.sql"))
+	sqlAccountRewards       = layoutStatement("dbsync/account_rewards.sql", alwaysGeneric, nil)
+	sqlAccountDelegations   = layoutStatement("dbsync/account_delegations.sql", alwaysGeneric, nil)
+	sqlAccountRegistrations = layoutStatement("dbsync/account_registrations.sql", alwaysGeneric, nil)
+	sqlAccountWithdrawals   = layoutStatement("dbsync/account_withdrawals.sql", alwaysGeneric, nil)
 	sqlAccountAddresses     = layoutStatement("dbsync/account_addresses.sql", alwaysGeneric, nil)
 	sqlAccountAssets        = layoutStatement("dbsync/account_assets.sql", alwaysGeneric, nil)
 )
@@ -224,7 +224,7 @@ func (db *DB) AccountRewards(ctx context.Context, key StakeKey, q AccountQuery) 
 		PoolID *string `db:"pool_id"`
 		Type   *string `db:"reward_type"`
 	}
-	return accountPage(ctx, db, key, "AccountRewards", sqlAccountRewards,
+	return accountPage(ctx, db, key, "AccountRewards", db.sql(sqlAccountRewards),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Ascending, q.Limit, q.Offset, h.epoch()} },
 		func(r row) AccountReward {
 			return AccountReward{Epoch: *r.Epoch, Amount: *r.Amount, PoolID: r.PoolID, Type: *r.Type}
@@ -241,7 +241,7 @@ func (db *DB) AccountDelegations(ctx context.Context, key StakeKey, q AccountQue
 		TxHash      *string `db:"tx_hash"`
 		CertIndex   *int    `db:"cert_index"`
 	}
-	return accountPage(ctx, db, key, "AccountDelegations", sqlAccountDelegations,
+	return accountPage(ctx, db, key, "AccountDelegations", db.sql(sqlAccountDelegations),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Ascending, q.Limit, q.Offset} },
 		func(r row) AccountDelegation {
 			return AccountDelegation{ActiveEpoch: *r.ActiveEpoch, PoolID: *r.PoolID, TxHash: *r.TxHash, CertIndex: *r.CertIndex}
@@ -257,7 +257,7 @@ func (db *DB) AccountRegistrations(ctx context.Context, key StakeKey, q AccountQ
 		Action *string `db:"action"`
 		Epoch  *int64  `db:"epoch"`
 	}
-	return accountPage(ctx, db, key, "AccountRegistrations", sqlAccountRegistrations,
+	return accountPage(ctx, db, key, "AccountRegistrations", db.sql(sqlAccountRegistrations),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Ascending, q.Limit, q.Offset} },
 		func(r row) AccountRegistration {
 			return AccountRegistration{TxHash: *r.TxHash, Action: *r.Action, Epoch: *r.Epoch}
@@ -273,7 +273,7 @@ func (db *DB) AccountWithdrawals(ctx context.Context, key StakeKey, q AccountQue
 		Amount    *string    `db:"amount"`
 		BlockTime *time.Time `db:"block_time"`
 	}
-	return accountPage(ctx, db, key, "AccountWithdrawals", sqlAccountWithdrawals,
+	return accountPage(ctx, db, key, "AccountWithdrawals", db.sql(sqlAccountWithdrawals),
 		func(h accountHead) []any { return []any{*h.AddrID, q.Ascending, q.Limit, q.Offset} },
 		func(r row) AccountWithdrawal {
 			return AccountWithdrawal{TxHash: *r.TxHash, Amount: *r.Amount, BlockTime: AsUTC(*r.BlockTime)}

@@ -56,11 +56,5 @@ WITH RECURSIVE addrs AS (
 {{- end}}
 )
 SELECT c.total, p.n, p.address
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY i.n
-  LIMIT $2 OFFSET $3
-) p ON true
+{{template "page_in_order" .}}
 ORDER BY p.n

@@ -27,11 +27,5 @@ WITH utxo AS MATERIALIZED (
   WHERE ma.id = ANY(ARRAY(SELECT ident FROM held))
 )
 SELECT c.total, p.n, p.unit, p.quantity::text AS quantity
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY i.n
-  LIMIT $2 OFFSET $3
-) p ON true
+{{template "page_in_order" .}}
 ORDER BY p.n

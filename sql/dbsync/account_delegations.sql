@@ -15,11 +15,5 @@ WITH items AS MATERIALIZED (
   WHERE d.addr_id = $1
 )
 SELECT c.total, p.n, p.active_epoch, p.pool_id, p.tx_hash, p.cert_index
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY CASE WHEN $2::boolean THEN i.n ELSE -i.n END
-  LIMIT $3 OFFSET $4
-) p ON true
+{{template "page_either_way" .}}
 ORDER BY CASE WHEN $2::boolean THEN p.n ELSE -p.n END

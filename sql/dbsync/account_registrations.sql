@@ -21,11 +21,5 @@ WITH items AS MATERIALIZED (
   JOIN tx t ON t.id = e.tx_id
 )
 SELECT c.total, p.n, p.tx_hash, p.action, p.epoch
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY CASE WHEN $2::boolean THEN i.n ELSE -i.n END
-  LIMIT $3 OFFSET $4
-) p ON true
+{{template "page_either_way" .}}
 ORDER BY CASE WHEN $2::boolean THEN p.n ELSE -p.n END

@@ -26,11 +26,5 @@ WITH items AS MATERIALIZED (
   ) e
 )
 SELECT c.total, p.n, p.epoch, p.amount::text AS amount, p.pool_id, p.reward_type::text AS reward_type
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY CASE WHEN $2::boolean THEN i.n ELSE -i.n END
-  LIMIT $3 OFFSET $4
-) p ON true
+{{template "page_either_way" .}}
 ORDER BY CASE WHEN $2::boolean THEN p.n ELSE -p.n END

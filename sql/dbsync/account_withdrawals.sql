@@ -19,13 +19,7 @@ WITH items AS MATERIALIZED (
     AND (SELECT true FROM tx f WHERE f.id = w.tx_id AND NOT f.valid_contract LIMIT 1) IS NULL
 )
 SELECT c.total, p.n, encode(t.hash, 'hex') AS tx_hash, p.amount::text AS amount, b.time AS block_time
-FROM (SELECT count(*) AS total FROM items) c
-LEFT JOIN LATERAL (
-  SELECT i.*
-  FROM items i
-  ORDER BY CASE WHEN $2::boolean THEN i.n ELSE -i.n END
-  LIMIT $3 OFFSET $4
-) p ON true
+{{template "page_either_way" .}}
 LEFT JOIN tx t ON t.id = p.tx_id
 LEFT JOIN block b ON b.id = t.block_id
 ORDER BY CASE WHEN $2::boolean THEN p.n ELSE -p.n END

@@ -54,3 +54,29 @@ WHERE ma.id = ANY(ARRAY(SELECT ident FROM held))
   t.fee::text AS fee,
   t.size
 {{- end}}
+
+{{- /* page_either_way: the total of the CTE items(n, …) and, as p, the page
+   of it numbered n in chain order, taken from either end: $2 ascending
+   (bool), $3 limit, $4 offset. An empty page is one row with only total
+   set. The caller selects c.total, p.… and orders by the same CASE. */}}
+{{define "page_either_way" -}}
+FROM (SELECT count(*) AS total FROM items) c
+LEFT JOIN LATERAL (
+  SELECT i.*
+  FROM items i
+  ORDER BY CASE WHEN $2::boolean THEN i.n ELSE -i.n END
+  LIMIT $3 OFFSET $4
+) p ON true
+{{- end}}
+
+{{- /* page_in_order: page_either_way for lists with one order: $2 limit,
+   $3 offset. */}}
+{{define "page_in_order" -}}
+FROM (SELECT count(*) AS total FROM items) c
+LEFT JOIN LATERAL (
+  SELECT i.*
+  FROM items i
+  ORDER BY i.n
+  LIMIT $2 OFFSET $3
+) p ON true
+{{- end}}

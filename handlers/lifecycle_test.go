@@ -173,6 +173,17 @@ func gatedChain(t *testing.T, active, queue int) *dbsync.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(db.Close)
+	// Wait until the primary is in rotation: Open returns before its first
+	// probe has admitted it ("not reached yet").
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		err := db.ReadTx(t.Context(), func(*dbsync.Snapshot) error { return nil })
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the test chain never served: %v", err)
+		}
+	}
 	db.SetMaxQueue(queue)
 	db.SetMaxActive(active)
 	return db
@@ -189,7 +200,11 @@ func holdGate(t *testing.T, db *dbsync.DB) (release func()) {
 			return nil
 		})
 	}()
-	<-held
+	select {
+	case <-held:
+	case err := <-done: // never admitted: fail, don't wait forever
+		t.Fatalf("holding the gate: the read ended before it was admitted: %v", err)
+	}
 	return func() {
 		close(end)
 		if err := <-done; err != nil {

@@ -117,12 +117,14 @@ func TestInFlightBound(t *testing.T) {
 		})
 	}
 	waitQueued(t, db, 2)
-	start := time.Now()
 	w := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "/v1/utxos/address/"+smp.Small, nil)
 	req.Header.Set("Authorization", "Bearer "+mainnetKey)
-	serveChecked(t, s.Handler(), w, req)
-	if took := time.Since(start); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || took > 100*time.Millisecond ||
+	start := time.Now()
+	s.Handler().ServeHTTP(w, req)
+	took := time.Since(start) // the answer only: the schema check below may load the document
+	checkResponse(t, req, nil, w)
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || took > 100*time.Millisecond ||
 		!json.Valid(w.Body.Bytes()) || errorOf(w) != "Service temporarily unavailable" {
 		t.Errorf("third request: %d Retry-After %q after %s: %s", w.Code, w.Header().Get("Retry-After"), took, w.Body)
 	}

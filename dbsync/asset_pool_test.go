@@ -1,7 +1,6 @@
 package dbsync_test
 
 import (
-	"context"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -46,10 +44,7 @@ func seedC2Chains(t *testing.T) []*c2Chain {
 			t.Fatalf("seed %s: %v", mode, err)
 		}
 		t.Cleanup(drop)
-		mainnet, _ := config.NetworkByName("mainnet")
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
-		cancel()
+		db, err := testdb.OpenDBSync(dsn)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,17 +1,14 @@
 package dbsync_test
 
 import (
-	"context"
 	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -39,14 +36,7 @@ func seedLayout(t *testing.T, v chaingen.Variant) *layoutChain {
 		t.Fatal(err)
 	}
 	t.Cleanup(drop)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	mainnet, _ := config.NetworkByName("mainnet")
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := testdb.MustOpenDBSync(t, dsn)
 	if err := db.Caps.Supported(); err != nil {
 		t.Fatalf("%s: %v", v, err)
 	}

@@ -1,16 +1,13 @@
 package dbsync_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -66,10 +63,7 @@ func run(m *testing.M) int {
 }
 
 func openChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*chain, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	mainnet, _ := config.NetworkByName("mainnet")
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
+	db, err := testdb.OpenDBSync(dsn)
 	if err != nil {
 		return nil, err
 	}

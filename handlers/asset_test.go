@@ -19,7 +19,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/registry"
@@ -58,14 +57,7 @@ func seedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
 		t.Fatalf("seed %s: %v", mode, err)
 	}
 	t.Cleanup(drop)
-	mainnet, _ := config.NetworkByName("mainnet")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := testdb.MustOpenDBSync(t, dsn)
 	return &chain2Chain{mode: mode, dsn: dsn, db: db, raw: testdb.Open(t, dsn), manifest: m}
 }
 

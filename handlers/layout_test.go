@@ -1,13 +1,10 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -21,14 +18,7 @@ func layoutServer(t *testing.T, v chaingen.Variant) (*Server, *dbsync.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(drop)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	mainnet, _ := config.NetworkByName("mainnet")
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
+	db := testdb.MustOpenDBSync(t, dsn)
 	return New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog}), db
 }
 

@@ -7,12 +7,10 @@ import (
 	"log/slog"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -61,10 +59,7 @@ func runTests(m *testing.M) int {
 }
 
 func openTestChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*testChain, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	mainnet, _ := config.NetworkByName("mainnet")
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
+	db, err := testdb.OpenDBSync(dsn)
 	if err != nil {
 		return nil, err
 	}

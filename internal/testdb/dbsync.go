@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"testing"
 	"time"
 
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 )
 
@@ -52,3 +55,23 @@ func dbNamePart(s string) string {
 // FixedTipTime pins the generated chain's newest block in tests, so every
 // layout (and every run) describes the same chain.
 var FixedTipTime = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+// OpenDBSync opens a seeded db-sync database as the service does, served
+// as mainnet with a 30 s statement timeout (the tests' usual setup).
+func OpenDBSync(dsn string) (*dbsync.DB, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	mainnet, _ := config.NetworkByName("mainnet")
+	return dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
+}
+
+// MustOpenDBSync is OpenDBSync for one test: closed when it ends.
+func MustOpenDBSync(t testing.TB, dsn string) *dbsync.DB {
+	t.Helper()
+	db, err := OpenDBSync(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}

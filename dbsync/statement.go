@@ -44,10 +44,9 @@ func (l Layout) String() string {
 // Statement is one SQL file whose text may differ by layout. The file is a
 // text/template over Layout; the differences between layouts live in the
 // file itself ({{if .Consumed}}…{{end}}) or in the template functions below,
-// so each statement has exactly one source. `syncgate sql FILE --layout L`
+// so each statement has exactly one source. `syncgate sql --layout L FILE`
 // prints a rendering to paste into psql.
 type Statement struct {
-	name     string
 	rendered map[Layout]string
 }
 
@@ -105,7 +104,7 @@ func render(file string, params map[string]any) *Statement {
 	for _, k := range slices.Sorted(maps.Keys(params)) {
 		label += fmt.Sprintf(" %s=%v", k, params[k])
 	}
-	s := &Statement{name: label, rendered: make(map[Layout]string, len(Layouts))}
+	s := &Statement{rendered: make(map[Layout]string, len(Layouts))}
 	for _, l := range Layouts {
 		text, err := renderText(file, src, l, params)
 		if err != nil {
@@ -190,10 +189,6 @@ func layoutStatement(file string, planFor func(Layout) plan, params map[string]a
 
 // For returns the statement's text in layout l.
 func (s *Statement) For(l Layout) string { return s.rendered[l] }
-
-// Name is the statement's file ("dbsync/utxos_by_address.sql"), followed
-// by its params when it has some.
-func (s *Statement) Name() string { return s.name }
 
 // sql returns s rendered for this database's layout.
 func (db *DB) sql(s *Statement) string { return s.rendered[db.layout] }

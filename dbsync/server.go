@@ -156,11 +156,17 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 		if ctx.Err() != nil {
 			return
 		}
-		if primary {
-			db.firstAttemptDone(err)
+		// Started (Open) returns once the first attempt is reported, so the
+		// server's rotation state is set first: a read right after Open
+		// must not find a ready DB whose primary is still out of rotation.
+		first := func() {
+			if primary {
+				db.firstAttemptDone(err)
+			}
 		}
 		if errors.Is(err, ErrUnsupported) {
 			p.setDown(err)
+			first()
 			db.log.Error("db-sync database cannot be served by this version; not retrying", slog.String("network", db.Network.Name),
 				slog.String("server", p.server), slog.String("error", err.Error()))
 			return
@@ -169,6 +175,7 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 			if p.setUp() {
 				db.log.Info("db-sync server in rotation", slog.String("network", db.Network.Name), slog.String("server", p.server))
 			}
+			first()
 			backoff, wait = 0, db.opts.ProbeInterval
 			continue
 		}
@@ -181,6 +188,7 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 			db.log.Warn("db-sync server out of rotation; retrying", slog.String("network", db.Network.Name),
 				slog.String("server", p.server), slog.String("error", err.Error()))
 		}
+		first()
 		backoff = min(max(2*backoff, firstRetry), retryCap)
 		wait = backoff
 	}

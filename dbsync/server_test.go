@@ -109,3 +109,20 @@ func TestDetectionRetried(t *testing.T) {
 		t.Errorf("tip of an empty chain: %v, want ErrNotFound", err)
 	}
 }
+
+// Open returns with the primary in rotation: a read right after it must
+// not be refused as unavailable (Started once reported before the
+// rotation state was set, and a loaded machine answered 503 in between).
+func TestOpenReturnsInRotation(t *testing.T) {
+	for range 20 {
+		db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: chains[0].dsn}, 30*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := db.Servers()
+		db.Close()
+		if !s[0].Up {
+			t.Fatalf("Open returned with the primary out of rotation: %+v", s[0])
+		}
+	}
+}

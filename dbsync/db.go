@@ -75,6 +75,8 @@ type DB struct {
 	// smallHistory: addresses with fewer outputs read their history whole
 	// (see smallHistoryOutputs).
 	smallHistory int
+	// anchors: remembered places in long histories (history_anchors.go).
+	anchors historyAnchors
 	// maxQueue bounds each gate's queue (SetMaxQueue).
 	maxQueue int
 	next     atomic.Uint64

@@ -73,6 +73,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}, nil},
 		{"tx_out_assets.sql", []any{pq.Array(outIDs)}, nil},
+		{"tx_is.sql", []any{midID, make([]byte, 32)}, nil},
 	}
 	perMode := func() []explainCase {
 		var cases []explainCase
@@ -92,6 +93,7 @@ func TestExplainIndexBacked(t *testing.T) {
 						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 0, 21}, page},
 						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 40, 101}, page},
 						explainCase{"tx_history_page.sql", []any{a, bounds[0], bounds[1], 0, nil}, page},
+						explainCase{"tx_history_anchors.sql", []any{a, bounds[0], bounds[1], 5000, 1000}, page},
 					)
 				}
 			}

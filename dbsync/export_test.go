@@ -58,3 +58,30 @@ func (db *DB) TipRemembered(i int) bool {
 	defer p.tip.mu.Unlock()
 	return !p.tip.at.IsZero()
 }
+
+// CorruptHistoryAnchors makes every remembered anchor of addr wrong the
+// way a rollback can (its transaction replaced: another hash, and its rank
+// no longer that of its id) and reports how many there were.
+func (db *DB) CorruptHistoryAnchors(addr string) int {
+	db.anchors.mu.Lock()
+	defer db.anchors.mu.Unlock()
+	a := db.anchors.by[addr]
+	if a == nil {
+		return 0
+	}
+	for i := range a.list {
+		a.list[i].hash = make([]byte, 32)
+		a.list[i].rank += 3
+	}
+	return len(a.list)
+}
+
+// HistoryAnchorCount is how many anchors addr has remembered.
+func (db *DB) HistoryAnchorCount(addr string) int {
+	db.anchors.mu.Lock()
+	defer db.anchors.mu.Unlock()
+	if a := db.anchors.by[addr]; a != nil {
+		return len(a.list)
+	}
+	return 0
+}

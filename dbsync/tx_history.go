@@ -36,6 +36,16 @@ func (db *DB) SetSmallHistoryOutputs(n int) {
 	}
 }
 
+// SetHistoryAnchorStride changes the history anchors' stride (tests use a
+// small one so short histories exercise them). Call it before the DB
+// serves requests.
+func (db *DB) SetHistoryAnchorStride(n int) {
+	db.anchors.mu.Lock()
+	defer db.anchors.mu.Unlock()
+	db.anchors.stride = int64(n)
+	db.anchors.by, db.anchors.count = nil, 0
+}
+
 // HistoryQuery selects one page of an address's transaction history.
 type HistoryQuery struct {
 	Limit     int    // page size (at least 1)
@@ -161,6 +171,9 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		return page, nil
 	}
 	err = db.withCustomPlans(ctx, tx, func() error {
+		if q.FromSlot == nil && int64(q.Offset) >= db.anchors.minSkip() {
+			return db.anchoredPage(ctx, tx, w, q, counter, &page)
+		}
 		var err error
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
 		if err != nil {
@@ -172,12 +185,47 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	return page, err
 }
 
+// anchoredPage reads a deep offset page (no cursor) from the nearest
+// history anchor (history_anchors.go) and remembers its last item.
+func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q HistoryQuery, counter TotalCounter, page *HistoryPage[TxRef]) error {
+	total, err := db.countHistory(ctx, tx, w.addr, page.Tip, counter)
+	if err != nil {
+		return err
+	}
+	page.Total = total
+	offset := int64(q.Offset)
+	if offset >= total {
+		page.Items = []TxRef{}
+		return nil
+	}
+	first := offset // the rank of the page's first item, oldest first
+	if !q.Ascending {
+		first = total - 1 - offset
+	}
+	s, err := w.anchored(ctx, first, total, start{lo: w.lo, hi: w.hi, skip: offset})
+	if err != nil {
+		return err
+	}
+	w.lo, w.hi = s.lo, s.hi
+	page.Items, page.NextCursor, err = w.page(ctx, int(s.skip), q.Limit, false)
+	if err != nil {
+		return err
+	}
+	w.remember(first, page.Items)
+	return nil
+}
+
 // historyTotal is the address's transaction count: the page's length when
 // the page holds the whole history, else counted (through counter).
 func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q HistoryQuery, page HistoryPage[TxRef], counter TotalCounter) (int64, error) {
 	if q.Offset == 0 && q.FromSlot == nil && page.NextCursor == nil {
 		return int64(len(page.Items)), nil // the whole history is on this page
 	}
+	return db.countHistory(ctx, tx, addr, page.Tip, counter)
+}
+
+// countHistory counts the address's transactions at tip (through counter).
+func (db *DB) countHistory(ctx context.Context, tx *Snapshot, addr string, tip Tip, counter TotalCounter) (int64, error) {
 	count := func(ctx context.Context) (int64, error) {
 		var n int64
 		err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
@@ -186,7 +234,7 @@ func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q His
 	if counter == nil {
 		return count(ctx)
 	}
-	return counter(ctx, page.Tip, count)
+	return counter(ctx, tip, count)
 }
 
 // withCustomPlans runs fn with the statements of the core-mode history

@@ -80,3 +80,34 @@ LEFT JOIN LATERAL (
   LIMIT $2 OFFSET $3
 ) p ON true
 {{- end}}
+
+{{- /* history_walk: the CTEs paid and spent of an address's history walk
+   in one direction (.Order): the ids of the transactions that pay to the
+   address ($1) and of those that spend its outputs, between $2 (inclusive)
+   and $3 (exclusive), each side stopping after $4 + $5 ids. The caller
+   unions them (a transaction on both sides counts once). */}}
+{{define "history_walk" -}}
+paid AS (
+  SELECT DISTINCT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
+  ORDER BY o.tx_id {{.Order}}
+  LIMIT $4::bigint + $5::bigint
+), spent AS (
+{{- if .Consumed}}
+  SELECT DISTINCT o.consumed_by_tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
+    AND o.consumed_by_tx_id >= $2 AND o.consumed_by_tx_id < $3
+  ORDER BY o.consumed_by_tx_id {{.Order}}
+{{- else}}
+  SELECT DISTINCT i.tx_in_id AS id
+  FROM tx_out o
+  JOIN tx_in i ON i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id < $3
+    AND i.tx_in_id >= $2 AND i.tx_in_id < $3
+  ORDER BY i.tx_in_id {{.Order}}
+{{- end}}
+  LIMIT $4::bigint + $5::bigint
+)
+{{- end}}

@@ -12,29 +12,7 @@
 -- either sg_tx_out_address_tx_id + sg_tx_in_tx_out_id_index (few outputs)
 -- or idx_tx_in_tx_in_id + unique_txout (busy address), the planner choosing
 -- by the address's frequency (custom plans); tx_pkey, block_pkey.
-WITH paid AS (
-  SELECT DISTINCT o.tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
-  ORDER BY o.tx_id {{.Order}}
-  LIMIT $4::bigint + $5::bigint
-), spent AS (
-{{- if .Consumed}}
-  SELECT DISTINCT o.consumed_by_tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
-    AND o.consumed_by_tx_id >= $2 AND o.consumed_by_tx_id < $3
-  ORDER BY o.consumed_by_tx_id {{.Order}}
-{{- else}}
-  SELECT DISTINCT i.tx_in_id AS id
-  FROM tx_out o
-  JOIN tx_in i ON i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id < $3
-    AND i.tx_in_id >= $2 AND i.tx_in_id < $3
-  ORDER BY i.tx_in_id {{.Order}}
-{{- end}}
-  LIMIT $4::bigint + $5::bigint
-), page AS (
+WITH {{template "history_walk" .}}, page AS (
   SELECT id FROM paid
   UNION
   SELECT id FROM spent

@@ -1,0 +1,314 @@
+package dbsync
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"math"
+	"slices"
+	"sync"
+
+	sqlfiles "github.com/syncgate/syncgate/sql"
+)
+
+// History anchors: cheap deep offsets.
+//
+// An offset page walks the address's history from one end and skips
+// offset transactions, so a client walking offset += limit (the SDK does)
+// pays for every page before the one it asks for: quadratic over a whale.
+// An anchor is a transaction of the history with its rank, its place
+// counted from the oldest (0 first). Ranks do not change as the chain grows
+// (every new transaction has a greater id than every old one, so it can
+// only join the history at the newest end), and a rollback removes only
+// the newest ids, so an anchor whose transaction still exists with the
+// same hash (tx_is.sql) still has its rank. A page whose first item is
+// near an anchor starts its walk there; a page far from every anchor
+// first walks to it once, remembering every anchorStride-th transaction
+// on the way (tx_history_anchors.sql), then starts next to it. Pages
+// served remember their last item, so a client walking the history finds
+// an anchor right before each page.
+//
+// Newest-first offsets turn into ranks through the address's transaction
+// count in the same snapshot (total - 1 - offset).
+//
+// Anchors are per process (each instance learns its own) and bounded:
+// anchorBudget anchors in all, the least recently used address forgotten
+// first.
+
+var (
+	sqlTxHistoryAnchorsDesc = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "DESC"})
+	sqlTxHistoryAnchorsAsc  = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "ASC"})
+	sqlTxIs                 = prepared(sqlfiles.Must("dbsync/tx_is.sql"))
+)
+
+const (
+	// anchorStride: a harvest remembers every anchorStride-th transaction,
+	// so a page after it skips fewer than anchorStride. Pages skipping
+	// fewer than twice as many walk from their end as usual (no count
+	// needed, nothing to remember).
+	anchorStride = 1000
+	// anchorBudget bounds the anchors of all addresses (about 64 bytes each).
+	anchorBudget = 200_000
+)
+
+// anchor is one transaction of an address's history and its rank.
+type anchor struct {
+	rank int64
+	id   int64
+	hash []byte
+}
+
+// addressAnchors are one address's anchors, sorted by rank.
+type addressAnchors struct {
+	list []anchor
+	used uint64 // clock of the last use, for eviction
+}
+
+// historyAnchors is a DB's anchors of every address.
+type historyAnchors struct {
+	// stride replaces anchorStride when set (tests: SetHistoryAnchorStride).
+	stride int64
+	mu     sync.Mutex
+	by     map[string]*addressAnchors
+	count  int
+	clock  uint64
+}
+
+// every is the harvest stride; a page skipping fewer than minSkip
+// transactions walks from its end.
+func (h *historyAnchors) every() int64 {
+	if h.stride > 0 {
+		return h.stride
+	}
+	return anchorStride
+}
+
+func (h *historyAnchors) minSkip() int64 { return 2 * h.every() }
+
+// around returns the nearest anchors at or below rank (lo) and above it
+// (hi); ok reports whether each exists.
+func (h *historyAnchors) around(addr string, rank int64) (lo anchor, loOK bool, hi anchor, hiOK bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a := h.by[addr]
+	if a == nil {
+		return
+	}
+	h.clock++
+	a.used = h.clock
+	i, _ := slices.BinarySearchFunc(a.list, rank+1, func(x anchor, r int64) int { return cmpInt(x.rank, r) })
+	if i > 0 {
+		lo, loOK = a.list[i-1], true
+	}
+	if i < len(a.list) {
+		hi, hiOK = a.list[i], true
+	}
+	return
+}
+
+// add remembers anchors of addr (replacing any of the same rank).
+func (h *historyAnchors) add(addr string, in ...anchor) {
+	if len(in) == 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.by == nil {
+		h.by = map[string]*addressAnchors{}
+	}
+	a := h.by[addr]
+	if a == nil {
+		a = &addressAnchors{}
+		h.by[addr] = a
+	}
+	h.clock++
+	a.used = h.clock
+	for _, x := range in {
+		i, found := slices.BinarySearchFunc(a.list, x.rank, func(y anchor, r int64) int { return cmpInt(y.rank, r) })
+		if found {
+			a.list[i] = x
+			continue
+		}
+		a.list = slices.Insert(a.list, i, x)
+		h.count++
+	}
+	for h.count > anchorBudget && len(h.by) > 1 {
+		h.evictOldest(addr)
+	}
+	if h.count > anchorBudget { // one address alone: keep every other
+		kept := a.list[:0]
+		for i, x := range a.list {
+			if i%2 == 0 {
+				kept = append(kept, x)
+			}
+		}
+		h.count -= len(a.list) - len(kept)
+		a.list = kept
+	}
+}
+
+// evictOldest forgets the least recently used address other than keep.
+func (h *historyAnchors) evictOldest(keep string) {
+	var oldest string
+	var at uint64 = math.MaxUint64
+	for k, a := range h.by {
+		if k != keep && a.used < at {
+			oldest, at = k, a.used
+		}
+	}
+	h.count -= len(h.by[oldest].list)
+	delete(h.by, oldest)
+}
+
+// forget drops every anchor of addr (one failed its check: a rollback).
+func (h *historyAnchors) forget(addr string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if a := h.by[addr]; a != nil {
+		h.count -= len(a.list)
+		delete(h.by, addr)
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// valid reports whether anchor x's transaction still exists with its hash.
+func (w historyWalk) valid(ctx context.Context, x anchor) (bool, error) {
+	var ok bool
+	err := w.tx.GetContext(ctx, &ok, sqlTxIs, x.id, x.hash)
+	return ok, err
+}
+
+// start is where an offset page's walk begins: ids in [lo, hi) in the
+// page's direction, skipping skip transactions.
+type start struct {
+	lo, hi int64
+	skip   int64
+}
+
+// anchored returns where the page whose first item has rank first starts
+// its walk, walking to it first (harvesting anchors) when every known
+// start is more than anchorMinSkip transactions away. total is the
+// address's transaction count in this snapshot; fromEnd is the walk from
+// the page's own end (w.lo, w.hi, offset).
+func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd start) (start, error) {
+	best := fromEnd
+	for range 2 { // at most one harvest
+		lo, loOK, hi, hiOK := w.db.anchors.around(w.addr, first)
+		switch {
+		case w.asc && loOK && first-lo.rank < best.skip:
+			ok, err := w.valid(ctx, lo)
+			if err != nil {
+				return fromEnd, err
+			}
+			if !ok {
+				w.db.anchors.forget(w.addr)
+				return fromEnd, nil
+			}
+			best = start{lo: lo.id, hi: w.hi, skip: first - lo.rank}
+		case !w.asc && hiOK && hi.rank-1-first < best.skip:
+			ok, err := w.valid(ctx, hi)
+			if err != nil {
+				return fromEnd, err
+			}
+			if !ok {
+				w.db.anchors.forget(w.addr)
+				return fromEnd, nil
+			}
+			best = start{lo: w.lo, hi: hi.id, skip: hi.rank - 1 - first}
+		}
+		if best.skip < w.db.anchors.minSkip() {
+			return best, nil
+		}
+		// Far from every anchor: walk there once from the nearest known
+		// point, in whichever direction is shorter, remembering anchors.
+		if err := w.harvest(ctx, first, total, lo, loOK, hi, hiOK); err != nil {
+			return fromEnd, err
+		}
+	}
+	return best, nil
+}
+
+// harvest walks from the nearest known point below first (an anchor or
+// the oldest transaction) or above it (an anchor or the newest) past
+// first, remembering every anchorStride-th transaction.
+func (w historyWalk) harvest(ctx context.Context, first, total int64, lo anchor, loOK bool, hi anchor, hiOK bool) error {
+	upFrom, upLo := int64(0), w.lo // walking oldest first from rank upFrom
+	if loOK {
+		if ok, err := w.valid(ctx, lo); err != nil || !ok {
+			return w.dropInvalid(err)
+		}
+		upFrom, upLo = lo.rank, lo.id
+	}
+	downFrom, downHi := total, int64(math.MaxInt64) // newest first below rank downFrom
+	if hiOK {
+		if ok, err := w.valid(ctx, hi); err != nil || !ok {
+			return w.dropInvalid(err)
+		}
+		downFrom, downHi = hi.rank, hi.id
+	}
+	stride := w.db.anchors.every()
+	var (
+		query string
+		lower int64 = w.lo
+		upper int64 = downHi
+		walk  int64
+		rank  func(n int64) int64
+	)
+	if first-upFrom <= downFrom-1-first {
+		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsAsc), upLo, int64(math.MaxInt64)
+		walk = first - upFrom + 1 + stride
+		rank = func(n int64) int64 { return upFrom + n - 1 }
+	} else {
+		query = w.db.sql(sqlTxHistoryAnchorsDesc)
+		walk = downFrom - first + stride
+		rank = func(n int64) int64 { return downFrom - n }
+	}
+	var rows []struct {
+		N    int64  `db:"n"`
+		ID   int64  `db:"id"`
+		Hash []byte `db:"hash"`
+	}
+	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride); err != nil {
+		return err
+	}
+	found := make([]anchor, 0, len(rows))
+	for _, r := range rows {
+		if rk := rank(r.N); rk >= 0 && rk < total {
+			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash)})
+		}
+	}
+	w.db.anchors.add(w.addr, found...)
+	return nil
+}
+
+func (w historyWalk) dropInvalid(err error) error {
+	if err == nil {
+		w.db.anchors.forget(w.addr)
+	}
+	return err
+}
+
+// remember keeps the last item of a served offset page as an anchor: the
+// next page of a client walking offset += limit starts right after it.
+func (w historyWalk) remember(firstRank int64, items []TxRef) {
+	if len(items) == 0 {
+		return
+	}
+	last := items[len(items)-1]
+	r := firstRank + int64(len(items)-1)
+	if !w.asc {
+		r = firstRank - int64(len(items)-1)
+	}
+	if h, err := hex.DecodeString(last.Hash); err == nil {
+		w.db.anchors.add(w.addr, anchor{rank: r, id: last.ID, hash: h})
+	}
+}

@@ -282,6 +282,16 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		return out
 	}
 	busy := []historyArgs{{addr: m.BusySlot.Address, fromSlot: &busySlot}}
+	// The same whale page at fixed depths: its cost must not grow with the
+	// offset (history anchors). Depths past the whale's history are skipped.
+	whaleAt := func(offset int) func() ([]target, error) {
+		return func() ([]target, error) {
+			if offset >= int(m.Whale.TxCount) {
+				return nil, nil
+			}
+			return b.history(false, []historyArgs{{addr: m.Whale.Address, limit: pageLimit, offset: offset}})
+		}
+	}
 
 	specs := []struct {
 		name    string
@@ -308,10 +318,16 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		{"tx_history_offset", func() ([]target, error) { return b.history(false, offsets) }},
 		{"tx_history_whale_offset", func() ([]target, error) { return b.history(false, whaleOffsets) }},
 		{"tx_history_busy_slot", func() ([]target, error) { return b.history(false, busy) }},
+		{"tx_history_assets", func() ([]target, error) { return b.history(false, firstPages(assetRich)) }},
+		{"tx_history_whale_at_0", whaleAt(0)},
+		{"tx_history_whale_at_10k", whaleAt(10_000)},
+		{"tx_history_whale_at_100k", whaleAt(100_000)},
+		{"tx_history_whale_at_500k", whaleAt(500_000)},
 		{"tx_address", func() ([]target, error) { return b.history(true, firstPages(ordinary)) }},
 		{"tx_address_whale", func() ([]target, error) { return b.history(true, firstPages(whale)) }},
 		{"tx_address_whale_cursor", func() ([]target, error) { return b.history(true, cursorArgs(p.WhaleCursors)) }},
 		{"tx_address_busy_slot", func() ([]target, error) { return b.history(true, busy) }},
+		{"tx_address_assets", func() ([]target, error) { return b.history(true, firstPages(assetRich)) }},
 		{"tx_hash", func() ([]target, error) { return b.txByHash(p.TxHashes) }},
 		{"epochs_latest", func() ([]target, error) { return b.epochsLatest() }},
 		{"asset_info_popular", func() ([]target, error) { return b.assetInfo([]string{m.Assets.Hosky.Unit}) }},

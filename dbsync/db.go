@@ -77,6 +77,9 @@ type DB struct {
 	smallHistory int
 	// anchors: remembered places in long histories (history_anchors.go).
 	anchors historyAnchors
+	// txOutEstimate: tx_out's size for the core history walk (denseOutputs).
+	txOutEstimate rowEstimate
+	denseAt       int64 // fixed by SetDenseHistoryOutputs (tests)
 	// maxQueue bounds each gate's queue (SetMaxQueue).
 	maxQueue int
 	next     atomic.Uint64

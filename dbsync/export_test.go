@@ -32,7 +32,7 @@ func StatementText(file string, l Layout, params map[string]any) string {
 // it, in one snapshot.
 func (db *DB) PlanCacheModes(ctx context.Context) (inside, after string, err error) {
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
-		if err := db.withCustomPlans(ctx, tx, func() error {
+		if err := db.withCustomPlans(ctx, tx, true, func() error {
 			return tx.GetContext(ctx, &inside, "SHOW plan_cache_mode")
 		}); err != nil {
 			return err

@@ -70,6 +70,7 @@ type historyAnchors struct {
 	stride int64
 	mu     sync.Mutex
 	by     map[string]*addressAnchors
+	busy   map[string]chan struct{} // addresses being harvested
 	count  int
 	clock  uint64
 }
@@ -201,7 +202,7 @@ type start struct {
 // the page's own end (w.lo, w.hi, offset).
 func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd start) (start, error) {
 	best := fromEnd
-	for range 2 { // at most one harvest
+	for range 3 { // at most one harvest, or waits for others'
 		lo, loOK, hi, hiOK := w.db.anchors.around(w.addr, first)
 		switch {
 		case w.asc && loOK && first-lo.rank < best.skip:
@@ -230,11 +231,45 @@ func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd s
 		}
 		// Far from every anchor: walk there once from the nearest known
 		// point, in whichever direction is shorter, remembering anchors.
-		if err := w.harvest(ctx, first, total, lo, loOK, hi, hiOK); err != nil {
+		// Concurrent requests for the address wait for one walk.
+		done, wait := w.db.anchors.harvestTurn(w.addr)
+		if wait != nil {
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return fromEnd, context.Cause(ctx)
+			}
+		}
+		err := w.harvest(ctx, first, total, lo, loOK, hi, hiOK)
+		done()
+		if err != nil {
 			return fromEnd, err
 		}
 	}
 	return best, nil
+}
+
+// harvestTurn lets one request at a time harvest addr's anchors: it
+// returns done (call it after the harvest) when it is the caller's turn,
+// else a channel closed when the harvest in progress ends.
+func (h *historyAnchors) harvestTurn(addr string) (done func(), wait <-chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ch, ok := h.busy[addr]; ok {
+		return nil, ch
+	}
+	if h.busy == nil {
+		h.busy = map[string]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	h.busy[addr] = ch
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.busy, addr)
+		close(ch)
+	}, nil
 }
 
 // harvest walks from the nearest known point below first (an anchor or

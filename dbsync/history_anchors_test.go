@@ -1,6 +1,7 @@
 package dbsync_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -92,4 +93,31 @@ func checkWindow(t *testing.T, c *chain, addr string, offset, limit int, asc boo
 	if (p.NextCursor != nil) != (end < len(want)) || (p.NextCursor != nil && *p.NextCursor != want[end].Slot) {
 		t.Fatalf("%s offset %d limit %d asc=%v: next cursor %v", addr, offset, limit, asc, p.NextCursor)
 	}
+}
+
+// Concurrent requests for a deep page of an address without anchors share
+// one walk to it (the others wait for it) and all get the right page.
+func TestHistoryAnchorsConcurrentHarvest(t *testing.T) {
+	setSmallHistory(t, 0)
+	withAnchorStride(t, 7)
+	forEachChain(t, func(t *testing.T, c *chain) {
+		addr := samples.Whale
+		want := ordered(independentHistory(t, c, addr), false)
+		offset := len(want) * 2 / 3
+		errs := make(chan error, 8)
+		for range 8 {
+			go func() {
+				p, err := c.db.TxHistory(t.Context(), mustAddress(t, addr), dbsync.HistoryQuery{Limit: 5, Offset: offset}, nil)
+				if err == nil && !slices.Equal(itemsOf(p.Items), want[offset:offset+5]) {
+					err = fmt.Errorf("offset %d: got %v, want %v", offset, itemsOf(p.Items), want[offset:offset+5])
+				}
+				errs <- err
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	})
 }

@@ -143,6 +143,21 @@ func inHistoryReads(t *testing.T, f func(t *testing.T)) {
 			f(t)
 		})
 	}
+	// Core mode's two walks (denseOutputs), each for every address.
+	for _, dense := range []int{1, 1 << 40} {
+		t.Run(fmt.Sprintf("small=0,dense=%d", dense), func(t *testing.T) {
+			setSmallHistory(t, 0)
+			for _, c := range chains {
+				c.db.SetDenseHistoryOutputs(dense)
+			}
+			t.Cleanup(func() {
+				for _, c := range chains {
+					c.db.SetDenseHistoryOutputs(0)
+				}
+			})
+			f(t)
+		})
+	}
 }
 
 // setSmallHistory sets every chain's small-history threshold until the

@@ -34,7 +34,16 @@ type caches struct {
 	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
 	// account: summary:<stake address>, or <route>:<stake address>:<limit>:<offset>:<asc>
 	account *cache.Cache[[]byte]
+	// balance: <address|stake|credential>:<id>:<groupByPolicy>
+	balance *cache.Cache[[]byte]
+	// UTxO lists, in segments (they can run to tens of megabytes):
+	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
+	utxos *cache.Segments
 }
+
+// utxoSegmentSize is the size of a cached UTxO list's segments (0: the
+// cache package's default; tests make it small).
+var utxoSegmentSize = 0
 
 // newCaches builds the caches over rc (nil: local stores only).
 func newCaches(rc *cache.Client) caches {
@@ -53,5 +62,7 @@ func newCaches(rc *cache.Client) caches {
 		poolDelegCount: poolAnswers("pooldelegcount"),
 		poolBlocks:     poolAnswers("poolblocks"),
 		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL}),
+		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL}),
+		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
 	}
 }

@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
@@ -15,8 +18,8 @@ func (s *Server) utxosByAddress(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return streamUTxOs(c, func(fn func([]dbsync.UTxO) error) error {
-		return db.EachUTxOByAddress(c.Request.Context(), addr, fn)
+	return s.utxoList(c, db, "address", addr.String(), func(ctx context.Context, fn func([]dbsync.UTxO) error) error {
+		return db.EachUTxOByAddress(ctx, addr, fn)
 	})
 }
 
@@ -26,8 +29,8 @@ func (s *Server) utxosByStake(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return streamUTxOs(c, func(fn func([]dbsync.UTxO) error) error {
-		return db.EachUTxOByStake(c.Request.Context(), key, fn)
+	return s.utxoList(c, db, "stake", stakeKeyID(key), func(ctx context.Context, fn func([]dbsync.UTxO) error) error {
+		return db.EachUTxOByStake(ctx, key, fn)
 	})
 }
 
@@ -37,18 +40,82 @@ func (s *Server) utxosByCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return streamUTxOs(c, func(fn func([]dbsync.UTxO) error) error {
-		return db.EachUTxOByCredential(c.Request.Context(), cred, fn)
+	return s.utxoList(c, db, "credential", cred.Hex(), func(ctx context.Context, fn func([]dbsync.UTxO) error) error {
+		return db.EachUTxOByCredential(ctx, cred, fn)
 	})
+}
+
+// utxoCacheTTL: how long a UTxO list stays cached under the tip it was
+// read at (it cannot change before the tip moves).
+const utxoCacheTTL = 2 * time.Minute
+
+// utxoList answers a UTxO list from the answer cached under the chain tip
+// when there is one, else from the database, storing it on the way
+// (cache.Segments: neither path holds the whole list in memory). Requests
+// of this instance for the same list wait for the one reading it, so a
+// burst of polls for a wallet of thousands of outputs after each block
+// costs one listing.
+func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each func(context.Context, func([]dbsync.UTxO) error) error) error {
+	ctx := db.Pin(c.Request.Context())
+	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, fn) }
+	tip, err := db.RecentTip(ctx)
+	if err != nil {
+		return streamUTxOs(c, list, nil)
+	}
+	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
+	for waited := false; ; waited = true {
+		if r := s.caches.utxos.Open(ctx, key); r != nil {
+			if served, err := serveSegments(c, r); served {
+				return err
+			}
+		}
+		if waited { // the answer was not stored (Redis failing): read it here
+			return streamUTxOs(c, list, nil)
+		}
+		done, wait := s.caches.utxos.Turn(key)
+		if wait == nil {
+			defer done()
+			return streamUTxOs(c, list, s.caches.utxos.Create(ctx, key))
+		}
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+}
+
+// serveSegments writes a cached answer segment by segment. It reports
+// false, having written nothing, when the first segment is already gone;
+// a segment missing later cuts the connection (as a failed listing does).
+func serveSegments(c *gin.Context, r *cache.Reader) (served bool, err error) {
+	ctx := c.Request.Context()
+	first, err := r.Next(ctx)
+	if err != nil {
+		return false, nil
+	}
+	c.Writer.Header().Set("Content-Type", contentType)
+	c.Writer.WriteHeader(http.StatusOK)
+	for b := first; b != nil; {
+		if _, err := c.Writer.Write(b); err != nil {
+			return true, nil // the client left
+		}
+		if b, err = r.Next(ctx); err != nil {
+			logger(c).Warn("cached UTxO list cut short", slog.String("request_id", requestID(c)), slog.String("error", err.Error()))
+			panic(http.ErrAbortHandler)
+		}
+	}
+	return true, nil
 }
 
 // streamUTxOs answers {"success":true,"data":[...]} (the bytes ok() would
 // write) one chunk of outputs at a time, so a list of tens of thousands
 // never sits in memory whole. An error before the first byte is answered as
 // usual; after it, the status is already 200, so the connection is aborted:
-// a client must not mistake a cut list for a whole one.
-func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error) error {
-	st := utxoStream{c: c}
+// a client must not mistake a cut list for a whole one. The bytes also go
+// to store (nil: not cached), committed only when the list is whole.
+func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error, store *cache.Writer) error {
+	st := utxoStream{c: c, store: store}
 	if err := each(st.write); err != nil {
 		if !st.started {
 			return err
@@ -61,6 +128,7 @@ func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error) 
 
 type utxoStream struct {
 	c       *gin.Context
+	store   *cache.Writer
 	started bool
 	items   int
 	buf     []byte
@@ -82,6 +150,7 @@ func (st *utxoStream) write(chunk []dbsync.UTxO) error {
 		st.items++
 	}
 	st.buf = b
+	st.store.Write(b)
 	_, err := st.c.Writer.Write(b)
 	return err
 }
@@ -91,6 +160,9 @@ func (st *utxoStream) finish() error {
 		okAppended(st.c, func(b []byte) []byte { return append(b, "[]"...) }, nil, nil)
 		return nil
 	}
-	_, err := st.c.Writer.WriteString("]}\n")
+	const end = "]}\n"
+	st.store.Write([]byte(end))
+	st.store.Commit()
+	_, err := st.c.Writer.WriteString(end)
 	return err
 }

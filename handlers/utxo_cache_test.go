@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/testdb"
+)
+
+// UTxO lists and balances are cached under the tip: the second answer is
+// byte for byte the first, read from Redis (a list in several segments:
+// the segment size is made small), and a list whose first segment is gone
+// is read from the database again. Without the cache the answers are the
+// same bytes too.
+func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
+	smp := testSamples(t)
+	old := utxoSegmentSize
+	utxoSegmentSize = 1 << 10
+	t.Cleanup(func() { utxoSegmentSize = old })
+	rc := testdb.Redis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
+	cred := testChains[0].manifest.Credentials.Payment.Hex
+	for _, tc := range []struct{ path, cache string }{
+		{"/v1/utxos/address/" + smp.Byron, "utxos"},
+		{"/v1/utxos/address/" + smp.Small, "utxos"},
+		{"/v1/utxos/stake/" + smp.Stake, "utxos"},
+		{"/v1/utxos/credential/" + cred, "utxos"},
+		{"/v1/assets/balance/address/" + smp.Byron, "balance"},
+		{"/v1/assets/balance/stake/" + smp.Stake + "?groupByPolicy=true", "balance"},
+	} {
+		first := get(t, s, tc.path)
+		if first.Status != 200 {
+			t.Fatalf("%s: %d %s", tc.path, first.Status, first.Raw)
+		}
+		keys, err := rc.Redis().Keys(t.Context(), rc.Key(tc.cache, "mainnet", "*")).Result()
+		if err != nil || len(keys) == 0 {
+			t.Fatalf("%s: nothing cached (%v)", tc.path, err)
+		}
+		again := get(t, s, tc.path)
+		if !bytes.Equal(again.Raw, first.Raw) {
+			t.Fatalf("%s: cached answer differs:\n%s\nwant\n%s", tc.path, again.Raw, first.Raw)
+		}
+		if direct := get(t, plain, tc.path); !bytes.Equal(direct.Raw, first.Raw) {
+			t.Fatalf("%s: answer without the cache differs", tc.path)
+		}
+		rc.Redis().Del(t.Context(), keys...)
+	}
+
+	// A long list is stored in segments; with the first one gone the list
+	// comes from the database, whole.
+	path := "/v1/utxos/address/" + smp.Byron
+	want := get(t, s, path)
+	heads, _ := rc.Redis().Keys(t.Context(), rc.Key("utxos", "mainnet", "*", smp.Byron)).Result()
+	segs, _ := rc.Redis().Keys(t.Context(), rc.Key("utxos", "mainnet", "*", smp.Byron, "*")).Result()
+	if len(heads) != 1 || len(segs) < 2 {
+		t.Fatalf("list of %d bytes stored as heads %v and %d segments; want one head and several segments", len(want.Raw), heads, len(segs))
+	}
+	rc.Redis().Del(t.Context(), heads[0]+":0")
+	if got := get(t, s, path); !bytes.Equal(got.Raw, want.Raw) {
+		t.Fatalf("with the first segment gone: %s", got.Raw)
+	}
+
+	// Concurrent requests for a list not cached yet all get it whole.
+	rc.Redis().Del(t.Context(), append(heads, segs...)...)
+	var wg sync.WaitGroup
+	bodies := make([][]byte, 8)
+	for i := range bodies {
+		wg.Go(func() { bodies[i] = get(t, s, path).Raw })
+	}
+	wg.Wait()
+	for i, b := range bodies {
+		if !bytes.Equal(b, want.Raw) {
+			t.Fatalf("concurrent request %d: %d bytes, want %d", i, len(b), len(want.Raw))
+		}
+	}
+}

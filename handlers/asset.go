@@ -121,22 +121,26 @@ func assetData(a dbsync.Asset) assetInfoData {
 // key's tip, even with replicas that lag each other. When the tip cannot
 // be read it just builds.
 func (s *Server) servedByTip(c *gin.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) (envelope, time.Duration, error)) error {
-	ctx := db.Pin(c.Request.Context())
-	encoded := func(ctx context.Context) ([]byte, time.Duration, error) {
+	return s.servedBytesByTip(c, answers, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
 		env, ttl, err := build(ctx)
 		if err != nil {
 			return nil, 0, err
 		}
 		b, err := encodeJSON(env)
 		return b, ttl, err
-	}
+	})
+}
+
+// servedBytesByTip is servedByTip for answers build encodes itself.
+func (s *Server) servedBytesByTip(c *gin.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) ([]byte, time.Duration, error)) error {
+	ctx := db.Pin(c.Request.Context())
 	var b []byte
 	var err error
 	if tip, tipErr := db.RecentTip(ctx); tipErr == nil {
 		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
-		b, err = answers.GetTTL(ctx, key, encoded)
+		b, err = answers.GetTTL(ctx, key, build)
 	} else {
-		b, _, err = encoded(ctx)
+		b, _, err = build(ctx)
 	}
 	if err != nil {
 		return err

@@ -34,6 +34,8 @@ type caches struct {
 	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
 	// account: summary:<stake address>, or <route>:<stake address>:<limit>:<offset>:<asc>
 	account *cache.Cache[[]byte]
+	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>
+	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]
 	// UTxO lists, in segments (they can run to tens of megabytes):
@@ -63,6 +65,7 @@ func newCaches(rc *cache.Client) caches {
 		poolBlocks:     poolAnswers("poolblocks"),
 		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL}),
 		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL}),
+		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
 	}
 }

@@ -89,11 +89,6 @@ func okPage(c *gin.Context, data any, p Pagination) {
 	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data, Pagination: &p})
 }
 
-// okHistory answers 200 with data, pagination and last_updated.
-func okHistory(c *gin.Context, data any, p Pagination, lu LastUpdated) {
-	writeJSON(c, http.StatusOK, envelope{Success: true, Data: data, Pagination: &p, LastUpdated: &lu})
-}
-
 // okAppended answers 200 with data written by appendData (one of the
 // append* encoders) and, when not nil, pagination and last_updated: the
 // bytes writeJSON would write for the same envelope, without encoding/json
@@ -102,7 +97,13 @@ func okAppended(c *gin.Context, appendData func([]byte) []byte, p *Pagination, l
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)
-	b := append(buf.AvailableBuffer(), `{"success":true,"data":`...)
+	buf.Write(appendEnvelope(buf.AvailableBuffer(), appendData, p, lu))
+	c.Data(http.StatusOK, contentType, buf.Bytes())
+}
+
+// appendEnvelope appends the bytes okAppended answers.
+func appendEnvelope(b []byte, appendData func([]byte) []byte, p *Pagination, lu *LastUpdated) []byte {
+	b = append(b, `{"success":true,"data":`...)
 	b = appendData(b)
 	if p != nil {
 		b = appendField(b, "pagination", p)
@@ -110,8 +111,7 @@ func okAppended(c *gin.Context, appendData func([]byte) []byte, p *Pagination, l
 	if lu != nil {
 		b = appendField(b, "last_updated", lu)
 	}
-	buf.Write(append(b, "}\n"...))
-	c.Data(http.StatusOK, contentType, buf.Bytes())
+	return append(b, "}\n"...)
 }
 
 // appendField writes ,"name":<v as encoding/json writes it> for the small

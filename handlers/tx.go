@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -55,9 +57,38 @@ func lastUpdatedOf(tip dbsync.Tip) LastUpdated {
 // block, not once per page.
 func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCounter {
 	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
-		sum := sha256.Sum256([]byte(addr.String())) // Byron addresses reach kilobytes
-		return s.caches.txTotal.Get(ctx, db.Network.Name+":"+tip.BlockHash+":"+hex.EncodeToString(sum[:16]), count)
+		return s.caches.txTotal.Get(ctx, db.Network.Name+":"+tip.BlockHash+":"+addressDigest(addr), count)
 	}
+}
+
+// historyPageTTL: a first history page is cached under the tip it was
+// read at; wallets poll their first page for new transactions many times
+// per block. Deeper pages are read once each by a walker: not cached.
+const historyPageTTL = 2 * time.Minute
+
+// firstPage serves a history page from the cache of first pages (offset
+// 0, no cursor) or builds it; other pages are built each time.
+func (s *Server) firstPage(c *gin.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) error {
+	if q.Offset != 0 || q.FromSlot != nil {
+		b, err := build(c.Request.Context())
+		if err != nil {
+			return err
+		}
+		c.Data(http.StatusOK, contentType, b)
+		return nil
+	}
+	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
+	return s.servedBytesByTip(c, s.caches.historyPage, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+		b, err := build(ctx)
+		return b, historyPageTTL, err
+	})
+}
+
+// addressDigest names an address in cache keys (Byron addresses reach
+// kilobytes).
+func addressDigest(addr dbsync.Address) string {
+	sum := sha256.Sum256([]byte(addr.String()))
+	return hex.EncodeToString(sum[:16])
 }
 
 // txsByAddress: GET /v1/tx/address/:address (detailed history).
@@ -74,22 +105,24 @@ func (s *Server) txsByAddress(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := db.TxsByAddress(c.Request.Context(), addr, q, s.historyTotal(db, addr))
-	if err != nil {
-		return err
-	}
-	p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
-	okAppended(c, func(b []byte) []byte {
-		b = append(b, '[')
-		for i, t := range page.Items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendTx(b, t, grouped)
+	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
+	return s.firstPage(c, db, q, params, func(ctx context.Context) ([]byte, error) {
+		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
+		if err != nil {
+			return nil, err
 		}
-		return append(b, ']')
-	}, &p, &lu)
-	return nil
+		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
+		return appendEnvelope(nil, func(b []byte) []byte {
+			b = append(b, '[')
+			for i, t := range page.Items {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendTx(b, t, grouped)
+			}
+			return append(b, ']')
+		}, &p, &lu), nil
+	})
 }
 
 // txHistory: GET /v1/tx/history/:address (light history).
@@ -102,16 +135,18 @@ func (s *Server) txHistory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := db.TxHistory(c.Request.Context(), addr, q, s.historyTotal(db, addr))
-	if err != nil {
-		return err
-	}
-	items := make([]txRefJSON, len(page.Items))
-	for i, r := range page.Items {
-		items[i] = txRefOf(r)
-	}
-	okHistory(c, items, historyPagination(q, page), lastUpdatedOf(page.Tip))
-	return nil
+	return s.firstPage(c, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
+		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
+		if err != nil {
+			return nil, err
+		}
+		items := make([]txRefJSON, len(page.Items))
+		for i, r := range page.Items {
+			items[i] = txRefOf(r)
+		}
+		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
+		return encodeJSON(envelope{Success: true, Data: items, Pagination: &p, LastUpdated: &lu})
+	})
 }
 
 // txByHash: GET /v1/tx/hash/:hash.

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -74,6 +75,41 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	for i, b := range bodies {
 		if !bytes.Equal(b, want.Raw) {
 			t.Fatalf("concurrent request %d: %d bytes, want %d", i, len(b), len(want.Raw))
+		}
+	}
+}
+
+// First history pages (offset 0, no cursor) are cached under the tip and
+// answered the same from there; deeper and cursor pages are not cached.
+func TestFirstHistoryPagesCached(t *testing.T) {
+	smp := testSamples(t)
+	rc := testdb.Redis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
+	keys := func() int {
+		k, err := rc.Redis().Keys(t.Context(), rc.Key("history", "mainnet", "*")).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(k)
+	}
+	for _, path := range []string{"/v1/tx/history/" + smp.Whale, "/v1/tx/address/" + smp.Whale + "?limit=5&groupByPolicy=true", "/v1/tx/history/" + smp.Busy + "?order=asc"} {
+		before := keys()
+		first := get(t, s, path)
+		if first.Status != 200 || keys() != before+1 {
+			t.Fatalf("%s: %d, %d cached pages after it, want %d", path, first.Status, keys(), before+1)
+		}
+		if again := get(t, s, path); !bytes.Equal(again.Raw, first.Raw) {
+			t.Fatalf("%s: cached page differs", path)
+		}
+		if direct := get(t, plain, path); !bytes.Equal(direct.Raw, first.Raw) {
+			t.Fatalf("%s: page without the cache differs:\n%s\nwant\n%s", path, direct.Raw, first.Raw)
+		}
+	}
+	before := keys()
+	for _, path := range []string{"/v1/tx/history/" + smp.Whale + "?offset=20", "/v1/tx/address/" + smp.Whale + "?fromSlot=" + strconv.FormatInt(smp.BusySlot, 10)} {
+		if r := get(t, s, path); r.Status != 200 || keys() != before {
+			t.Fatalf("%s: %d, cached pages %d, want %d (not cached)", path, r.Status, keys(), before)
 		}
 	}
 }

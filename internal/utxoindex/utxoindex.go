@@ -130,10 +130,7 @@ func New(ctx context.Context, db *sqlx.DB, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if caps.UTxOMode != dbsync.ModeCore || caps.NoOutputs {
-		return nil, ErrNotNeeded
-	}
-	return newIndex(db, caps.Variant == "address", opts)
+	return ForDB(db, caps, opts)
 }
 
 func newIndex(db *sqlx.DB, addressTable bool, opts Options) (*Index, error) {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
 	"github.com/syncgate/syncgate/internal/utxoindex"
@@ -264,5 +266,48 @@ func TestNotNeededInConsumedMode(t *testing.T) {
 	db := seed(t, chaingen.Variant{Mode: chaingen.ModeConsumed})
 	if _, err := utxoindex.New(t.Context(), db, utxoindex.Options{}); !errors.Is(err, utxoindex.ErrNotNeeded) {
 		t.Errorf("New on a consumed database: %v, want ErrNotNeeded", err)
+	}
+}
+
+// TestMaintainer: the service's loop builds the index of a served core
+// network and switches its DB to reading it; when db-sync then rolls back
+// below the index, the loop rewinds it and the DB keeps reading it.
+func TestMaintainer(t *testing.T) {
+	dsn, _, drop, err := testdb.DBSync(chaingen.ModeCore, seedTxs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	db := testdb.MustOpenDBSync(t, dsn)
+	raw := testdb.Open(t, dsn)
+	m := utxoindex.NewMaintainer(map[string]*dbsync.DB{"mainnet": db}, map[string]*sqlx.DB{"mainnet": raw},
+		utxoindex.MaintainerOptions{Index: utxoindex.Options{Batch: 500, Lag: 0, Keep: 100}, Poll: 50 * time.Millisecond})
+	m.Start(t.Context())
+	defer m.Stop()
+	waitFor(t, "the DB reads the index", db.SpentIndexOn)
+	if h := high(t, raw); h != maxTx(t, raw) {
+		t.Errorf("H = %d, want the tip's tx %d", h, maxTx(t, raw))
+	}
+	if _, err := testdb.CutBlocks(t.Context(), raw, 4); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the index rewound to the new tip", func() bool {
+		var h, m int64
+		_ = raw.Get(&h, `SELECT COALESCE(max(tx_id), 0) FROM syncgate_utxo.checkpoint`)
+		_ = raw.Get(&m, `SELECT max(id) FROM tx`)
+		return h == m
+	})
+	check(t, raw, false)
+	waitFor(t, "the DB reads the index again", db.SpentIndexOn)
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,4 +1,4 @@
--- analyze: refresh the planner's statistics of the index after a build
--- (the partial indexes make plans obvious, but row estimates still matter
--- for the joins around them).
-ANALYZE syncgate_utxo.output
+-- analyze: after a build, set the visibility map (index-only scans of the
+-- live-output indexes) and the planner's statistics of the index, rather
+-- than wait for autovacuum. Outside a transaction.
+VACUUM (ANALYZE) syncgate_utxo.output

@@ -6,6 +6,7 @@
 //	syncgate demo      create, seed and serve a local demo (prints keys and curl commands)
 //	syncgate seed      load a synthetic db-sync chain into a database
 //	syncgate indexes   create syncgate's recommended extra db-sync indexes
+//	syncgate utxo-index   build (and with --follow keep) the unspent-output index of a core-mode db-sync
 //	syncgate admin-key create|roll|revoke   manage admin keys from the command line
 //	syncgate sql FILE  print a db-sync statement as it runs in one layout
 package main
@@ -43,6 +44,8 @@ func main() {
 		err = runSeed(ctx, args)
 	case "indexes":
 		err = runIndexes(ctx, args)
+	case "utxo-index":
+		err = runUTxOIndex(ctx, args)
 	case "admin-key":
 		err = runAdminKey(ctx, args)
 	case "sql":
@@ -59,12 +62,13 @@ func main() {
 	}
 }
 
-const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|admin-key|sql] [flags]
+const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|utxo-index|admin-key|sql] [flags]
   serve                      run the HTTP service (configuration: README)
   migrate                    apply admin schema migrations
   demo                       create, seed and serve a local demo database
   seed --db URL --txs N [--seed S] [--mode core|consumed] [--manifest FILE]  (creates the database if missing)
   indexes --db URL           create the recommended extra db-sync indexes
+  utxo-index --db URL [--follow] [--batch N] [--lag N]   build the unspent-output index of a core-mode db-sync
   admin-key create --name N --permissions p1,p2 [--db URL]
   admin-key roll --id ID [--expires-in SECONDS] [--db URL]
   admin-key revoke --id ID [--db URL]

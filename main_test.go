@@ -84,7 +84,8 @@ func TestDemoAddressFromDatabase(t *testing.T) {
 // runs, with the layout's fragment chosen and no template left.
 func TestSQLCommandRendersEachLayout(t *testing.T) {
 	for layout, want := range map[string]string{"core": "FROM tx_in spend", "consumed": "o.consumed_by_tx_id IS NULL",
-		"consumed+address": "o.address_id = (SELECT a.id FROM address a WHERE a.address = $1"} {
+		"consumed+address": "o.address_id = (SELECT a.id FROM address a WHERE a.address = $1",
+		"core+utxoindex":   "FROM syncgate_utxo.output u", "core+address+utxoindex": "u.address_id = (SELECT a.id FROM address a"} {
 		out := captureStdout(t, func() error { return runSQL([]string{"--layout", layout, "sql/dbsync/utxos_by_address.sql"}) })
 		if !strings.Contains(out, want) || strings.Contains(out, "{{") {
 			t.Errorf("%s rendering lacks %q or keeps a template action:\n%s", layout, want, out)
@@ -92,6 +93,9 @@ func TestSQLCommandRendersEachLayout(t *testing.T) {
 	}
 	if err := runSQL([]string{"--layout", "nope", "sql/dbsync/utxos_by_address.sql"}); err == nil {
 		t.Error("unknown layout accepted")
+	}
+	if err := runSQL([]string{"--layout", "consumed+utxoindex", "sql/dbsync/utxos_by_address.sql"}); err == nil {
+		t.Error("consumed+utxoindex accepted (consumed layouts need no index)")
 	}
 	if err := runSQL([]string{"sql/dbsync/no_such_file.sql"}); err == nil {
 		t.Error("missing file accepted")

@@ -22,6 +22,7 @@ import (
 	"github.com/syncgate/syncgate/internal/pgconn"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
+	"github.com/syncgate/syncgate/internal/utxoindex"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -150,6 +151,25 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	stats := poolstats.New(authDB, networks, poolstats.Options{Log: log, RefreshDB: refreshDB})
 	stats.Start(ctx)
 	defer stats.Stop()
+
+	// Unspent-output index (core-mode db-sync only): built and kept current
+	// in the db-sync database by one instance at a time, read by every
+	// instance while it is current (docs/DECISIONS.md); each network's
+	// maintainer has a small pool of its own on the primary.
+	utxoConns := map[string]*sqlx.DB{}
+	for name := range networks {
+		c, err := pgconn.Open(cfg.Networks[name].DBSyncURL, conn)
+		if err != nil {
+			return fmt.Errorf("%s: unspent-output index: %w", name, err)
+		}
+		c.SetMaxOpenConns(2)
+		c.SetMaxIdleConns(2)
+		defer c.Close()
+		utxoConns[name] = c
+	}
+	utxoIndex := utxoindex.NewMaintainer(networks, utxoConns, utxoindex.MaintainerOptions{Index: utxoindex.DefaultOptions(), Log: log})
+	utxoIndex.Start(ctx)
+	defer utxoIndex.Stop()
 
 	var draining atomic.Bool
 	srv := handlers.New(handlers.Deps{

@@ -14,7 +14,7 @@ import (
 // (dbsync.Statement).
 func runSQL(args []string) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
-	layout := fs.String("layout", "core", "db-sync layout: core, consumed, core+address or consumed+address")
+	layout := fs.String("layout", "core", "db-sync layout: core, consumed, core+address or consumed+address; core layouts may add +utxoindex (reading syncgate's unspent-output index)")
 	var params stringList
 	fs.Var(&params, "param", "template parameter NAME=VALUE (repeatable), e.g. Order=DESC or OnePool=true")
 	if err := fs.Parse(args); err != nil {
@@ -24,14 +24,15 @@ func runSQL(args []string) error {
 		return errors.New("sql: name one statement file, e.g. sql/dbsync/utxos_by_address.sql")
 	}
 	var l dbsync.Layout
-	spends, table := strings.CutSuffix(*layout, "+address")
-	l.AddressTable = table
-	switch spends {
-	case "core":
-	case "consumed":
+	name, index := strings.CutSuffix(*layout, "+utxoindex")
+	spends, table := strings.CutSuffix(name, "+address")
+	l.AddressTable, l.SpentIndex = table, index
+	switch {
+	case spends == "core":
+	case spends == "consumed" && !index:
 		l.Consumed = true
 	default:
-		return fmt.Errorf("sql: unknown layout %q (core, consumed, core+address or consumed+address)", *layout)
+		return fmt.Errorf("sql: unknown layout %q (core, consumed, core+address or consumed+address; core and core+address may add +utxoindex)", *layout)
 	}
 	values := map[string]any{}
 	for _, p := range params {

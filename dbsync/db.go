@@ -67,6 +67,10 @@ type DB struct {
 	Caps Capabilities
 	// layout selects each Statement's rendering (from Caps, set with it).
 	layout Layout
+	// spentWanted: the unspent-output index is current enough to read
+	// (UseSpentIndex); spentOn: and the primary has prepared its
+	// renderings, so sql() picks them (layoutNow).
+	spentWanted, spentOn atomic.Bool
 
 	primary  *pool
 	replicas []*pool

@@ -22,6 +22,7 @@ type layoutChain struct {
 	variant chaingen.Variant
 	db      *dbsync.DB
 	raw     *sqlx.DB
+	dsn     string
 	// history: the layout keeps spent outputs, so history, transactions'
 	// inputs and outputs and accounts' address lists are compared too
 	// (pruned layouts keep only the UTxO set whole).
@@ -43,7 +44,7 @@ func seedLayout(t *testing.T, v chaingen.Variant) *layoutChain {
 	raw := sqlx.MustOpen("postgres", dsn)
 	t.Cleanup(func() { raw.Close() })
 	pruned := v.Mode == chaingen.ModePrune || v.Mode == chaingen.ModeBootstrap
-	return &layoutChain{variant: v, db: db, raw: raw, history: !pruned}
+	return &layoutChain{variant: v, db: db, raw: raw, dsn: dsn, history: !pruned}
 }
 
 // TestLayoutsAgree runs the read paths of every endpoint family on each

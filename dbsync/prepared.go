@@ -102,10 +102,10 @@ type pool struct {
 	// (replaced whole) until every statement the server can prepare is.
 	stmts atomic.Pointer[map[string]*sqlx.Stmt]
 	// skipped: statements this server cannot prepare (the other db-sync
-	// mode's), not tried again; prepared: every statement has been tried.
-	// Only the watcher touches them.
+	// mode's), not tried again; prepared: every statement of a layout has
+	// been tried. Only the watcher touches them.
 	skipped  map[string]bool
-	prepared bool
+	prepared map[Layout]bool
 	gate     *gate // nil: no limit; set before serving
 	// streams bounds the UTxO listings in progress, which hold a
 	// connection after leaving the gate (see Snapshot.leaveGate).
@@ -136,7 +136,7 @@ func (p *pool) statements() map[string]*sqlx.Stmt {
 // timeout stops the pass with an error, and the watcher tries the rest
 // again later.
 func (p *pool) prepareAll(ctx context.Context, l Layout) error {
-	if p.prepared {
+	if p.prepared[l] {
 		return nil
 	}
 	have := p.statements()
@@ -174,7 +174,10 @@ func (p *pool) prepareAll(ctx context.Context, l Layout) error {
 	if len(next) > len(have) {
 		p.stmts.Store(&next)
 	}
-	p.prepared = failed == nil
+	if p.prepared == nil {
+		p.prepared = map[Layout]bool{}
+	}
+	p.prepared[l] = failed == nil
 	return failed
 }
 

@@ -221,6 +221,7 @@ func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
 		db.ready.Store(true)
 		db.log.Info("db-sync capabilities", slog.Any("dbsync", db))
 	}
+	db.prepareSpentIndex(ctx, p, primary)
 	return nil
 }
 

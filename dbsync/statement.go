@@ -22,14 +22,22 @@ type Layout struct {
 	// raw, has_script, payment_cred, stake_address_id) instead of the
 	// address, address_has_script and payment_cred columns.
 	AddressTable bool
+	// SpentIndex (core only): the unspent-output statements read
+	// syncgate's unspent-output index (internal/utxoindex, schema
+	// syncgate_utxo) up to its high-water tx and tx_out after it. Not
+	// detected at start: a core DB switches to it at run time while the
+	// index is current (DB.UseSpentIndex), and back.
+	SpentIndex bool
 }
 
 // Layouts is every layout a statement is rendered for at start, so a
 // template that fails for one of them stops the process at boot.
-var Layouts = []Layout{{}, {Consumed: true}, {AddressTable: true}, {Consumed: true, AddressTable: true}}
+var Layouts = []Layout{{}, {Consumed: true}, {AddressTable: true}, {Consumed: true, AddressTable: true},
+	{SpentIndex: true}, {AddressTable: true, SpentIndex: true}}
 
 // String names the layout as /v1/health and the logs do: core or
-// consumed, with "+address" for the address-table variant.
+// consumed, with "+address" for the address-table variant and "+utxoindex"
+// while the unspent-output index is read.
 func (l Layout) String() string {
 	s := "core"
 	if l.Consumed {
@@ -37,6 +45,9 @@ func (l Layout) String() string {
 	}
 	if l.AddressTable {
 		s += "+address"
+	}
+	if l.SpentIndex {
+		s += "+utxoindex"
 	}
 	return s
 }
@@ -129,7 +140,7 @@ func renderText(file, src string, l Layout, params map[string]any) (string, erro
 	if t, err = t.Parse(src); err != nil {
 		return "", err
 	}
-	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable}
+	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable, "SpentIndex": l.SpentIndex}
 	maps.Copy(data, params)
 	var b strings.Builder
 	if err := t.Execute(&b, data); err != nil {
@@ -190,5 +201,5 @@ func layoutStatement(file string, planFor func(Layout) plan, params map[string]a
 // For returns the statement's text in layout l.
 func (s *Statement) For(l Layout) string { return s.rendered[l] }
 
-// sql returns s rendered for this database's layout.
-func (db *DB) sql(s *Statement) string { return s.rendered[db.layout] }
+// sql returns s rendered for this database's layout now (see layoutNow).
+func (db *DB) sql(s *Statement) string { return s.rendered[db.layoutNow()] }

@@ -7,6 +7,7 @@
 //	chaingen/schema/  db-sync 13.7 DDL, used only by the chain generator
 //	admin/            queries against syncgate's own admin schema
 //	admin/migrations/ numbered admin schema migrations, never edited once landed
+//	utxoindex/        syncgate's unspent-output index kept beside db-sync (its own schema)
 //
 // Packages load their statements into package-level values at start-up with
 // Must, so a missing file stops the process at boot, not on a request.
@@ -21,7 +22,7 @@ import (
 	"text/template"
 )
 
-//go:embed dbsync admin chaingen
+//go:embed dbsync admin chaingen utxoindex
 var files embed.FS
 
 // loaded records every file a package asked for, so a test can find SQL

@@ -6,10 +6,32 @@
 -- $1 address text as db-sync stores it
 -- Indexes: sg_tx_out_address_tx_id (consumed: sg_tx_out_unspent_address);
 -- core: sg_tx_in_tx_out_id_index; idx_ma_tx_out_tx_out_id; multi_asset_pkey.
+-- +utxoindex: output_live_address up to the index's high-water tx, then
+-- tx_out_pkey; sg_tx_out_address_tx_id after it (see utxos_by_address.sql).
 -- The rows: fragments.sql "balance_of_utxo".
-WITH utxo AS MATERIALIZED (
+WITH {{if .SpentIndex -}}
+spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), utxo AS MATERIALIZED (
+  SELECT o.id, o.value
+  FROM syncgate_utxo.output u
+  JOIN tx_out o ON o.id = u.tx_out_id
+  WHERE {{addrKey "u"}} = {{addrParam "$1"}}
+    AND u.spent_by_tx_id IS NULL
+    AND u.tx_id <= (SELECT h FROM spent_state)
+    AND {{unspent "u"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
+    AND o.tx_id > (SELECT h FROM spent_state)
+    AND {{unspent "o"}}
+)
+{{- else -}}
+utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
   WHERE {{addrKey "o"}} = {{addrParam "$1"}}
     AND {{unspent "o"}}
-), {{template "balance_of_utxo" .}}
+)
+{{- end}}, {{template "balance_of_utxo" .}}

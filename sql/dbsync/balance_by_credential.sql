@@ -8,9 +8,38 @@
 -- consumed, sg_tx_out_unspent_payment_cred; idx_ma_tx_out_tx_out_id;
 -- multi_asset_pkey.
 -- The rows: fragments.sql "balance_of_utxo".
-WITH utxo AS MATERIALIZED (
+-- +utxoindex: output_live_payment_cred up to the index's high-water tx,
+-- then the transactions after it (see utxos_by_stake.sql).
+WITH {{if .SpentIndex -}}
+spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), utxo AS MATERIALIZED (
+  SELECT o.id, o.value
+  FROM syncgate_utxo.output u
+  JOIN tx_out o ON o.id = u.tx_out_id
+  WHERE u.payment_cred = $1
+    AND u.spent_by_tx_id IS NULL
+    AND u.tx_id <= (SELECT h FROM spent_state)
+    AND {{unspent "u"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM generate_series((SELECT h FROM spent_state) + 1, (SELECT max(id) FROM tx)) g(tx_id)
+  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
+  WHERE (SELECT ok FROM spent_state)
+    AND {{credentialIs "o" "$1"}}
+    AND {{unspent "o"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE NOT (SELECT ok FROM spent_state)
+    AND {{credentialIs "o" "$1"}}
+    AND {{unspent "o"}}
+)
+{{- else -}}
+utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
   WHERE {{credentialIs "o" "$1"}}
     AND {{unspent "o"}}
-), {{template "balance_of_utxo" .}}
+)
+{{- end}}, {{template "balance_of_utxo" .}}

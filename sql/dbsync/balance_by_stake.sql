@@ -8,7 +8,42 @@
 -- sg_tx_out_unspent_stake); core: sg_tx_in_tx_out_id_index;
 -- idx_ma_tx_out_tx_out_id; multi_asset_pkey.
 -- The rows: fragments.sql "balance_of_utxo".
-WITH utxo AS MATERIALIZED (
+-- +utxoindex: output_live_stake up to the index's high-water tx, then the
+-- transactions after it (see utxos_by_stake.sql).
+WITH {{if .SpentIndex -}}
+spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), stake AS MATERIALIZED (
+  SELECT (
+      SELECT sa.id FROM stake_address sa
+      WHERE sa.hash_raw = ANY($1::bytea[])
+      ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
+      LIMIT 1
+    ) AS id
+), utxo AS MATERIALIZED (
+  SELECT o.id, o.value
+  FROM syncgate_utxo.output u
+  JOIN tx_out o ON o.id = u.tx_out_id
+  WHERE u.stake_address_id = (SELECT id FROM stake)
+    AND u.spent_by_tx_id IS NULL
+    AND u.tx_id <= (SELECT h FROM spent_state)
+    AND {{unspent "u"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM generate_series((SELECT h FROM spent_state) + 1, (SELECT max(id) FROM tx)) g(tx_id)
+  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
+  WHERE (SELECT ok FROM spent_state)
+    AND o.stake_address_id = (SELECT id FROM stake)
+    AND {{unspent "o"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE NOT (SELECT ok FROM spent_state)
+    AND o.stake_address_id = (SELECT id FROM stake)
+    AND {{unspent "o"}}
+)
+{{- else -}}
+utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
   WHERE o.stake_address_id = (
@@ -18,4 +53,5 @@ WITH utxo AS MATERIALIZED (
       LIMIT 1
     )
     AND {{unspent "o"}}
-), {{template "balance_of_utxo" .}}
+)
+{{- end}}, {{template "balance_of_utxo" .}}

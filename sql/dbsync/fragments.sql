@@ -111,3 +111,22 @@ paid AS (
   LIMIT $4::bigint + $5::bigint
 )
 {{- end}}
+
+{{- /* spent_state: the body of a CTE with the unspent-output index's state
+   as this snapshot sees it (SpentIndex layouts; internal/utxoindex): h, its
+   high-water tx id, and ok, whether db-sync still holds that tx in the
+   same block and the horizon tx below which spends were dropped. After a
+   rollback below either, ok is false and h 0 until the maintainer rewinds:
+   the statements then read everything from tx_out, as core mode does, so
+   an answer is exact whatever the index's state. Indexes:
+   checkpoint_pkey, tx_pkey, block_pkey. */}}
+{{define "spent_state" -}}
+SELECT COALESCE(max(c.tx_id), 0) AS h, count(*) > 0 AS ok
+FROM (SELECT * FROM syncgate_utxo.checkpoint ORDER BY tx_id DESC LIMIT 1) c
+WHERE EXISTS (
+    SELECT 1 FROM tx JOIN block b ON b.id = tx.block_id
+    WHERE tx.id = c.tx_id AND tx.hash = c.tx_hash AND b.hash = c.block_hash)
+  AND (c.horizon_tx_id = 0 OR EXISTS (
+    SELECT 1 FROM tx JOIN block b ON b.id = tx.block_id
+    WHERE tx.id = c.horizon_tx_id AND tx.hash = c.horizon_tx_hash AND b.hash = c.horizon_block_hash))
+{{- end}}

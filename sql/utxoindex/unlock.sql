@@ -1,0 +1,3 @@
+-- unlock: release the maintenance lock. $1 lock key (bigint). False when
+-- this session does not hold it.
+SELECT pg_advisory_unlock($1)

@@ -83,7 +83,9 @@ type DB struct {
 	anchors historyAnchors
 	// txOutEstimate: tx_out's size for the core history walk (denseOutputs).
 	txOutEstimate rowEstimate
-	denseAt       int64 // fixed by SetDenseHistoryOutputs (tests)
+	// outputsSeen: core-mode addresses' output counts (historyPage).
+	outputsSeen outputCounts
+	denseAt     int64 // fixed by SetDenseHistoryOutputs (tests)
 	// maxQueue bounds each gate's queue (SetMaxQueue).
 	maxQueue int
 	next     atomic.Uint64

@@ -46,7 +46,7 @@ const (
 	// so a page after it skips fewer than anchorStride. Pages skipping
 	// fewer than twice as many walk from their end as usual (no count
 	// needed, nothing to remember).
-	anchorStride = 1000
+	anchorStride = 256
 	// anchorBudget bounds the anchors of all addresses (about 64 bytes each).
 	anchorBudget = 200_000
 )
@@ -86,9 +86,9 @@ func (h *historyAnchors) every() int64 {
 
 func (h *historyAnchors) minSkip() int64 { return 2 * h.every() }
 
-// around returns the nearest anchors at or below rank (lo) and above it
-// (hi); ok reports whether each exists.
-func (h *historyAnchors) around(addr string, rank int64) (lo anchor, loOK bool, hi anchor, hiOK bool) {
+// around returns the nearest anchors at or below rank (le) and at or
+// above it (ge); ok reports whether each exists.
+func (h *historyAnchors) around(addr string, rank int64) (le anchor, leOK bool, ge anchor, geOK bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	a := h.by[addr]
@@ -97,12 +97,15 @@ func (h *historyAnchors) around(addr string, rank int64) (lo anchor, loOK bool, 
 	}
 	h.clock++
 	a.used = h.clock
-	i, _ := slices.BinarySearchFunc(a.list, rank+1, func(x anchor, r int64) int { return cmpInt(x.rank, r) })
+	i, found := slices.BinarySearchFunc(a.list, rank, func(x anchor, r int64) int { return cmpInt(x.rank, r) })
+	if found {
+		return a.list[i], true, a.list[i], true
+	}
 	if i > 0 {
-		lo, loOK = a.list[i-1], true
+		le, leOK = a.list[i-1], true
 	}
 	if i < len(a.list) {
-		hi, hiOK = a.list[i], true
+		ge, geOK = a.list[i], true
 	}
 	return
 }
@@ -197,34 +200,25 @@ type start struct {
 
 // anchored returns where the page whose first item has rank first starts
 // its walk, walking to it first (harvesting anchors) when every known
-// start is more than anchorMinSkip transactions away. total is the
-// address's transaction count in this snapshot; fromEnd is the walk from
-// the page's own end (w.lo, w.hi, offset).
+// start is more than minSkip transactions away. total is the address's
+// transaction count in this snapshot; fromEnd is the walk from the page's
+// own end (w.lo, w.hi, offset). Anchors are inclusive bounds: oldest
+// first the walk starts at the anchor's id, newest first just above it.
 func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd start) (start, error) {
 	best := fromEnd
 	for range 3 { // at most one harvest, or waits for others'
-		lo, loOK, hi, hiOK := w.db.anchors.around(w.addr, first)
+		le, leOK, ge, geOK := w.db.anchors.around(w.addr, first)
 		switch {
-		case w.asc && loOK && first-lo.rank < best.skip:
-			ok, err := w.valid(ctx, lo)
-			if err != nil {
-				return fromEnd, err
+		case w.asc && leOK && first-le.rank < best.skip:
+			if ok, err := w.valid(ctx, le); err != nil || !ok {
+				return fromEnd, w.dropInvalid(err)
 			}
-			if !ok {
-				w.db.anchors.forget(w.addr)
-				return fromEnd, nil
+			best = start{lo: le.id, hi: w.hi, skip: first - le.rank}
+		case !w.asc && geOK && ge.rank-first < best.skip:
+			if ok, err := w.valid(ctx, ge); err != nil || !ok {
+				return fromEnd, w.dropInvalid(err)
 			}
-			best = start{lo: lo.id, hi: w.hi, skip: first - lo.rank}
-		case !w.asc && hiOK && hi.rank-1-first < best.skip:
-			ok, err := w.valid(ctx, hi)
-			if err != nil {
-				return fromEnd, err
-			}
-			if !ok {
-				w.db.anchors.forget(w.addr)
-				return fromEnd, nil
-			}
-			best = start{lo: w.lo, hi: hi.id, skip: hi.rank - 1 - first}
+			best = start{lo: w.lo, hi: ge.id + 1, skip: ge.rank - first}
 		}
 		if best.skip < w.db.anchors.minSkip() {
 			return best, nil
@@ -241,7 +235,7 @@ func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd s
 				return fromEnd, context.Cause(ctx)
 			}
 		}
-		err := w.harvest(ctx, first, total, lo, loOK, hi, hiOK)
+		err := w.harvest(ctx, first, total, le, leOK, ge, geOK)
 		done()
 		if err != nil {
 			return fromEnd, err
@@ -272,40 +266,39 @@ func (h *historyAnchors) harvestTurn(addr string) (done func(), wait <-chan stru
 	}, nil
 }
 
-// harvest walks from the nearest known point below first (an anchor or
-// the oldest transaction) or above it (an anchor or the newest) past
-// first, remembering every anchorStride-th transaction.
-func (w historyWalk) harvest(ctx context.Context, first, total int64, lo anchor, loOK bool, hi anchor, hiOK bool) error {
-	upFrom, upLo := int64(0), w.lo // walking oldest first from rank upFrom
-	if loOK {
-		if ok, err := w.valid(ctx, lo); err != nil || !ok {
+// harvest walks from the nearest known point at or below first (an
+// anchor or the oldest transaction) or at or above it (an anchor or the
+// newest) past first, remembering every stride-th transaction.
+func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor, leOK bool, ge anchor, geOK bool) error {
+	upFrom, upLo := int64(0), w.lo // oldest first from rank upFrom (its id upLo)
+	if leOK {
+		if ok, err := w.valid(ctx, le); err != nil || !ok {
 			return w.dropInvalid(err)
 		}
-		upFrom, upLo = lo.rank, lo.id
+		upFrom, upLo = le.rank, le.id
 	}
-	downFrom, downHi := total, int64(math.MaxInt64) // newest first below rank downFrom
-	if hiOK {
-		if ok, err := w.valid(ctx, hi); err != nil || !ok {
+	downFrom, downHi := total-1, int64(math.MaxInt64) // newest first from rank downFrom (ids below downHi)
+	if geOK {
+		if ok, err := w.valid(ctx, ge); err != nil || !ok {
 			return w.dropInvalid(err)
 		}
-		downFrom, downHi = hi.rank, hi.id
+		downFrom, downHi = ge.rank, ge.id+1
 	}
 	stride := w.db.anchors.every()
 	var (
-		query string
-		lower int64 = w.lo
-		upper int64 = downHi
-		walk  int64
-		rank  func(n int64) int64
+		query        string
+		lower, upper int64
+		walk         int64
+		rank         func(n int64) int64
 	)
-	if first-upFrom <= downFrom-1-first {
+	if first-upFrom <= downFrom-first {
 		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsAsc), upLo, int64(math.MaxInt64)
 		walk = first - upFrom + 1 + stride
 		rank = func(n int64) int64 { return upFrom + n - 1 }
 	} else {
-		query = w.db.sql(sqlTxHistoryAnchorsDesc)
-		walk = downFrom - first + stride
-		rank = func(n int64) int64 { return downFrom - n }
+		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsDesc), w.lo, downHi
+		walk = downFrom - first + 1 + stride
+		rank = func(n int64) int64 { return downFrom + 1 - n }
 	}
 	var rows []struct {
 		N    int64  `db:"n"`
@@ -332,18 +325,22 @@ func (w historyWalk) dropInvalid(err error) error {
 	return err
 }
 
-// remember keeps the last item of a served offset page as an anchor: the
-// next page of a client walking offset += limit starts right after it.
+// remember keeps the first and last items of a served offset page as
+// anchors: the same page asked again starts right at its first item, and
+// the next page of a client walking offset += limit right after its last.
 func (w historyWalk) remember(firstRank int64, items []TxRef) {
 	if len(items) == 0 {
 		return
 	}
-	last := items[len(items)-1]
-	r := firstRank + int64(len(items)-1)
+	step := int64(1)
 	if !w.asc {
-		r = firstRank - int64(len(items)-1)
+		step = -1
 	}
-	if h, err := hex.DecodeString(last.Hash); err == nil {
-		w.db.anchors.add(w.addr, anchor{rank: r, id: last.ID, hash: h})
+	var keep []anchor
+	for _, i := range []int{0, len(items) - 1}[:min(len(items), 2)] {
+		if h, err := hex.DecodeString(items[i].Hash); err == nil {
+			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h})
+		}
 	}
+	w.db.anchors.add(w.addr, keep...)
 }

@@ -142,14 +142,19 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	// Core mode: count the outputs far enough to tell a dense address
 	// from a sparse one (denseOutputs).
+	// A dense address stays dense: its count is remembered (outputsSeen),
+	// so a whale's every page does not count its outputs again.
 	countTo, denseAt := int64(max(db.smallHistory, 1)), int64(math.MaxInt64)
+	dense, decided := false, false
 	if db.Caps.UTxOMode == ModeCore {
 		var err error
 		walk := min(int64(q.Offset), db.anchors.minSkip()) + int64(q.Limit) + 1
 		if denseAt, err = db.denseOutputs(ctx, tx, walk); err != nil {
 			return page, err
 		}
-		countTo = max(countTo, denseAt)
+		if dense, decided = db.outputsSeen.atLeast(addr.String(), denseAt); !decided {
+			countTo = max(countTo, denseAt)
+		}
 	}
 	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), countTo); {
 	case errors.Is(err, sql.ErrNoRows):
@@ -192,7 +197,13 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		page.Total = *w.total
 		return page, nil
 	}
-	err = db.withCustomPlans(ctx, tx, head.Outputs >= denseAt, func() error {
+	if !decided {
+		dense = head.Outputs >= denseAt
+		if db.Caps.UTxOMode == ModeCore {
+			db.outputsSeen.remember(addr.String(), head.Outputs, head.Outputs < countTo)
+		}
+	}
+	err = db.withCustomPlans(ctx, tx, dense, func() error {
 		if q.FromSlot == nil && int64(q.Offset) >= db.anchors.minSkip() {
 			return db.anchoredPage(ctx, tx, w, q, counter, &page)
 		}
@@ -314,6 +325,45 @@ func (db *DB) txOutRows(ctx context.Context, tx *Snapshot) (int64, error) {
 	}
 	m.at = time.Now()
 	return m.rows, nil
+}
+
+// outputCounts remembers how many outputs core-mode addresses have (or at
+// least have) for ten minutes, bounded.
+type outputCounts struct {
+	mu sync.Mutex
+	m  map[string]outputCount
+}
+
+type outputCount struct {
+	n     int64
+	exact bool // else n is a lower bound (the count stopped there)
+	at    time.Time
+}
+
+const outputCountsMax = 10_000
+
+// atLeast reports whether addr has at least n outputs, when known.
+func (c *outputCounts) atLeast(addr string, n int64) (yes, known bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[addr]
+	if !ok || time.Since(e.at) > 10*time.Minute {
+		return false, false
+	}
+	if e.n >= n {
+		return true, true
+	}
+	return false, e.exact
+}
+
+// remember records addr's count (exact, or a lower bound).
+func (c *outputCounts) remember(addr string, n int64, exact bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= outputCountsMax {
+		c.m = map[string]outputCount{} // start over rather than track age
+	}
+	c.m[addr] = outputCount{n: n, exact: exact, at: time.Now()}
 }
 
 // rowEstimate is a remembered table size estimate.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/poolstats"
+	"github.com/syncgate/syncgate/internal/utxoindex"
 )
 
 // rawStatementTimeout matches the service's default STATEMENT_TIMEOUT, so
@@ -59,6 +61,10 @@ func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, 
 		return nil, err
 	}
 	if err := db.Caps.Supported(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := useUTxOIndex(ctx, db, dbURL); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -189,4 +195,29 @@ func (r *rawRunner) counter(addr string) dbsync.TotalCounter {
 // noTotal skips the count: walks that only want cursors need no total.
 func noTotal(context.Context, dbsync.Tip, func(context.Context) (int64, error)) (int64, error) {
 	return 0, nil
+}
+
+// useUTxOIndex reads the unspent-output index where the server would (a
+// core-mode database whose index is current: serve's maintainer switches
+// it on the same way), so both sides run the same statements.
+func useUTxOIndex(ctx context.Context, db *dbsync.DB, dbURL string) error {
+	if db.Caps.UTxOMode != dbsync.ModeCore {
+		return nil
+	}
+	conn, err := sqlx.Open("postgres", dbURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	st, err := utxoindex.StatusOf(ctx, conn)
+	if err != nil || !st.Usable(utxoindex.DefaultMaxLag) {
+		return nil // no index (or not current): the server would not read it either
+	}
+	db.UseSpentIndex(true)
+	for deadline := time.Now().Add(30 * time.Second); !db.SpentIndexOn(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return errors.New("raw: the unspent-output index was never switched on")
+		}
+	}
+	return nil
 }

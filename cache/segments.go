@@ -29,7 +29,7 @@ type Segments struct {
 	size int
 
 	mu      sync.Mutex
-	writing map[string]chan struct{} // answers being written by this process
+	writing map[string]*progress // answers being written by this process
 }
 
 // segmentGrace: how much longer segments live than their head.
@@ -112,18 +112,113 @@ func (r *Reader) Next(ctx context.Context) ([]byte, error) {
 type Writer struct {
 	s      *Segments
 	ctx    context.Context
+	key    string
 	full   string
 	buf    []byte
 	sent   int
 	failed bool
+	p      *progress
 }
 
-// Create starts storing an answer under key; nil without Redis.
-func (s *Segments) Create(ctx context.Context, key string) *Writer {
+// progress is what the Followers of an answer being written see.
+type progress struct {
+	mu      sync.Mutex
+	changed chan struct{} // closed (and replaced) at every change
+	sent    int           // segments stored
+	tail    []byte        // the whole answer, when it fits one segment (inline)
+	done    bool          // committed
+	failed  bool          // abandoned: nothing more will come
+}
+
+func (p *progress) update(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f()
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// Produce returns a Writer for the answer under key when no request of
+// this process is producing it (the caller produces it, then Closes the
+// Writer), else a Follower that reads it as that request stores it. Both
+// are nil without Redis (nothing is stored or shared: just produce it).
+func (s *Segments) Produce(ctx context.Context, key string) (*Writer, *Follower) {
 	if s == nil || s.rc == nil {
-		return nil
+		return nil, nil
 	}
-	return &Writer{s: s, ctx: ctx, full: s.rc.Key(s.name, key), buf: make([]byte, 0, s.size)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p, ok := s.writing[key]; ok {
+		return nil, &Follower{s: s, full: s.rc.Key(s.name, key), p: p}
+	}
+	if s.writing == nil {
+		s.writing = map[string]*progress{}
+	}
+	p := &progress{changed: make(chan struct{})}
+	s.writing[key] = p
+	return &Writer{s: s, ctx: ctx, key: key, full: s.rc.Key(s.name, key), buf: make([]byte, 0, s.size), p: p}, nil
+}
+
+// Close ends the Writer's turn: Followers of an answer not committed stop.
+func (w *Writer) Close() {
+	if w == nil {
+		return
+	}
+	w.s.mu.Lock()
+	delete(w.s.writing, w.key)
+	w.s.mu.Unlock()
+	w.p.update(func() {
+		if !w.p.done {
+			w.p.failed = true
+		}
+	})
+}
+
+// ErrProducerGone: the request producing an answer gave up before it was
+// whole.
+var ErrProducerGone = errors.New("cache: the answer's producer gave up")
+
+// Follower reads an answer while another request of this process stores
+// it, segment by segment as they are stored.
+type Follower struct {
+	s    *Segments
+	full string
+	p    *progress
+	next int
+	end  bool
+}
+
+// Next returns the next segment, or nil, nil after the last; it waits for
+// segments not stored yet.
+func (f *Follower) Next(ctx context.Context) ([]byte, error) {
+	for !f.end {
+		f.p.mu.Lock()
+		sent, done, failed, tail, changed := f.p.sent, f.p.done, f.p.failed, f.p.tail, f.p.changed
+		f.p.mu.Unlock()
+		switch {
+		case f.next < sent:
+			b, rep := f.s.rc.get(ctx, f.full+":"+strconv.Itoa(f.next))
+			if rep != found {
+				return nil, ErrSegmentGone
+			}
+			f.next++
+			return b, nil
+		case done:
+			f.end = true
+			if sent == 0 {
+				return tail, nil
+			}
+			return nil, nil
+		case failed:
+			return nil, ErrProducerGone
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+	}
+	return nil, nil
 }
 
 // Write adds p to the answer (a nil Writer ignores it).
@@ -150,9 +245,11 @@ func (w *Writer) flush() {
 		return w.s.rc.rdb.Set(ctx, key, w.buf, w.s.ttl+segmentGrace).Err()
 	}); err != nil {
 		w.failed = true
+		w.p.update(func() { w.p.failed = true })
 		return
 	}
 	w.sent++
+	w.p.update(func() { w.p.sent = w.sent })
 	w.buf = w.buf[:0]
 }
 
@@ -172,31 +269,10 @@ func (w *Writer) Commit() {
 		head = append([]byte{countMark}, strconv.Itoa(w.sent)...)
 	}
 	w.s.rc.set(w.ctx, w.full, head, w.s.ttl)
-}
-
-// Turn lets one request of this process at a time produce the answer under
-// key: it returns done (call it once the answer is committed or abandoned)
-// when it is the caller's turn, or a channel closed when the request
-// producing it is done, after which the caller looks again. Without Redis
-// every caller gets its turn at once (nothing would be shared).
-func (s *Segments) Turn(key string) (done func(), wait <-chan struct{}) {
-	if s == nil || s.rc == nil {
-		return func() {}, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ch, ok := s.writing[key]; ok {
-		return nil, ch
-	}
-	if s.writing == nil {
-		s.writing = map[string]chan struct{}{}
-	}
-	ch := make(chan struct{})
-	s.writing[key] = ch
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.writing, key)
-		close(ch)
-	}, nil
+	w.p.update(func() {
+		w.p.done = true
+		if w.sent == 0 {
+			w.p.tail = w.buf
+		}
+	})
 }

@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 	"time"
 
@@ -33,7 +34,7 @@ func TestSegmentsRoundTrip(t *testing.T) {
 	s := cache.NewSegments(rc, "seg", time.Minute, 8)
 	for _, answer := range [][]byte{[]byte("short"), bytes.Repeat([]byte("0123456789"), 7), []byte("exactly8")} {
 		key := string(answer[:3]) + "x"
-		w := s.Create(t.Context(), key)
+		w, _ := s.Produce(t.Context(), key)
 		for i := 0; i < len(answer); i += 3 { // written in uneven pieces
 			w.Write(answer[i:min(i+3, len(answer))])
 			if s.Open(t.Context(), key) != nil {
@@ -41,6 +42,7 @@ func TestSegmentsRoundTrip(t *testing.T) {
 			}
 		}
 		w.Commit()
+		w.Close()
 		r := s.Open(t.Context(), key)
 		if r == nil {
 			t.Fatalf("%q not stored", answer)
@@ -49,53 +51,73 @@ func TestSegmentsRoundTrip(t *testing.T) {
 			t.Fatalf("read back %q, want %q", got, answer)
 		}
 	}
-	w := s.Create(t.Context(), "abandoned")
+	w, _ := s.Produce(t.Context(), "abandoned")
 	w.Write(bytes.Repeat([]byte("z"), 40))
+	w.Close()
 	if s.Open(t.Context(), "abandoned") != nil {
 		t.Fatal("an answer never committed is visible")
 	}
 
-	// Without Redis nothing is stored and every caller has its turn.
+	// Without Redis nothing is stored or shared.
 	none := cache.NewSegments(nil, "seg", time.Minute, 8)
-	none.Create(t.Context(), "k").Write([]byte("x"))
-	if none.Open(t.Context(), "k") != nil {
-		t.Fatal("stored without Redis")
+	if w, f := none.Produce(t.Context(), "k"); w != nil || f != nil {
+		t.Fatal("without Redis an answer was to be stored or followed")
 	}
-	done1, wait1 := none.Turn("k")
-	done2, wait2 := none.Turn("k")
-	if wait1 != nil || wait2 != nil {
-		t.Fatal("without Redis a caller waited for another")
-	}
-	done1()
-	done2()
 }
 
-// One caller at a time produces an answer; the others wait until it is
-// done, then look again.
-func TestSegmentsTurn(t *testing.T) {
-	s := cache.NewSegments(testdb.Redis(t), "seg", time.Minute, 0)
-	done, wait := s.Turn("k")
-	if wait != nil || done == nil {
-		t.Fatal("the first caller did not get its turn")
+// A request producing an answer is followed by the others of the process,
+// segment by segment as they are stored; an abandoned answer stops them.
+func TestSegmentsFollowed(t *testing.T) {
+	s := cache.NewSegments(testdb.Redis(t), "seg", time.Minute, 4)
+	for _, answer := range [][]byte{[]byte("abc"), []byte("0123456789abcdefghij")} {
+		key := string(answer)
+		w, f := s.Produce(t.Context(), key)
+		if w == nil || f != nil {
+			t.Fatal("the first request does not produce the answer")
+		}
+		_, f1 := s.Produce(t.Context(), key)
+		_, f2 := s.Produce(t.Context(), key)
+		if f1 == nil || f2 == nil {
+			t.Fatal("a second request does not follow")
+		}
+		got := make(chan []byte, 2)
+		for _, f := range []*cache.Follower{f1, f2} {
+			go func() {
+				var out []byte
+				for {
+					b, err := f.Next(t.Context())
+					if err != nil || b == nil {
+						got <- out
+						return
+					}
+					out = append(out, b...)
+				}
+			}()
+		}
+		for i := 0; i < len(answer); i += 3 {
+			w.Write(answer[i:min(i+3, len(answer))])
+			time.Sleep(time.Millisecond)
+		}
+		w.Commit()
+		w.Close()
+		for range 2 {
+			if b := <-got; !bytes.Equal(b, answer) {
+				t.Fatalf("follower read %q, want %q", b, answer)
+			}
+		}
 	}
-	if d, w := s.Turn("k"); d != nil || w == nil {
-		t.Fatal("a second caller got a turn while the first produces the answer")
+	w, _ := s.Produce(t.Context(), "gives up")
+	_, f := s.Produce(t.Context(), "gives up")
+	w.Write([]byte("0123456789"))
+	w.Close()
+	var err error
+	for err == nil {
+		var b []byte
+		if b, err = f.Next(t.Context()); b == nil && err == nil {
+			t.Fatal("an abandoned answer ended as if whole")
+		}
 	}
-	if d, w := s.Turn("other"); w != nil {
-		t.Fatal("another key waited")
-	} else {
-		d()
-	}
-	_, w := s.Turn("k")
-	done()
-	select {
-	case <-w:
-	default:
-		t.Fatal("the waiter was not released")
-	}
-	if d, w := s.Turn("k"); w != nil {
-		t.Fatal("no turn after the first caller was done")
-	} else {
-		d()
+	if !errors.Is(err, cache.ErrProducerGone) {
+		t.Fatalf("follower of an abandoned answer: %v", err)
 	}
 }

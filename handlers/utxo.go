@@ -51,10 +51,11 @@ const utxoCacheTTL = 2 * time.Minute
 
 // utxoList answers a UTxO list from the answer cached under the chain tip
 // when there is one, else from the database, storing it on the way
-// (cache.Segments: neither path holds the whole list in memory). Requests
-// of this instance for the same list wait for the one reading it, so a
-// burst of polls for a wallet of thousands of outputs after each block
-// costs one listing.
+// (cache.Segments: neither path holds the whole list in memory). A request
+// of this instance for a list another is reading follows it, segment by
+// segment as they are stored, so a burst of polls for a wallet of
+// thousands of outputs after each block costs one listing and each poll
+// still has its first bytes within the first segment's time.
 func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each func(context.Context, func([]dbsync.UTxO) error) error) error {
 	ctx := db.Pin(c.Request.Context())
 	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, fn) }
@@ -63,35 +64,38 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 		return streamUTxOs(c, list, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
-	for waited := false; ; waited = true {
-		if r := s.caches.utxos.Open(ctx, key); r != nil {
-			if served, err := serveSegments(c, r); served {
-				return err
-			}
-		}
-		if waited { // the answer was not stored (Redis failing): read it here
-			return streamUTxOs(c, list, nil)
-		}
-		done, wait := s.caches.utxos.Turn(key)
-		if wait == nil {
-			defer done()
-			return streamUTxOs(c, list, s.caches.utxos.Create(ctx, key))
-		}
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			return context.Cause(ctx)
+	if r := s.caches.utxos.Open(ctx, key); r != nil {
+		if served, err := serveSegments(c, r); served {
+			return err
 		}
 	}
+	w, f := s.caches.utxos.Produce(ctx, key)
+	if f != nil {
+		if served, err := serveSegments(c, f); served {
+			return err
+		}
+		return streamUTxOs(c, list, nil) // its producer gave up first: read it here
+	}
+	defer w.Close()
+	return streamUTxOs(c, list, w)
+}
+
+// segmentSource is a cached answer being read (cache.Reader) or followed
+// while another request stores it (cache.Follower).
+type segmentSource interface {
+	Next(ctx context.Context) ([]byte, error)
 }
 
 // serveSegments writes a cached answer segment by segment. It reports
-// false, having written nothing, when the first segment is already gone;
+// false, having written nothing, when the first segment cannot be had;
 // a segment missing later cuts the connection (as a failed listing does).
-func serveSegments(c *gin.Context, r *cache.Reader) (served bool, err error) {
+func serveSegments(c *gin.Context, r segmentSource) (served bool, err error) {
 	ctx := c.Request.Context()
 	first, err := r.Next(ctx)
-	if err != nil {
+	if err != nil || first == nil {
+		if ctx.Err() != nil {
+			return true, context.Cause(ctx)
+		}
 		return false, nil
 	}
 	c.Writer.Header().Set("Content-Type", contentType)

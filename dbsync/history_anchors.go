@@ -53,9 +53,10 @@ const (
 
 // anchor is one transaction of an address's history and its rank.
 type anchor struct {
-	rank int64
-	id   int64
-	hash []byte
+	rank    int64
+	id      int64
+	hash    []byte
+	blockNo int64
 }
 
 // addressAnchors are one address's anchors, sorted by rank.
@@ -184,8 +185,17 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-// valid reports whether anchor x's transaction still exists with its hash.
+// rollbackDepth: db-sync rolls back at most the security parameter k
+// (2160 blocks on every Cardano network); an anchor deeper below the tip
+// than that cannot have been replaced.
+const rollbackDepth = 2160
+
+// valid reports whether anchor x's transaction still exists with its hash
+// (without asking when it is too deep to have been rolled back).
 func (w historyWalk) valid(ctx context.Context, x anchor) (bool, error) {
+	if w.tipBlock-x.blockNo > rollbackDepth {
+		return true, nil
+	}
 	var ok bool
 	err := w.tx.GetContext(ctx, &ok, sqlTxIs, x.id, x.hash)
 	return ok, err
@@ -301,9 +311,10 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 		rank = func(n int64) int64 { return downFrom + 1 - n }
 	}
 	var rows []struct {
-		N    int64  `db:"n"`
-		ID   int64  `db:"id"`
-		Hash []byte `db:"hash"`
+		N       int64  `db:"n"`
+		ID      int64  `db:"id"`
+		Hash    []byte `db:"hash"`
+		BlockNo int64  `db:"block_no"`
 	}
 	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride); err != nil {
 		return err
@@ -311,7 +322,7 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 	found := make([]anchor, 0, len(rows))
 	for _, r := range rows {
 		if rk := rank(r.N); rk >= 0 && rk < total {
-			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash)})
+			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash), blockNo: r.BlockNo})
 		}
 	}
 	w.db.anchors.add(w.addr, found...)
@@ -339,7 +350,7 @@ func (w historyWalk) remember(firstRank int64, items []TxRef) {
 	var keep []anchor
 	for _, i := range []int{0, len(items) - 1}[:min(len(items), 2)] {
 		if h, err := hex.DecodeString(items[i].Hash); err == nil {
-			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h})
+			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h, blockNo: items[i].BlockNo})
 		}
 	}
 	w.db.anchors.add(w.addr, keep...)

@@ -170,6 +170,9 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	var err error
 	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64}
+	if head.BlockNo != nil {
+		w.tipBlock = *head.BlockNo
+	}
 	if q.FromSlot != nil {
 		if q.Ascending {
 			w.lo, err = w.firstIDFromSlot(ctx, *q.FromSlot)
@@ -381,6 +384,8 @@ type historyWalk struct {
 	addr   string
 	asc    bool
 	lo, hi int64
+	// tipBlock is the snapshot's tip block number (anchors' rollback check).
+	tipBlock int64
 	// total is set for an address with few outputs, whose reads go through
 	// tx_history_small: the address's transaction count, as the last
 	// non-empty read saw it (-1 before one).

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -263,15 +264,20 @@ func (a *Authenticator) Confirm(ctx context.Context, apiKey string, version stri
 }
 
 // stale reports whether e must be reloaded, given the version Redis
-// announces (ok false: Redis could not tell).
+// announces (ok false: Redis could not tell, or was not asked because the
+// rate limiter answered from a leased slice).
 func (a *Authenticator) stale(e *credEntry, version string, ok bool, now time.Time) bool {
 	switch {
 	case ok:
-		return version != e.version
+		if version != e.version {
+			return true
+		}
+		e.vouch(now)
+		return false
 	case a.Listening():
 		return e.aged(now, a.opts.CacheTTL)
 	}
-	return e.aged(now, a.opts.FallbackTTL)
+	return e.unvouched(now, a.opts.FallbackTTL)
 }
 
 // renew replaces e (nil: none cached) by a fresh load under the version
@@ -388,7 +394,7 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 	if a.opts.Ready != nil && !a.opts.Ready() {
 		return nil, ErrUnavailable
 	}
-	e := &credEntry{version: version, loadedAt: a.now()}
+	e := &credEntry{version: version, loadedAt: a.now(), vouched: new(atomic.Int64)}
 	err := a.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, nil // unknown keys are cached too

@@ -12,3 +12,10 @@ func (l *Limiter) Held(id string) int {
 
 // MaxSlice is the most tokens this limiter leases at once of a perMinute budget.
 func (l *Limiter) MaxSlice(perMinute int) int { return l.maxSlice(perMinute) }
+
+// Leases is how many credentials this limiter keeps a lease of.
+func (l *Limiter) Leases() int {
+	l.leases.mu.Lock()
+	defer l.leases.mu.Unlock()
+	return len(l.leases.m)
+}

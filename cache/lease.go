@@ -49,8 +49,8 @@ const leaseOvershoot = 0.05
 // nothing else is configured (RATE_LIMIT_INSTANCES).
 const DefaultInstances = 4
 
-// leaseSweepAt bounds the lease book: past this size, idle leases are
-// dropped on the next new one.
+// leaseSweepAt is the lease book's size from which idle leases are
+// dropped when a new one is added.
 const leaseSweepAt = 10_000
 
 // leaseScript takes up to ARGV[3] tokens from the GCRA at KEYS[1] after
@@ -113,6 +113,11 @@ type lease struct {
 type leaseBook struct {
 	mu sync.Mutex
 	m  map[string]*lease
+	// sweepAt is the size that triggers the next sweep: twice what the
+	// last one left (at least leaseSweepAt), so a book full of live leases
+	// (a flood of client IPs on the failed-authentication limit) is not
+	// swept on every insert.
+	sweepAt int
 }
 
 // leaseCall is a lease call this request makes for everyone.
@@ -132,8 +137,9 @@ func (b *leaseBook) take(id string, limit, maxSlice int, now time.Time) (d Decis
 	}
 	l := b.m[id]
 	if l == nil || l.limit != limit {
-		if l == nil && len(b.m) >= leaseSweepAt {
+		if l == nil && len(b.m) >= max(b.sweepAt, leaseSweepAt) {
 			b.sweep(now)
+			b.sweepAt = 2 * len(b.m)
 		}
 		l = &lease{limit: limit, size: 1}
 		b.m[id] = l

@@ -3,6 +3,7 @@ package cache_test
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -252,5 +253,24 @@ func TestLeaseSmallLimitsAskEveryTime(t *testing.T) {
 		if f.Calls() != before+1 || !d.PeekOK || d.Remaining != 158-i {
 			t.Fatalf("request %d: %+v with %d calls, want one call with the peek", i+1, d, f.Calls()-before)
 		}
+	}
+}
+
+// TestLeaseBookBounded: leases nobody uses any more are dropped once the
+// book is large, so a stream of distinct ids (client IPs on the failed-
+// authentication limit) does not grow it without end.
+func TestLeaseBookBounded(t *testing.T) {
+	rc := testdb.Redis(t)
+	clk := &clock{t: time.Now()}
+	l := cache.NewLimiter(fast(t, rc, clk.now), clk.now)
+	ctx := context.Background()
+	prefix := "ip-" + testdb.RandomSuffix(6) + "-"
+	for i := range 10_000 {
+		l.Allow(ctx, prefix+strconv.Itoa(i), 30, "")
+	}
+	clk.add(2 * time.Second) // every lease has expired
+	l.Allow(ctx, prefix+"new", 30, "")
+	if n := l.Leases(); n != 1 {
+		t.Fatalf("%d leases kept after the sweep, want the new one only", n)
 	}
 }

@@ -179,9 +179,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Credentials: authn,
 		Admin:       store,
 		AdminReady:  schema.Ready,
-		Limiter:     cache.NewLimiter(fast, nil),
+		Limiter:     cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
 		// failed authentications per client IP, shared like the rate limit
-		AuthFailures: cache.NewLimiter(fast, nil),
+		AuthFailures: cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
 		Submitter:    submitter,
 		Registry:     reg,

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -38,16 +39,19 @@ import (
 // random token under the key's version key: each entry records the token
 // it was loaded under; the handlers read the current token in the rate
 // limiter's round trip and call Confirm, which reloads the entry when the
-// token moved. So with Redis a change is seen on the very next request on
-// every instance, for no extra round trip. And with NOTIFY on the admin
-// database (listen.go), which drops the entry on every listening instance
-// within milliseconds, Redis or not.
+// token moved. The limiter asks Redis once per leased slice of the
+// credential's budget: on every request for limits under 160 a minute, so
+// a change is seen on the very next request; for larger limits on the
+// first request after the slice, at most a second later. And with NOTIFY
+// on the admin database (listen.go), which drops the entry on every
+// listening instance within milliseconds, Redis or not.
 //
 // How long an entry is trusted: with Redis confirming it, CacheTTL (60 s,
-// a safety net against a lost invalidation); when Redis cannot tell (none
-// configured, down, circuit open) but the listener is healthy, CacheTTL
-// too; when neither can, FallbackTTL (1 s). So a change reaches every
-// instance within a second even with Redis down.
+// a safety net against a lost invalidation); when a request brings no
+// word from Redis (a leased slice answered it; or Redis is not configured,
+// down, circuit open) but the listener is healthy, CacheTTL too; when
+// neither can vouch, FallbackTTL (1 s) since Redis last confirmed it. So
+// a change reaches every instance within a second even with Redis down.
 //
 // An entry that is only old (nothing announced a change) and cannot be
 // reloaded because PostgreSQL fails or is slow keeps answering, FallbackTTL
@@ -263,15 +267,20 @@ func (a *Authenticator) Confirm(ctx context.Context, apiKey string, version stri
 }
 
 // stale reports whether e must be reloaded, given the version Redis
-// announces (ok false: Redis could not tell).
+// announces (ok false: Redis could not tell, or was not asked because the
+// rate limiter answered from a leased slice).
 func (a *Authenticator) stale(e *credEntry, version string, ok bool, now time.Time) bool {
 	switch {
 	case ok:
-		return version != e.version
+		if version != e.version {
+			return true
+		}
+		e.vouch(now)
+		return false
 	case a.Listening():
 		return e.aged(now, a.opts.CacheTTL)
 	}
-	return e.aged(now, a.opts.FallbackTTL)
+	return e.unvouched(now, a.opts.FallbackTTL)
 }
 
 // renew replaces e (nil: none cached) by a fresh load under the version
@@ -388,7 +397,7 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 	if a.opts.Ready != nil && !a.opts.Ready() {
 		return nil, ErrUnavailable
 	}
-	e := &credEntry{version: version, loadedAt: a.now()}
+	e := &credEntry{version: version, loadedAt: a.now(), vouched: new(atomic.Int64)}
 	err := a.db.GetContext(ctx, &row, sqlCredentialByHash, h[:])
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, nil // unknown keys are cached too

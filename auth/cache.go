@@ -2,6 +2,7 @@ package auth
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,12 @@ type credEntry struct {
 	userStatus string
 	version    string
 	loadedAt   time.Time
+	// vouched is when Redis last showed version unchanged (unix
+	// nanoseconds; 0: only the load did). Requests answered from a leased
+	// rate-limit slice read no version, so an entry Redis confirmed less
+	// than FallbackTTL ago is as good as a fresh one. A pointer, shared by
+	// the copies hold makes: entries are never changed in place otherwise.
+	vouched *atomic.Int64
 	// holdUntil: a reload for age failed (PostgreSQL down or slow), so the
 	// entry keeps answering until then without trying again.
 	holdUntil time.Time
@@ -30,6 +37,26 @@ type credEntry struct {
 // aged reports whether e is at least ttl old and not held.
 func (e *credEntry) aged(now time.Time, ttl time.Duration) bool {
 	return now.Sub(e.loadedAt) >= ttl && !now.Before(e.holdUntil)
+}
+
+// unvouched reports whether neither the load nor a confirmation through
+// Redis happened within ttl, and e is not held.
+func (e *credEntry) unvouched(now time.Time, ttl time.Duration) bool {
+	if !e.aged(now, ttl) {
+		return false
+	}
+	if e.vouched == nil {
+		return true
+	}
+	v := e.vouched.Load()
+	return v == 0 || now.Sub(time.Unix(0, v)) >= ttl
+}
+
+// vouch records that Redis showed e's version unchanged at now.
+func (e *credEntry) vouch(now time.Time) {
+	if e.vouched != nil {
+		e.vouched.Store(now.UnixNano())
+	}
 }
 
 type credCache struct {

@@ -77,6 +77,27 @@ func TestRunBounded(t *testing.T) {
 	}
 }
 
+// TestRunEndsWithoutDeadline: the calls' context carries no deadline (a
+// raw call refuses to start near one: the run's last 250 ms were all
+// instant failures) and is cancelled when the run ends, which cuts the
+// calls then in flight.
+func TestRunEndsWithoutDeadline(t *testing.T) {
+	res := run(t.Context(), "s", "raw", 2, 300*time.Millisecond, 1_000_000, func(ctx context.Context, r *rand.Rand) error {
+		if _, ok := ctx.Deadline(); ok {
+			return errors.New("called with a deadline")
+		}
+		select {
+		case <-time.After(5 * time.Millisecond):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+	if res.Errors != 0 || res.Requests == 0 || res.Incomplete != 2 {
+		t.Fatalf("%+v: want requests, no errors, the 2 calls in flight at the end cut", res)
+	}
+}
+
 // TestHTTPCaller: keys are taken in turn and a non-2xx answer is an error.
 func TestHTTPCaller(t *testing.T) {
 	seen := map[string]int{}

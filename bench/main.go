@@ -88,6 +88,9 @@ func mainErr() error {
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
 	auditRows := flag.Int("audit-rows", 0, "with --admin-db: give one admin key this many audit entries and time the audit-log list, then exit")
 	authFlood := flag.Int("auth-flood", 0, "send this many unknown-key requests (as client 198.51.100.66 via X-Forwarded-For; the server must trust 127.0.0.1) while one legitimate client (--key) runs, print its latency, then exit")
+	limitCheckN := flag.Int("limit-check", 0, "the key's rate limit a minute: drive every instance in --url (comma-separated) with --key for --duration, --workers each, and count 200s and 429s against the limit, then exit")
+	workers := flag.Int("workers", 4, "--limit-check: workers per instance")
+	pace := flag.Duration("pace", 5*time.Millisecond, "--limit-check: pause between a worker's requests")
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
 	flag.Parse()
@@ -111,6 +114,15 @@ func mainErr() error {
 	defer stop()
 	if *auditRows > 0 {
 		return auditBench(ctx, *adminDB, *auditRows, 500)
+	}
+	if *limitCheckN > 0 {
+		bases := strings.Split(*base, ",")
+		for _, b := range bases {
+			if err := loopbackOnly(b); err != nil {
+				return err
+			}
+		}
+		return limitCheck(ctx, bases, *key, *limitCheckN, *workers, *pace, *duration)
 	}
 	if *authFlood > 0 {
 		return authFloodBench(ctx, *base, *key, *authFlood)

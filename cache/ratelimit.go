@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"math"
 	"sync"
 	"time"
@@ -28,29 +27,47 @@ type Decision struct {
 	PeekOK bool
 }
 
-// Limiter is the per-credential GCRA rate limiter (redis_rate): shared by
-// all instances through Redis, with an in-process GCRA of the same shape
-// taking over at once when Redis is absent, slow or down.
+// Limiter is the per-credential GCRA rate limiter: one budget shared by
+// all instances through Redis, spent in small leased slices (lease.go),
+// with an in-process GCRA of the same shape taking over at once when Redis
+// is absent, slow or down.
 type Limiter struct {
-	fast  *FastClient
-	local localGCRA
-	now   func() time.Time
+	fast      *FastClient
+	local     localGCRA
+	leases    leaseBook
+	now       func() time.Time
+	instances int
 }
 
 // DefaultPerMinute is the spec's default rate_limit_per_minute.
 const DefaultPerMinute = 60
 
-// NewLimiter returns a limiter over fast (nil: local only).
+// NewLimiter returns a limiter over fast (nil: local only), its slices
+// sized for DefaultInstances instances.
 func NewLimiter(fast *FastClient, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{fast: fast, now: now, local: localGCRA{tat: map[string]time.Time{}}}
+	return &Limiter{fast: fast, now: now, local: localGCRA{tat: map[string]time.Time{}}, instances: DefaultInstances}
+}
+
+// ForInstances sizes the slices for n instances sharing the budget (call
+// it before the first Allow): more instances, smaller slices, the same
+// bound on the overshoot.
+func (l *Limiter) ForInstances(n int) *Limiter {
+	l.instances = max(1, n)
+	return l
+}
+
+// maxSlice is the most tokens one instance may hold of a perMinute budget.
+func (l *Limiter) maxSlice(perMinute int) int {
+	return max(1, int(float64(perMinute)*leaseOvershoot/float64(l.instances)))
 }
 
 // Allow counts one request of id against perMinute requests per minute
-// (burst perMinute). If peek is not empty, that key is read in the same
-// Redis round trip (credential-cache invalidation rides along for free).
+// (burst perMinute). When it asks Redis, a non-empty peek key is read in
+// the same round trip (Decision.PeekOK); a request answered from a leased
+// slice asks nothing.
 func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek string) Decision {
 	if perMinute < 1 {
 		// The schema guarantees 1..10000; a zero here is a caller bug, and
@@ -58,46 +75,37 @@ func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek stri
 		perMinute = DefaultPerMinute
 	}
 	limit := redis_rate.Limit{Rate: perMinute, Burst: perMinute, Period: time.Minute}
-	var (
-		res *redis_rate.Result
-		pb  *piggyback
-	)
-	// redis_rate adds its own "rate:" before our (prefixed) key.
-	key := l.fast.Key("rl", id)
-	err := l.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
-		pb = &piggyback{UniversalClient: rdb, peekKey: peek}
-		var err error
-		res, err = redis_rate.NewLimiter(pb).Allow(ctx, key, limit)
-		return err
-	})
-	if err != nil {
+	if l.fast == nil {
 		return l.local.allow(id, limit, l.now())
 	}
-	d := decision(res)
-	d.Shared = true
-	if peek != "" && pb.peek != nil {
-		v, err := pb.peek.Result()
+	for {
+		now := l.now()
+		d, call, wait := l.leases.take(id, perMinute, l.maxSlice(perMinute), now)
 		switch {
-		case err == nil:
-			d.Peeked, d.PeekOK = v, true
-		case errors.Is(err, redis.Nil):
-			d.PeekOK = true
+		case wait != nil:
+			// Another request of this credential is leasing: its slice
+			// serves this one too.
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return l.local.allow(id, limit, now)
+			}
+		case call == nil:
+			return d
 		}
-	}
-	return d
-}
-
-func decision(r *redis_rate.Result) Decision {
-	return Decision{
-		Limit:      r.Limit.Rate,
-		Allowed:    r.Allowed > 0,
-		Remaining:  r.Remaining,
-		RetryAfter: r.RetryAfter,
-		ResetAfter: r.ResetAfter,
+		// redis_rate's key, under our prefix: "rate:<prefix>rl:<id>".
+		g, peeked, peekOK, err := l.callLease(ctx, "rate:"+l.fast.Key("rl", id), perMinute, call, peek)
+		d = l.leases.done(call, g, err, l.now())
+		if err != nil {
+			return l.local.allow(id, limit, l.now())
+		}
+		d.Peeked, d.PeekOK = peeked, peekOK
+		return d
 	}
 }
 
-// piggyback hands redis_rate a client whose script calls travel in one
+// piggyback hands a script runner a client whose script calls travel in one
 // pipeline together with a GET of peekKey: the rate limit and the
 // credential-cache check cost a single round trip.
 type piggyback struct {

@@ -102,6 +102,11 @@ type Config struct {
 	// AdminRateLimitPerMinute is each admin key's budget of admin API
 	// requests per minute (the bootstrap key's too).
 	AdminRateLimitPerMinute int
+	// RateLimitInstances is how many instances share the rate limits in
+	// Redis: each leases at most limit × 5 % / RateLimitInstances tokens
+	// of a credential at a time, so together they overshoot a limit by at
+	// most 5 % (more instances than configured: proportionally more).
+	RateLimitInstances int
 	Hardening
 	Resilience
 }
@@ -144,6 +149,7 @@ func Load(environ []string, args []string) (Config, error) {
 	metricsAddr := fs.String("metrics-addr", env("METRICS_ADDR", ""), "address for Prometheus /metrics, e.g. :9090 (METRICS_ADDR; off when empty)")
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
+	rlInstances := fs.String("rate-limit-instances", env("RATE_LIMIT_INSTANCES", "4"), "instances sharing the rate limits; sizes the leased slices (RATE_LIMIT_INSTANCES)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	checkHardening := hardeningFlags(fs, env)
 	checkResilience := resilienceFlags(fs, env)
@@ -253,6 +259,11 @@ func Load(environ []string, args []string) (Config, error) {
 		add("ADMIN_RATE_LIMIT_PER_MINUTE: %q is not a whole number from 1 to 1000000", *adminRate)
 	} else {
 		cfg.AdminRateLimitPerMinute = n
+	}
+	if n, err := strconv.Atoi(*rlInstances); err != nil || n < 1 || n > 1000 {
+		add("RATE_LIMIT_INSTANCES: %q is not a whole number from 1 to 1000", *rlInstances)
+	} else {
+		cfg.RateLimitInstances = n
 	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {

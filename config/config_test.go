@@ -128,6 +128,24 @@ func TestAdminRateLimit(t *testing.T) {
 	}
 }
 
+func TestRateLimitInstances(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	cfg, err := Load(base, nil)
+	if err != nil || cfg.RateLimitInstances != 4 {
+		t.Fatalf("default: %d, %v; want 4", cfg.RateLimitInstances, err)
+	}
+	cfg, err = Load(append(base, "RATE_LIMIT_INSTANCES=12"), nil)
+	if err != nil || cfg.RateLimitInstances != 12 {
+		t.Fatalf("RATE_LIMIT_INSTANCES=12: %d, %v", cfg.RateLimitInstances, err)
+	}
+	for _, bad := range []string{"0", "-1", "four", "1001"} {
+		if _, err := Load(append(base, "RATE_LIMIT_INSTANCES="+bad), nil); err == nil ||
+			!strings.Contains(err.Error(), `RATE_LIMIT_INSTANCES: "`+bad+`" is not a whole number from 1 to 1000`) {
+			t.Errorf("RATE_LIMIT_INSTANCES=%s: %v", bad, err)
+		}
+	}
+}
+
 func TestMetricsAddr(t *testing.T) {
 	base := []string{"DBSYNC_MAINNET_URL=postgres://localhost/x"}
 	cfg, err := Load(base, nil)

@@ -41,8 +41,8 @@ func errRateLimited(perMinute int) *apiError {
 
 // credentialConfirmer is the second half of authentication that
 // auth.Authenticator offers: after the rate limiter has read the
-// credential's version key in its own Redis round trip, the cached entry
-// is confirmed (or reloaded).
+// credential's version key in its own Redis round trip (or not: a leased
+// slice asks Redis nothing), the cached entry is confirmed (or reloaded).
 type credentialConfirmer interface {
 	Confirm(ctx context.Context, apiKey, version string, ok bool) (auth.Caller, error)
 }
@@ -67,8 +67,11 @@ func (s *Server) dataMiddleware() []gin.HandlerFunc {
 }
 
 // requireCredential authenticates a data API key and stores its caller and
-// rate-limit decision. Cost for a key seen before: one Redis round trip
-// (rate limit + cache version), no PostgreSQL query.
+// rate-limit decision. Cost for a key seen before: no PostgreSQL query, and
+// a Redis round trip (rate limit + cache version) only when the limiter
+// leases its next slice of the credential's budget; a request answered
+// from a slice costs no round trip, and the cached entry then stands on
+// Redis' last word if that is under a second old (auth.Confirm).
 func (s *Server) requireCredential(c *gin.Context) {
 	if s.guard.refused(c, c.ClientIP()) {
 		return

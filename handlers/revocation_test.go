@@ -82,3 +82,65 @@ func spread(ds []time.Duration) string {
 	return "n=" + strconv.Itoa(len(s)) + " min " + s[0].String() + ", median " + at(0.5).String() +
 		", p90 " + at(0.9).String() + ", max " + s[len(s)-1].String()
 }
+
+// TestRevocationWithLeases: a credential whose limit is leased in slices
+// (10 000/min) asks Redis only once per slice, so a revocation made on A
+// no longer rides the very next request to B. Without a listener B must
+// still refuse the key once FallbackTTL (1 s, B's clock) has passed since
+// Redis last vouched for it; with a listener it is refused as soon as the
+// NOTIFY arrives, whatever the clock.
+func TestRevocationWithLeases(t *testing.T) {
+	const leased = `,"rate_limit_per_minute":10000`
+	t.Run("no listener", func(t *testing.T) {
+		e := newAdminEnv(t)
+		a, b := e.instance(), e.instance()
+		_, key := e.adminKey(a, "p", allPerms...)
+		userID := e.user(a, key, "u")
+		credID, apiKey := e.credential(a, key, userID, leased)
+		calls := b.fast.Calls()
+		for range 20 {
+			b.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+		}
+		if n := b.fast.Calls() - calls; n >= 20 {
+			t.Fatalf("20 requests made %d Redis calls: not leased", n)
+		}
+		a.call(t, "DELETE", "/v1/admin/credentials/"+credID, key, "").want(t, 200, "")
+		// Within the bound B may still answer from its slice and cache...
+		e.clock.Add(999 * time.Millisecond)
+		b.call(t, "GET", "/v1/test/whoami", apiKey, "")
+		// ...and once it has passed, the revocation holds.
+		e.clock.Add(time.Millisecond)
+		b.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 401, "API key has been revoked")
+	})
+	t.Run("listener", func(t *testing.T) {
+		e := newAdminEnv(t)
+		e.listen = true
+		a, b := e.instance(), e.instance()
+		for deadline := time.Now().Add(10 * time.Second); !b.auth.Listening(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("listener not trusted after 10 s")
+			}
+		}
+		_, key := e.adminKey(a, "p", allPerms...)
+		userID := e.user(a, key, "u")
+		credID, apiKey := e.credential(a, key, userID, leased)
+		for range 20 {
+			b.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+		}
+		a.call(t, "DELETE", "/v1/admin/credentials/"+credID, key, "").want(t, 200, "")
+		done := time.Now()
+		for {
+			r := b.call(t, "GET", "/v1/test/whoami", apiKey, "")
+			if r.Code == 401 {
+				r.want(t, 401, "API key has been revoked")
+				t.Logf("refused on the other instance %s after the revocation", time.Since(done))
+				return
+			}
+			r.want(t, 200, "")
+			if time.Since(done) > 10*time.Second { // a hang, not a latency bound
+				t.Fatal("B still accepts the revoked key after 10 s")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -44,13 +45,55 @@ func (p ChainPosition) Era() string {
 // An empty chain is ErrUnavailable (nothing to compute a TTL from).
 func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 	var p ChainPosition
-	err := db.get(ctx, &p, sqlEpochLatest)
+	return p, positionErr(db.get(ctx, &p, sqlEpochLatest), &p)
+}
+
+// RecentPosition is LatestPosition as the reading server (see Pin) saw it
+// at most RecentTipMaxAge ago, read again when older: the chain moves
+// about every 20 s, while clients poll the position before every
+// transaction they build, and for a statement this cheap the round trip
+// is most of a request's cost.
+func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
+	var pos ChainPosition
+	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
+		var err error
+		pos, err = p.position.get(ctx, p)
+		return err
+	})
+	return pos, err
+}
+
+// positionErr classifies a position read's error (and converts its times).
+func positionErr(err error, p *ChainPosition) error {
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("dbsync.LatestPosition: %w: db-sync holds no blocks yet", ErrUnavailable)
+		return fmt.Errorf("dbsync.LatestPosition: %w: db-sync holds no blocks yet", ErrUnavailable)
 	}
 	if err != nil {
-		return p, fmt.Errorf("dbsync.LatestPosition: %w", classify(err))
+		return fmt.Errorf("dbsync.LatestPosition: %w", classify(err))
 	}
 	p.BlockTime, p.SystemStart = AsUTC(p.BlockTime), AsUTC(p.SystemStart)
-	return p, nil
+	return nil
+}
+
+// positionMemo is one server's last position read and when.
+type positionMemo struct {
+	mu  sync.Mutex
+	pos ChainPosition
+	at  time.Time
+}
+
+func (m *positionMemo) get(ctx context.Context, p *pool) (ChainPosition, error) {
+	m.mu.Lock()
+	pos, at := m.pos, m.at
+	m.mu.Unlock()
+	if !at.IsZero() && time.Since(at) < RecentTipMaxAge {
+		return pos, nil
+	}
+	if err := positionErr(p.getUngated(ctx, &pos, sqlEpochLatest), &pos); err != nil {
+		return ChainPosition{}, err
+	}
+	m.mu.Lock()
+	m.pos, m.at = pos, time.Now()
+	m.mu.Unlock()
+	return pos, nil
 }

@@ -117,6 +117,8 @@ type pool struct {
 	probe  *sqlx.DB
 	health health
 	tip    tipMemo
+	// position: the last /v1/epochs/latest read (RecentPosition).
+	position positionMemo
 }
 
 // statements returns the prepared statements (never nil).

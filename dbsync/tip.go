@@ -79,12 +79,16 @@ func (m *tipMemo) get(ctx context.Context, p *pool) (Tip, error) {
 	return t, nil
 }
 
-// ForgetTips drops every server's remembered tip (tests that add a block).
+// ForgetTips drops every server's remembered tip and position (tests that
+// add a block).
 func (db *DB) ForgetTips() {
 	for _, p := range db.servers() {
 		p.tip.mu.Lock()
 		p.tip.at = time.Time{}
 		p.tip.mu.Unlock()
+		p.position.mu.Lock()
+		p.position.at = time.Time{}
+		p.position.mu.Unlock()
 	}
 }
 

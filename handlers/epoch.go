@@ -27,13 +27,14 @@ type epochLatestData struct {
 
 // epochsLatest: GET /v1/epochs/latest. The client SDK takes tip.slot as
 // "now" for every transaction's TTL, so it is the caller's network's tip,
-// read in the same statement as last_updated.
+// read in the same statement as last_updated, at most a second old
+// (dbsync.RecentPosition).
 func (s *Server) epochsLatest(c *gin.Context) error {
 	db, err := s.chainDB(c)
 	if err != nil {
 		return err
 	}
-	pos, err := db.LatestPosition(c.Request.Context())
+	pos, err := db.RecentPosition(db.Pin(c.Request.Context()))
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,8 @@ type caches struct {
 	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
 	// account: summary:<stake address>, or <route>:<stake address>:<limit>:<offset>:<asc>
 	account *cache.Cache[[]byte]
+	// tx: <tx hash>:<groupByPolicy>
+	tx *cache.Cache[[]byte]
 	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>
 	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
@@ -66,6 +68,7 @@ func newCaches(rc *cache.Client) caches {
 		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL}),
 		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL}),
 		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL}),
+		tx:             cache.NewRawJSON(rc, "tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
 	}
 }

@@ -163,13 +163,21 @@ func (s *Server) txByHash(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := db.TxByHash(c.Request.Context(), hash)
-	if errors.Is(err, dbsync.ErrNotFound) {
-		return errTxNotFound
-	}
-	if err != nil {
-		return err
-	}
-	okAppended(c, func(b []byte) []byte { return appendTx(b, t, grouped) }, nil, nil)
-	return nil
+	// Cached under the tip: clients poll a transaction they submitted
+	// until it is deep enough, and its answer cannot change before the tip
+	// moves (its 404 neither, briefly: notFoundTTL).
+	params := []string{hash.String(), strconv.FormatBool(grouped)}
+	return s.servedBytesByTip(c, s.caches.tx, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+		t, err := db.TxByHash(ctx, hash)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return nil, 0, errTxNotFound
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		return appendEnvelope(nil, func(b []byte) []byte { return appendTx(b, t, grouped) }, nil, nil), txCacheTTL, nil
+	})
 }
+
+// txCacheTTL: how long a transaction answer stays cached under its tip.
+const txCacheTTL = 10 * time.Minute

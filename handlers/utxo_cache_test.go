@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -111,5 +112,35 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 		if r := get(t, s, path); r.Status != 200 || keys() != before {
 			t.Fatalf("%s: %d, cached pages %d, want %d (not cached)", path, r.Status, keys(), before)
 		}
+	}
+}
+
+// A transaction's answer, and its 404, are cached under the tip and
+// answered the same from there.
+func TestTxByHashCached(t *testing.T) {
+	smp := testSamples(t)
+	rc := testdb.Redis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/v1/tx/hash/" + smp.AssetsTx + "?groupByPolicy=true", 200},
+		{"/v1/tx/hash/" + smp.FailedTx, 200},
+		{"/v1/tx/hash/" + strings.Repeat("ab", 32), 404},
+	} {
+		first := get(t, s, tc.path)
+		keys, err := rc.Redis().Keys(t.Context(), rc.Key("tx", "mainnet", "*")).Result()
+		if first.Status != tc.status || err != nil || len(keys) != 1 {
+			t.Fatalf("%s: %d, cached %v (%v)", tc.path, first.Status, keys, err)
+		}
+		if again := get(t, s, tc.path); again.Status != tc.status || !bytes.Equal(again.Raw, first.Raw) {
+			t.Fatalf("%s: cached answer differs", tc.path)
+		}
+		if direct := get(t, plain, tc.path); !bytes.Equal(direct.Raw, first.Raw) {
+			t.Fatalf("%s: answer without the cache differs", tc.path)
+		}
+		rc.Redis().Del(t.Context(), keys...)
 	}
 }

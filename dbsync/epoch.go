@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -57,7 +56,7 @@ func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
 	var pos ChainPosition
 	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
 		var err error
-		pos, err = p.position.get(ctx, p)
+		pos, err = p.position.get(ctx, p.readPosition)
 		return err
 	})
 	return pos, err
@@ -75,25 +74,11 @@ func positionErr(err error, p *ChainPosition) error {
 	return nil
 }
 
-// positionMemo is one server's last position read and when.
-type positionMemo struct {
-	mu  sync.Mutex
-	pos ChainPosition
-	at  time.Time
-}
-
-func (m *positionMemo) get(ctx context.Context, p *pool) (ChainPosition, error) {
-	m.mu.Lock()
-	pos, at := m.pos, m.at
-	m.mu.Unlock()
-	if !at.IsZero() && time.Since(at) < RecentTipMaxAge {
-		return pos, nil
-	}
+// readPosition reads the position on this server (ungated, as readTip).
+func (p *pool) readPosition(ctx context.Context) (ChainPosition, error) {
+	var pos ChainPosition
 	if err := positionErr(p.getUngated(ctx, &pos, sqlEpochLatest), &pos); err != nil {
 		return ChainPosition{}, err
 	}
-	m.mu.Lock()
-	m.pos, m.at = pos, time.Now()
-	m.mu.Unlock()
 	return pos, nil
 }

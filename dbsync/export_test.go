@@ -54,9 +54,7 @@ func (db *DB) TakeOut(i int) { db.servers()[i].setDown(errors.New("taken out by 
 // TipRemembered reports whether server i holds a remembered tip.
 func (db *DB) TipRemembered(i int) bool {
 	p := db.servers()[i]
-	p.tip.mu.Lock()
-	defer p.tip.mu.Unlock()
-	return !p.tip.at.IsZero()
+	return p.tip.remembered()
 }
 
 // CorruptHistoryAnchors makes every remembered anchor of addr wrong the

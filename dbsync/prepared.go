@@ -116,9 +116,9 @@ type pool struct {
 	// probe is a one-connection pool for the watcher's probes.
 	probe  *sqlx.DB
 	health health
-	tip    tipMemo
+	tip    recent[Tip]
 	// position: the last /v1/epochs/latest read (RecentPosition).
-	position positionMemo
+	position recent[ChainPosition]
 }
 
 // statements returns the prepared statements (never nil).

@@ -40,7 +40,7 @@ func (db *DB) RecentTip(ctx context.Context) (Tip, error) {
 	var t Tip
 	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
 		var err error
-		t, err = p.tip.get(ctx, p)
+		t, err = p.tip.get(ctx, p.readTip)
 		return err
 	})
 	return t, classify(err)
@@ -55,40 +55,52 @@ func (p *pool) readTip(ctx context.Context) (Tip, error) {
 	return t, nil
 }
 
-// tipMemo is one server's last tip read and when.
-type tipMemo struct {
-	mu  sync.Mutex
-	tip Tip
-	at  time.Time
+// recent is one server's last read of a value and when: Tip and
+// ChainPosition are read again once older than RecentTipMaxAge.
+type recent[T any] struct {
+	mu sync.Mutex
+	v  T
+	at time.Time
 }
 
-func (m *tipMemo) get(ctx context.Context, p *pool) (Tip, error) {
+func (m *recent[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
 	m.mu.Lock()
-	t, at := m.tip, m.at
+	v, at := m.v, m.at
 	m.mu.Unlock()
 	if !at.IsZero() && time.Since(at) < RecentTipMaxAge {
-		return t, nil
+		return v, nil
 	}
-	t, err := p.readTip(ctx)
+	v, err := read(ctx)
 	if err != nil {
-		return Tip{}, err
+		var zero T
+		return zero, err
 	}
 	m.mu.Lock()
-	m.tip, m.at = t, time.Now()
+	m.v, m.at = v, time.Now()
 	m.mu.Unlock()
-	return t, nil
+	return v, nil
+}
+
+// forget makes the next get read again.
+func (m *recent[T]) forget() {
+	m.mu.Lock()
+	m.at = time.Time{}
+	m.mu.Unlock()
+}
+
+// remembered reports whether a value is held.
+func (m *recent[T]) remembered() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.at.IsZero()
 }
 
 // ForgetTips drops every server's remembered tip and position (tests that
 // add a block).
 func (db *DB) ForgetTips() {
 	for _, p := range db.servers() {
-		p.tip.mu.Lock()
-		p.tip.at = time.Time{}
-		p.tip.mu.Unlock()
-		p.position.mu.Lock()
-		p.position.at = time.Time{}
-		p.position.mu.Unlock()
+		p.tip.forget()
+		p.position.forget()
 	}
 }
 

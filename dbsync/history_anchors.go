@@ -2,6 +2,7 @@ package dbsync
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"math"
@@ -98,7 +99,7 @@ func (h *historyAnchors) around(addr string, rank int64) (le anchor, leOK bool, 
 	}
 	h.clock++
 	a.used = h.clock
-	i, found := slices.BinarySearchFunc(a.list, rank, func(x anchor, r int64) int { return cmpInt(x.rank, r) })
+	i, found := slices.BinarySearchFunc(a.list, rank, func(x anchor, r int64) int { return cmp.Compare(x.rank, r) })
 	if found {
 		return a.list[i], true, a.list[i], true
 	}
@@ -129,7 +130,7 @@ func (h *historyAnchors) add(addr string, in ...anchor) {
 	h.clock++
 	a.used = h.clock
 	for _, x := range in {
-		i, found := slices.BinarySearchFunc(a.list, x.rank, func(y anchor, r int64) int { return cmpInt(y.rank, r) })
+		i, found := slices.BinarySearchFunc(a.list, x.rank, func(y anchor, r int64) int { return cmp.Compare(y.rank, r) })
 		if found {
 			a.list[i] = x
 			continue
@@ -173,16 +174,6 @@ func (h *historyAnchors) forget(addr string) {
 		h.count -= len(a.list)
 		delete(h.by, addr)
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // rollbackDepth: db-sync rolls back at most the security parameter k

@@ -12,20 +12,16 @@ func TestLocalStoreBounded(t *testing.T) {
 	l := localStore{max: 10_000}
 	value := make([]byte, 100)
 	for i := range 1000 {
-		l.set(fmt.Sprint("k", i), value, time.Minute)
-		if l.size > l.max {
-			t.Fatalf("after %d sets: %d bytes over the %d bound", i+1, l.size, l.max)
+		l.set(fmt.Sprintf("k%04d", i), value, time.Minute) // one key length: one cost
+		if l.store().Size() > l.max {
+			t.Fatalf("after %d sets: %d bytes over the %d bound", i+1, l.store().Size(), l.max)
 		}
 	}
-	if _, r := l.get("k999"); r != found {
+	if _, r := l.get("k0999"); r != found {
 		t.Error("the last entry set is gone")
 	}
-	sum := 0
-	for k, e := range l.m {
-		sum += cost(k, e.value)
-	}
-	if sum != l.size {
-		t.Errorf("size %d, entries add up to %d", l.size, sum)
+	if want := l.store().Len() * cost("k0999", value); l.store().Size() != want {
+		t.Errorf("size %d, entries add up to %d", l.store().Size(), want)
 	}
 	l.set("short", value, time.Millisecond)
 	time.Sleep(5 * time.Millisecond)

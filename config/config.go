@@ -107,6 +107,9 @@ type Config struct {
 	// of a credential at a time, so together they overshoot a limit by at
 	// most 5 % (more instances than configured: proportionally more).
 	RateLimitInstances int
+	// HistoryMemoBytes bounds each network's memo of final history pages
+	// and transaction details (dbsync/history_memo.go); below 0: off.
+	HistoryMemoBytes int
 	Hardening
 	Resilience
 }
@@ -150,6 +153,7 @@ func Load(environ []string, args []string) (Config, error) {
 	pprofAddr := fs.String("pprof-addr", env("PPROF_ADDR", ""), "loopback address for net/http/pprof, e.g. 127.0.0.1:6060 (PPROF_ADDR; off when empty)")
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	rlInstances := fs.String("rate-limit-instances", env("RATE_LIMIT_INSTANCES", "4"), "instances sharing the rate limits; sizes the leased slices (RATE_LIMIT_INSTANCES)")
+	memoMB := fs.String("history-memo-mb", env("HISTORY_MEMO_MB", "32"), "MB per network for final history pages and transaction details; 0: off (HISTORY_MEMO_MB)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	checkHardening := hardeningFlags(fs, env)
 	checkResilience := resilienceFlags(fs, env)
@@ -264,6 +268,11 @@ func Load(environ []string, args []string) (Config, error) {
 		add("RATE_LIMIT_INSTANCES: %q is not a whole number from 1 to 1000", *rlInstances)
 	} else {
 		cfg.RateLimitInstances = n
+	}
+	if n, err := strconv.Atoi(*memoMB); err != nil || n < 0 || n > 65536 {
+		add("HISTORY_MEMO_MB: %q is not a whole number from 0 to 65536", *memoMB)
+	} else if cfg.HistoryMemoBytes = n << 20; n == 0 {
+		cfg.HistoryMemoBytes = -1
 	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {

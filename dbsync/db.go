@@ -54,6 +54,10 @@ type Options struct {
 	Conn pgconn.Options
 	// Log receives the servers' state changes; nil: slog.Default().
 	Log *slog.Logger
+	// HistoryMemoBytes bounds the memo of final history pages and
+	// transaction details (history_memo.go): 0 is
+	// DefaultHistoryMemoBytes, below 0 turns it off.
+	HistoryMemoBytes int
 }
 
 // DB is one network's db-sync database: the primary plus optional replicas.
@@ -81,6 +85,10 @@ type DB struct {
 	smallHistory int
 	// anchors: remembered places in long histories (history_anchors.go).
 	anchors historyAnchors
+	// memo: final history pages and transaction details (history_memo.go);
+	// finalDepth replaces rollbackDepth for it when set (SetFinalDepth).
+	memo       historyMemo
+	finalDepth int64
 	// txOutEstimate: tx_out's size for the core history walk (denseOutputs).
 	txOutEstimate rowEstimate
 	// outputsSeen: core-mode addresses' output counts (historyPage).
@@ -115,7 +123,8 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 	if o.ProbeTimeout <= 0 {
 		o.ProbeTimeout = DefaultProbeTimeout
 	}
-	db := &DB{Network: nc.Network, smallHistory: smallHistoryOutputs, opts: o, log: o.Log, started: make(chan struct{})}
+	db := &DB{Network: nc.Network, smallHistory: smallHistoryOutputs, opts: o, log: o.Log, started: make(chan struct{}),
+		memo: newHistoryMemo(o.HistoryMemoBytes)}
 	if db.log == nil {
 		db.log = slog.Default()
 	}

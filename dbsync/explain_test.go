@@ -68,7 +68,7 @@ func TestExplainIndexBacked(t *testing.T) {
 	shared := []explainCase{
 		{"tx_first_id_from_slot.sql", []any{midSlot}, nil},
 		{"epoch_latest.sql", nil, nil},
-		{"tx_history_head.sql", []any{samples.Whale, 1000}, nil},
+		{"tx_history_head.sql", []any{samples.Whale, 1000, 2161}, nil},
 		{"tx_by_hash.sql", []any{failed}, nil},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}, nil},

@@ -84,3 +84,15 @@ func (db *DB) HistoryAnchorCount(addr string) int {
 	}
 	return 0
 }
+
+// MemoPages is how many final history pages the memo holds.
+func (db *DB) MemoPages() int {
+	if db.memo.pages == nil {
+		return 0
+	}
+	return db.memo.pages.Len()
+}
+
+// SetHistoryMemo replaces the history memo with an empty one of n bytes
+// (below 0: off).
+func (db *DB) SetHistoryMemo(n int) { db.memo = newHistoryMemo(n) }

@@ -179,7 +179,7 @@ func TestExplainEveryLayout(t *testing.T) {
 				cases = append(cases,
 					explainCase{"utxos_by_address.sql", []any{a, -1, -1, 500}, nil},
 					explainCase{"balance_by_address.sql", []any{a}, nil},
-					explainCase{"tx_history_head.sql", []any{a, 1000}, nil},
+					explainCase{"tx_history_head.sql", []any{a, 1000, 2161}, nil},
 					explainCase{"tx_history_total.sql", []any{a}, nil},
 					explainCase{"tx_history_small.sql", []any{a, 0, int64(1) << 62, 0, 21, false}, nil},
 					explainCase{"tx_history_page.sql", []any{a, 0, int64(1) << 62, 0, 21}, map[string]any{"Order": "DESC"}},

@@ -142,12 +142,20 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	if len(refs) == 0 {
 		return txs, nil
 	}
-	ids := make([]int64, len(refs))
+	// Details already read (history_memo.go) are not read again.
+	ids := make([]int64, 0, len(refs))
 	pos := make(map[int64]int, len(refs))
 	for i, r := range refs {
-		ids[i] = r.ID
+		if d, ok := db.memo.detail(r); ok {
+			txs[i] = Tx{TxRef: r, Inputs: d.inputs, Outputs: d.outputs}
+			continue
+		}
+		ids = append(ids, r.ID)
 		pos[r.ID] = i
 		txs[i] = Tx{TxRef: r, Inputs: []TxInput{}, Outputs: []TxOutput{}}
+	}
+	if len(ids) == 0 {
+		return txs, nil
 	}
 	ins, err := selectRows[txInputRow](ctx, tx, db.sql(sqlTxInputs), pq.Array(ids))
 	if err != nil {
@@ -185,6 +193,9 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 		t := &txs[pos[r.TxID]]
 		t.Outputs = append(t.Outputs, TxOutput{OutputIndex: r.OutputIndex, Address: r.Address,
 			Value: Value{Lovelace: lovelace, Assets: assets[r.TxOutID]}})
+	}
+	for _, i := range pos {
+		db.memo.rememberDetail(txs[i])
 	}
 	return txs, nil
 }

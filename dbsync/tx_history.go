@@ -130,15 +130,15 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // historyPage walks the address's transactions in tx.id order, which is
 // chain order in db-sync. A fromSlot cursor becomes a tx.id bound first,
 // so the walk starts at the cursor instead of skipping the newer history.
-func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
-	var page HistoryPage[TxRef]
+func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (page HistoryPage[TxRef], err error) {
 	// The tip, where the walk starts (the address's first transaction: the
 	// plans are chosen with it as a constant, which an SQL subquery would
 	// hide) and the address's size, in one statement.
 	var head struct {
 		Tip
-		FirstID *int64 `db:"first_id"`
-		Outputs int64  `db:"outputs"`
+		FirstID   *int64 `db:"first_id"`
+		Outputs   int64  `db:"outputs"`
+		FinalSlot *int64 `db:"final_slot"`
 	}
 	// Core mode: count the outputs far enough to tell a dense address
 	// from a sparse one (denseOutputs).
@@ -147,7 +147,6 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	countTo, denseAt := int64(max(db.smallHistory, 1)), int64(math.MaxInt64)
 	dense, decided := false, false
 	if db.Caps.UTxOMode == ModeCore {
-		var err error
 		walk := min(int64(q.Offset), db.anchors.minSkip()) + int64(q.Limit) + 1
 		if denseAt, err = db.denseOutputs(ctx, tx, walk); err != nil {
 			return page, err
@@ -156,7 +155,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 			countTo = max(countTo, denseAt)
 		}
 	}
-	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), countTo); {
+	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), countTo, db.finalBlocks()); {
 	case errors.Is(err, sql.ErrNoRows):
 		return page, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
 	case err != nil:
@@ -168,8 +167,26 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		page.Items = []TxRef{} // never seen on chain: no history
 		return page, nil
 	}
-	var err error
-	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64}
+	if q.FromSlot != nil {
+		key := pageKey{addr: addr.String(), asc: q.Ascending, cursor: true, from: *q.FromSlot, offset: q.Offset, limit: q.Limit}
+		if m, ok := db.memo.page(key); ok {
+			page.Items, page.NextCursor = m.items, m.next
+			page.Total, err = db.historyTotal(ctx, tx, key.addr, q, page, counter)
+			return page, err
+		}
+		defer func() {
+			// Newest first the page holds what is at or before fromSlot;
+			// oldest first, what comes before its next cursor.
+			final := finalAt(*q.FromSlot, head.FinalSlot)
+			if q.Ascending {
+				final = page.NextCursor != nil && finalAt(*page.NextCursor, head.FinalSlot)
+			}
+			if err == nil && final {
+				db.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
+			}
+		}()
+	}
+	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64, finalSlot: head.FinalSlot}
 	if head.BlockNo != nil {
 		w.tipBlock = *head.BlockNo
 	}
@@ -208,7 +225,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	err = db.withCustomPlans(ctx, tx, dense, func() error {
 		if q.FromSlot == nil && int64(q.Offset) >= db.anchors.minSkip() {
-			return db.anchoredPage(ctx, tx, w, q, counter, &page)
+			return db.memoAnchoredPage(ctx, tx, w, q, counter, &page)
 		}
 		var err error
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
@@ -248,6 +265,36 @@ func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q H
 		return err
 	}
 	w.remember(first, page.Items)
+	return nil
+}
+
+// memoAnchoredPage is anchoredPage through the history memo: a deep
+// offset page whose items (and, oldest first, the next one) are final is
+// remembered by its first item's rank.
+func (db *DB) memoAnchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q HistoryQuery, counter TotalCounter, page *HistoryPage[TxRef]) error {
+	total, err := db.countHistory(ctx, tx, w.addr, page.Tip, counter)
+	if err != nil {
+		return err
+	}
+	first := int64(q.Offset)
+	if !q.Ascending {
+		first = total - 1 - first
+	}
+	key := pageKey{addr: w.addr, asc: q.Ascending, from: first, limit: q.Limit}
+	if m, ok := db.memo.page(key); ok && first >= 0 && first < total {
+		page.Items, page.NextCursor, page.Total = m.items, m.next, total
+		return nil
+	}
+	if err := db.anchoredPage(ctx, tx, w, q, counter, page); err != nil || len(page.Items) == 0 {
+		return err
+	}
+	final := finalAt(page.Items[0].SlotNo, w.finalSlot) // the newest item, newest first
+	if q.Ascending {
+		final = page.NextCursor != nil && finalAt(*page.NextCursor, w.finalSlot)
+	}
+	if final {
+		db.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
+	}
 	return nil
 }
 
@@ -386,6 +433,8 @@ type historyWalk struct {
 	lo, hi int64
 	// tipBlock is the snapshot's tip block number (anchors' rollback check).
 	tipBlock int64
+	// finalSlot is the newest slot no rollback can reach (history_memo.go).
+	finalSlot *int64
 	// total is set for an address with few outputs, whose reads go through
 	// tx_history_small: the address's transaction count, as the last
 	// non-empty read saw it (-1 before one).

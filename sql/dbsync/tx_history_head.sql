@@ -6,14 +6,15 @@
 -- walks start there: a whale whose history begins late in the chain is
 -- otherwise searched for from genesis (3.3 s for its first ascending page
 -- on the 1 M core set). The count picks the walk: below $2 outputs,
--- tx_history_small reads them all.
--- $1 address text, $2 count cap (bigint)
+-- tx_history_small reads them all. final_slot is the slot of the block $3
+-- below the tip: no rollback reaches a slot at or before it (history_memo.go).
+-- $1 address text, $2 count cap (bigint), $3 rollback depth in blocks
 -- Indexes: idx_block_slot_no (tip); sg_tx_out_address_tx_id: one entry for
 -- the first id (written as "the first index entry at or after the address"
 -- on purpose: with address = $1 and ORDER BY tx_id the planner walks
 -- idx_tx_out_tx_id from genesis when the address is frequent, filtering
 -- every output until the whale's first), at most $2 entries for the count
--- (index-only).
+-- (index-only); idx_block_block_no (final_slot).
 SELECT
   b.slot_no,
   encode(b.hash, 'hex') AS block_hash,
@@ -30,7 +31,8 @@ SELECT
    ) f
    WHERE f.key = {{addrParam "$1"}}) AS first_id,
   (SELECT count(*)
-   FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs
+   FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs,
+  (SELECT f.slot_no FROM block f WHERE f.block_no = b.block_no - $3::bigint LIMIT 1) AS final_slot
 FROM block b
 WHERE b.slot_no IS NOT NULL
 ORDER BY b.slot_no DESC

@@ -1,0 +1,154 @@
+package dbsync
+
+import (
+	"github.com/syncgate/syncgate/internal/bounded"
+)
+
+// The history memo: what a history page found, kept once it cannot change.
+//
+// db-sync rolls back at most rollbackDepth blocks, so everything in a slot
+// at or below the slot of block tip − rollbackDepth (the final slot) is
+// final: no transaction there will appear, disappear or change. A history
+// page whose answer depends only on final slots is therefore the same at
+// every later tip, whatever the chain does next (its total and tip are
+// not part of it: they are read per request). Such pages are remembered:
+//
+//   - cursor pages by (address, direction, fromSlot, offset, limit):
+//     newest first, every transaction at or before fromSlot is read, so the
+//     page is final when fromSlot is; oldest first, the page is final when
+//     the first transaction after it (its next cursor) is in a final slot;
+//   - deep offset pages by the rank of their first item (history_anchors.go:
+//     ranks count from the oldest and never change), final when their
+//     newest item is, and, oldest first, the item after them too.
+//
+// Transactions' inputs and outputs never change either: a transaction id
+// read again with the same hash in the same block has the same details,
+// so those are remembered per tx id and checked against the reference
+// the page read (a rollback that reuses the id changes the hash).
+//
+// Both memos are per process and bounded in bytes (HISTORY_MEMO_MB, a
+// quarter for pages and the rest for details); entries are read-only
+// once stored, since requests share them.
+type historyMemo struct {
+	pages   *bounded.Map[pageKey, memoPage]
+	details *bounded.Map[int64, memoDetail]
+}
+
+// DefaultHistoryMemoBytes bounds the history memo when Options leave it 0.
+const DefaultHistoryMemoBytes = 32 << 20
+
+func newHistoryMemo(bytes int) historyMemo {
+	if bytes < 0 {
+		return historyMemo{} // off: nil maps store and find nothing
+	}
+	if bytes == 0 {
+		bytes = DefaultHistoryMemoBytes
+	}
+	return historyMemo{
+		pages:   bounded.New[pageKey, memoPage](bytes/4, nil),
+		details: bounded.New[int64, memoDetail](bytes-bytes/4, nil),
+	}
+}
+
+// pageKey names a final page. cursor pages are keyed by their fromSlot
+// and offset; deep offset pages by the rank of their first item (from),
+// with offset 0.
+type pageKey struct {
+	addr   string
+	asc    bool
+	cursor bool
+	from   int64
+	offset int
+	limit  int
+}
+
+// memoPage is a final page's items and next cursor.
+type memoPage struct {
+	items []TxRef
+	next  *int64
+}
+
+// memoDetail is a transaction's inputs and outputs, and the hash and
+// block hash they belong to.
+type memoDetail struct {
+	hash, blockHash string
+	inputs          []TxInput
+	outputs         []TxOutput
+}
+
+func (m historyMemo) page(k pageKey) (memoPage, bool) {
+	if m.pages == nil {
+		return memoPage{}, false
+	}
+	return m.pages.Get(k)
+}
+
+func (m historyMemo) rememberPage(k pageKey, p memoPage) {
+	if m.pages == nil {
+		return
+	}
+	cost := 64 + len(k.addr)
+	for _, r := range p.items {
+		cost += refCost(r)
+	}
+	m.pages.Set(k, p, cost)
+}
+
+// detail returns ref's inputs and outputs when remembered for the same
+// transaction in the same block.
+func (m historyMemo) detail(ref TxRef) (memoDetail, bool) {
+	if m.details == nil {
+		return memoDetail{}, false
+	}
+	d, ok := m.details.Get(ref.ID)
+	if !ok || d.hash != ref.Hash || d.blockHash != ref.BlockHash {
+		return memoDetail{}, false
+	}
+	return d, true
+}
+
+func (m historyMemo) rememberDetail(t Tx) {
+	if m.details == nil {
+		return
+	}
+	cost := 160
+	for _, in := range t.Inputs {
+		cost += 64 + len(in.TxHash) + len(in.Address) + valueCost(in.Value)
+	}
+	for _, out := range t.Outputs {
+		cost += 48 + len(out.Address) + valueCost(out.Value)
+	}
+	m.details.Set(t.ID, memoDetail{hash: t.Hash, blockHash: t.BlockHash, inputs: t.Inputs, outputs: t.Outputs}, cost)
+}
+
+// refCost and valueCost approximate the bytes a value holds (strings,
+// big.Int words, slice and struct headers).
+func refCost(r TxRef) int { return 120 + len(r.Hash) + len(r.BlockHash) }
+
+func valueCost(v Value) int {
+	c := 48
+	for _, a := range v.Assets {
+		c += 80 + len(a.Policy) + len(a.Name)
+	}
+	return c
+}
+
+// finalAt reports whether slot is final, given the final slot of the
+// snapshot's tip (tx_history_head.sql; nil: the chain is not that long).
+func finalAt(slot int64, finalSlot *int64) bool {
+	return finalSlot != nil && slot <= *finalSlot
+}
+
+// finalBlocks is how far below the tip a block is final: one past the
+// deepest rollback (SetFinalDepth changes it for tests).
+func (db *DB) finalBlocks() int64 {
+	if db.finalDepth > 0 {
+		return db.finalDepth
+	}
+	return rollbackDepth + 1
+}
+
+// SetFinalDepth makes blocks n below the tip final for the history memo
+// (n <= 0: the default, past db-sync's deepest rollback), so tests on
+// short chains reach it. Not for use while the DB serves requests.
+func (db *DB) SetFinalDepth(n int64) { db.finalDepth = n }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,4 +262,39 @@ func mustParse(t *testing.T, addr string) dbsync.Address {
 		t.Fatalf("%q: %v", addr, err)
 	}
 	return a
+}
+
+// The written-transaction memo writes what appendTx writes, first time and
+// from the memo, grouped or not, and never serves one transaction's bytes
+// for another (same hash in another block, e.g. after a rollback).
+func TestTxJSONMemoWritesWhatAppendTxWrites(t *testing.T) {
+	smp := testSamples(t)
+	c := testChains[0]
+	page, err := c.db.TxsByAddress(t.Context(), mustParse(t, smp.Whale), dbsync.HistoryQuery{Limit: 50}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	txs := page.Items
+	m := newTxJSONMemo()
+	for _, grouped := range []bool{false, true} {
+		want := []byte("[")
+		for i, tx := range txs {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			want = appendTx(want, tx, grouped)
+		}
+		want = append(want, ']')
+		for round := range 2 {
+			if got := m.appendTxs([]byte(nil), txs, grouped); !bytes.Equal(got, want) {
+				t.Fatalf("grouped=%v round %d: the memo wrote other bytes", grouped, round)
+			}
+		}
+	}
+	moved := txs[0]
+	moved.BlockHash = strings.Repeat("0", 64)
+	moved.Fee = big.NewInt(1)
+	if got, want := m.written(moved, false), appendTx(nil, moved, false); !bytes.Equal(got, want) {
+		t.Fatal("a transaction in another block was written from the memo")
+	}
 }

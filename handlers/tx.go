@@ -113,14 +113,7 @@ func (s *Server) txsByAddress(c *gin.Context) error {
 		}
 		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
 		return appendEnvelope(nil, func(b []byte) []byte {
-			b = append(b, '[')
-			for i, t := range page.Items {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendTx(b, t, grouped)
-			}
-			return append(b, ']')
+			return s.txJSON.appendTxs(b, page.Items, grouped)
 		}, &p, &lu), nil
 	})
 }

@@ -36,7 +36,8 @@ type caches struct {
 	account *cache.Cache[[]byte]
 	// tx: <tx hash>:<groupByPolicy>
 	tx *cache.Cache[[]byte]
-	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>
+	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>,
+	// and cursor pages near the tip, the same with :from:<fromSlot>:<offset>
 	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]

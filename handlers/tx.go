@@ -63,13 +63,27 @@ func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCo
 
 // historyPageTTL: a first history page is cached under the tip it was
 // read at; wallets poll their first page for new transactions many times
-// per block. Deeper pages are read once each by a walker: not cached.
+// per block. So are cursor pages near the tip (recentCursorSlots), which
+// exchanges poll the same way. Deeper pages are read once each by a
+// walker, and once final they are in the history memo (dbsync): not
+// cached here.
 const historyPageTTL = 2 * time.Minute
 
-// firstPage serves a history page from the cache of first pages (offset
-// 0, no cursor) or builds it; other pages are built each time.
+// recentCursorSlots is how near the tip a cursor page's fromSlot must be
+// for the page to be cached under the tip: mainnet's stability window
+// (3k/f slots, 36 h), beyond which pages become final far sooner than a
+// walker returns.
+var recentCursorSlots int64 = 129_600 // a variable for tests
+
+// firstPage serves a history page from the cache of pages under the tip
+// (first pages: offset 0, no cursor; and cursor pages from a recent slot)
+// or builds it; other pages are built each time.
 func (s *Server) firstPage(c *gin.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) error {
-	if q.Offset != 0 || q.FromSlot != nil {
+	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
+	if q.FromSlot != nil {
+		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
+	}
+	if q.Offset != 0 && q.FromSlot == nil || q.FromSlot != nil && !s.recentCursor(c, db, *q.FromSlot) {
 		b, err := build(c.Request.Context())
 		if err != nil {
 			return err
@@ -77,11 +91,17 @@ func (s *Server) firstPage(c *gin.Context, db *dbsync.DB, q dbsync.HistoryQuery,
 		c.Data(http.StatusOK, contentType, b)
 		return nil
 	}
-	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
 	return s.servedBytesByTip(c, s.caches.historyPage, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
 		b, err := build(ctx)
 		return b, historyPageTTL, err
 	})
+}
+
+// recentCursor reports whether fromSlot is within recentCursorSlots of
+// the tip (false when the tip cannot be read: the page is then built).
+func (s *Server) recentCursor(c *gin.Context, db *dbsync.DB, fromSlot int64) bool {
+	tip, err := db.RecentTip(db.Pin(c.Request.Context()))
+	return err == nil && fromSlot >= tip.SlotNo-recentCursorSlots
 }
 
 // addressDigest names an address in cache keys (Byron addresses reach

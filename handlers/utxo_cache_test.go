@@ -80,10 +80,18 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	}
 }
 
-// First history pages (offset 0, no cursor) are cached under the tip and
-// answered the same from there; deeper and cursor pages are not cached.
+// First history pages (offset 0, no cursor) and cursor pages near the tip
+// are cached under the tip and answered the same from there; deeper pages
+// and cursor pages further from the tip are not cached.
 func TestFirstHistoryPagesCached(t *testing.T) {
 	smp := testSamples(t)
+	tip, err := testChains[0].db.RecentTip(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recent := strconv.FormatInt(tip.SlotNo-10, 10)
+	defer func(n int64) { recentCursorSlots = n }(recentCursorSlots)
+	recentCursorSlots = 10
 	rc := testdb.Redis(t)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
 	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
@@ -94,7 +102,8 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 		}
 		return len(k)
 	}
-	for _, path := range []string{"/v1/tx/history/" + smp.Whale, "/v1/tx/address/" + smp.Whale + "?limit=5&groupByPolicy=true", "/v1/tx/history/" + smp.Busy + "?order=asc"} {
+	for _, path := range []string{"/v1/tx/history/" + smp.Whale, "/v1/tx/address/" + smp.Whale + "?limit=5&groupByPolicy=true", "/v1/tx/history/" + smp.Busy + "?order=asc",
+		"/v1/tx/history/" + smp.Whale + "?fromSlot=" + recent, "/v1/tx/address/" + smp.Whale + "?fromSlot=" + recent + "&order=asc"} {
 		before := keys()
 		first := get(t, s, path)
 		if first.Status != 200 || keys() != before+1 {

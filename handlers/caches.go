@@ -37,7 +37,8 @@ type caches struct {
 	// tx: <tx hash>:<groupByPolicy>
 	tx *cache.Cache[[]byte]
 	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>,
-	// and cursor pages near the tip, the same with :from:<fromSlot>:<offset>
+	// and other pages (near the tip or asked for again), the same with
+	// :from:<fromSlot>:<offset> (cursor pages) or :offset:<offset>
 	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]

@@ -81,6 +81,8 @@ type Server struct {
 	guard  *authGuard
 	caches caches
 	txJSON txJSONMemo
+	// hotPages: history pages asked for lately (tx.go).
+	hotPages hotPages
 }
 
 // New builds the server and its routes.
@@ -96,7 +98,7 @@ func New(deps Deps) *Server {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
-		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis), txJSON: newTxJSONMemo()}
+		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis), txJSON: newTxJSONMemo(), hotPages: newHotPages()}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

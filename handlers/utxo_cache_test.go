@@ -82,7 +82,7 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 
 // First history pages (offset 0, no cursor) and cursor pages near the tip
 // are cached under the tip and answered the same from there; deeper pages
-// and cursor pages further from the tip are not cached.
+// and cursor pages further from the tip are not, until asked for again.
 func TestFirstHistoryPagesCached(t *testing.T) {
 	smp := testSamples(t)
 	tip, err := testChains[0].db.RecentTip(t.Context())
@@ -120,6 +120,21 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 	for _, path := range []string{"/v1/tx/history/" + smp.Whale + "?offset=20", "/v1/tx/address/" + smp.Whale + "?fromSlot=" + strconv.FormatInt(smp.BusySlot, 10)} {
 		if r := get(t, s, path); r.Status != 200 || keys() != before {
 			t.Fatalf("%s: %d, cached pages %d, want %d (not cached)", path, r.Status, keys(), before)
+		}
+	}
+	// Asked for again, such a page is cached too (hot pages), and the same.
+	path := "/v1/tx/history/" + smp.Whale + "?offset=20"
+	direct := get(t, plain, path)
+	if r := get(t, s, path); r.Status != 200 || keys() != before+1 || !bytes.Equal(r.Raw, direct.Raw) {
+		t.Fatalf("%s asked for again: %d, cached pages %d, want %d", path, r.Status, keys(), before+1)
+	}
+	// A page too big for the cache is built each time, however often asked.
+	defer func(n int) { hotPageMaxBytes = n }(hotPageMaxBytes)
+	hotPageMaxBytes = 100
+	path = "/v1/tx/history/" + smp.Whale + "?offset=25"
+	for range 3 {
+		if r := get(t, s, path); r.Status != 200 || keys() != before+1 {
+			t.Fatalf("%s over the size bound: %d, cached pages %d, want %d", path, r.Status, keys(), before+1)
 		}
 	}
 }

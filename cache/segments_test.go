@@ -121,3 +121,30 @@ func TestSegmentsFollowed(t *testing.T) {
 		t.Fatalf("follower of an abandoned answer: %v", err)
 	}
 }
+
+// Segments read once are kept in process: read again they come whole
+// without Redis holding them, but only while Redis still holds the head.
+func TestSegmentsKeptInProcess(t *testing.T) {
+	rc := testdb.Redis(t)
+	s := cache.NewSegments(rc, "segl", time.Minute, 8)
+	answer := bytes.Repeat([]byte("0123456789"), 5)
+	w, _ := s.Produce(t.Context(), "k")
+	w.Write(answer)
+	w.Commit()
+	w.Close()
+	if got := readAll(t, s.Open(t.Context(), "k")); !bytes.Equal(got, answer) {
+		t.Fatalf("read back %q", got)
+	}
+	segs, err := rc.Redis().Keys(t.Context(), rc.Key("segl", "k", "*")).Result()
+	if err != nil || len(segs) < 2 {
+		t.Fatalf("segments %v (%v)", segs, err)
+	}
+	rc.Redis().Del(t.Context(), segs...)
+	if got := readAll(t, s.Open(t.Context(), "k")); !bytes.Equal(got, answer) {
+		t.Fatalf("read again without its segments in Redis: %q", got)
+	}
+	rc.Redis().Del(t.Context(), rc.Key("segl", "k"))
+	if s.Open(t.Context(), "k") != nil {
+		t.Fatal("an answer whose head is gone from Redis is still served")
+	}
+}

@@ -64,21 +64,34 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 		return streamUTxOs(c, list, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
-	if r := s.caches.utxos.Open(ctx, key); r != nil {
-		if served, err := serveSegments(c, r); served {
-			return err
+	for attempt := 0; ; attempt++ {
+		if r := s.caches.utxos.Open(ctx, key); r != nil {
+			if served, err := serveSegments(c, r); served {
+				return err
+			}
 		}
-	}
-	w, f := s.caches.utxos.Produce(ctx, key)
-	if f != nil {
+		w, f := s.caches.utxos.Produce(ctx, key)
+		if f == nil {
+			defer w.Close()
+			return streamUTxOs(c, list, w)
+		}
 		if served, err := serveSegments(c, f); served {
 			return err
 		}
-		return streamUTxOs(c, list, nil) // its producer gave up first: read it here
+		// Its producer gave up before the first segment (its client left).
+		// Followers take its place: one produces, the others follow it.
+		// Each reading the list itself, a burst of them could not finish
+		// within their deadlines on a busy database, and nothing was ever
+		// stored (a bench warm-up's end left a 6 MB list at 5 s per poll).
+		if attempt == maxProducerTakeovers {
+			return streamUTxOs(c, list, nil)
+		}
 	}
-	defer w.Close()
-	return streamUTxOs(c, list, w)
 }
+
+// maxProducerTakeovers bounds how often a request waits for a new producer
+// of a list before reading it by itself.
+const maxProducerTakeovers = 3
 
 // segmentSource is a cached answer being read (cache.Reader) or followed
 // while another request stores it (cache.Follower).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -166,5 +167,42 @@ func TestTxByHashCached(t *testing.T) {
 			t.Fatalf("%s: answer without the cache differs", tc.path)
 		}
 		rc.Redis().Del(t.Context(), keys...)
+	}
+}
+
+// Requests following a list's producer that gives up (its client left)
+// take its place: one of them produces and stores the list, the others
+// follow it, and every one gets the whole list. (Each reading it by
+// itself, nothing was stored, so a burst of polls never met the cache.)
+func TestUTxOFollowersTakeOverFromAProducerThatLeft(t *testing.T) {
+	smp := testSamples(t)
+	rc := testdb.Redis(t)
+	db := testChains[0].db
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog})
+	path := "/v1/utxos/address/" + smp.Byron
+	want := get(t, plain, path)
+	tip, err := db.RecentTip(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "mainnet:" + tip.BlockHash + ":address:" + smp.Byron
+	rc.Redis().Del(t.Context(), rc.Key("utxos", key))
+	producer, _ := s.caches.utxos.Produce(t.Context(), key) // a request producing the list
+	var wg sync.WaitGroup
+	bodies := make([][]byte, 6)
+	for i := range bodies {
+		wg.Go(func() { bodies[i] = get(t, s, path).Raw })
+	}
+	time.Sleep(200 * time.Millisecond) // they are following it now
+	producer.Close()                   // its client left before the first segment
+	wg.Wait()
+	for i, b := range bodies {
+		if !bytes.Equal(b, want.Raw) {
+			t.Fatalf("follower %d: %d bytes, want %d", i, len(b), len(want.Raw))
+		}
+	}
+	if n, err := rc.Redis().Exists(t.Context(), rc.Key("utxos", key)).Result(); err != nil || n != 1 {
+		t.Fatalf("the list was not stored after its producer left (%d, %v)", n, err)
 	}
 }

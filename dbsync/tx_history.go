@@ -225,7 +225,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	}
 	err = db.withCustomPlans(ctx, tx, dense, func() error {
 		if q.FromSlot == nil && int64(q.Offset) >= db.anchors.minSkip() {
-			return db.memoAnchoredPage(ctx, tx, w, q, counter, &page)
+			return db.anchoredPage(ctx, tx, w, q, counter, &page)
 		}
 		var err error
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
@@ -238,8 +238,11 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 	return page, err
 }
 
-// anchoredPage reads a deep offset page (no cursor) from the nearest
-// history anchor (history_anchors.go) and remembers its last item.
+// anchoredPage reads a deep offset page (no cursor): from the history
+// memo when it holds the page, else from the nearest history anchor
+// (history_anchors.go), remembering its last item, and the page itself
+// when its items (and, oldest first, the next one) are final, keyed by
+// its first item's rank.
 func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q HistoryQuery, counter TotalCounter, page *HistoryPage[TxRef]) error {
 	total, err := db.countHistory(ctx, tx, w.addr, page.Tip, counter)
 	if err != nil {
@@ -255,6 +258,11 @@ func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q H
 	if !q.Ascending {
 		first = total - 1 - offset
 	}
+	key := pageKey{addr: w.addr, asc: q.Ascending, from: first, limit: q.Limit}
+	if m, ok := db.memo.page(key); ok {
+		page.Items, page.NextCursor = m.items, m.next
+		return nil
+	}
 	s, err := w.anchored(ctx, first, total, start{lo: w.lo, hi: w.hi, skip: offset})
 	if err != nil {
 		return err
@@ -265,30 +273,7 @@ func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q H
 		return err
 	}
 	w.remember(first, page.Items)
-	return nil
-}
-
-// memoAnchoredPage is anchoredPage through the history memo: a deep
-// offset page whose items (and, oldest first, the next one) are final is
-// remembered by its first item's rank.
-func (db *DB) memoAnchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q HistoryQuery, counter TotalCounter, page *HistoryPage[TxRef]) error {
-	total, err := db.countHistory(ctx, tx, w.addr, page.Tip, counter)
-	if err != nil {
-		return err
-	}
-	first := int64(q.Offset)
-	if !q.Ascending {
-		first = total - 1 - first
-	}
-	key := pageKey{addr: w.addr, asc: q.Ascending, from: first, limit: q.Limit}
-	if m, ok := db.memo.page(key); ok && first >= 0 && first < total {
-		page.Items, page.NextCursor, page.Total = m.items, m.next, total
-		return nil
-	}
-	if err := db.anchoredPage(ctx, tx, w, q, counter, page); err != nil || len(page.Items) == 0 {
-		return err
-	}
-	final := finalAt(page.Items[0].SlotNo, w.finalSlot) // the newest item, newest first
+	final := len(page.Items) > 0 && finalAt(page.Items[0].SlotNo, w.finalSlot) // the newest item, newest first
 	if q.Ascending {
 		final = page.NextCursor != nil && finalAt(*page.NextCursor, w.finalSlot)
 	}

@@ -418,6 +418,16 @@ func TestTxHistoryTotalCounter(t *testing.T) {
 		if err != nil || p.Total != int64(want) || calls != 1 {
 			t.Fatalf("total %d (calls %d, err %v), want %d from one counter call", p.Total, calls, err, want)
 		}
+		// A deep (anchored) page counts once too, read or from the memo.
+		withAnchorStride(t, 7)
+		for round := range 2 {
+			calls = 0
+			q := dbsync.HistoryQuery{Limit: 5, Offset: want / 2}
+			p, err := c.db.TxHistory(t.Context(), mustAddress(t, samples.Whale), q, counter)
+			if err != nil || p.Total != int64(want) || calls != 1 {
+				t.Fatalf("deep page, round %d: total %d (calls %d, err %v), want %d from one counter call", round, p.Total, calls, err, want)
+			}
+		}
 		// A complete first page needs no count at all.
 		calls = 0
 		small := samples.Small[0]

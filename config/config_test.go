@@ -162,3 +162,22 @@ func TestMetricsAddr(t *testing.T) {
 		t.Errorf("METRICS_ADDR=9090: err %v, want a METRICS_ADDR problem", err)
 	}
 }
+
+func TestHistoryMemo(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	for _, tc := range []struct {
+		value string
+		bytes int
+	}{{"", 32 << 20}, {"HISTORY_MEMO_MB=64", 64 << 20}, {"HISTORY_MEMO_MB=0", -1}} {
+		cfg, err := Load(append(base, tc.value), nil)
+		if err != nil || cfg.HistoryMemoBytes != tc.bytes {
+			t.Errorf("%q: %d bytes, %v; want %d", tc.value, cfg.HistoryMemoBytes, err, tc.bytes)
+		}
+	}
+	for _, bad := range []string{"-1", "lots", "65537"} {
+		if _, err := Load(append(base, "HISTORY_MEMO_MB="+bad), nil); err == nil ||
+			!strings.Contains(err.Error(), `HISTORY_MEMO_MB: "`+bad+`" is not a whole number from 0 to 65536`) {
+			t.Errorf("HISTORY_MEMO_MB=%s: %v", bad, err)
+		}
+	}
+}

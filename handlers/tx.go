@@ -77,11 +77,11 @@ const historyPageTTL = 2 * time.Minute
 // walker returns.
 var recentCursorSlots int64 = 129_600 // a variable for tests
 
-// firstPage serves a history page from the cache of pages under the tip
+// historyPageAnswer serves a history page from the cache of pages under the tip
 // (first pages: offset 0, no cursor; cursor pages from a recent slot; and
 // any page asked for again within historyPageTTL, see hotPages) or builds
 // it; other pages are built each time.
-func (s *Server) firstPage(c *gin.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) error {
+func (s *Server) historyPageAnswer(c *gin.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) error {
 	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
 	if q.FromSlot != nil {
 		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
@@ -172,7 +172,7 @@ func (s *Server) txsByAddress(c *gin.Context) error {
 		return err
 	}
 	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
-	return s.firstPage(c, db, q, params, func(ctx context.Context) ([]byte, error) {
+	return s.historyPageAnswer(c, db, q, params, func(ctx context.Context) ([]byte, error) {
 		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err
@@ -194,7 +194,7 @@ func (s *Server) txHistory(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.firstPage(c, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
+	return s.historyPageAnswer(c, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
 		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err

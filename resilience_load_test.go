@@ -46,13 +46,20 @@ func TestShedUnderFlood(t *testing.T) {
 	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
 		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=24"))
 	keys := s.credentials(16) // 10,000 a minute each: the flood must not meet the rate limit
-	// Second pages: first pages are cached under the tip, and concurrent
-	// requests for one share its read (so they would wait for it rather
-	// than meet the gate); this test is about the gate.
-	paths := []string{
-		"/v1/tx/address/" + m.Whale.Address + "?limit=20&offset=20",
-		"/v1/utxos/address/" + m.Addresses[0].Address,
-		"/v1/tx/history/" + m.Addresses[1].Address + "?limit=20&offset=20",
+	// History pages never asked for before: first pages, and pages asked
+	// for again, are cached under the tip, and concurrent requests for one
+	// share its read (so they would wait for it rather than meet the
+	// gate); this test is about the gate. Each request takes the next
+	// (limit, offset) of the address's history.
+	var pageNo atomic.Int64
+	unseen := func(route, addr string, txs int64) string {
+		n := pageNo.Add(1)
+		return fmt.Sprintf("/v1/tx/%s/%s?limit=%d&offset=%d", route, addr, 1+n%20, 1+(n/20)%max(txs-1, 1))
+	}
+	paths := []func() string{
+		func() string { return unseen("address", m.Whale.Address, m.Whale.TxCount) },
+		func() string { return "/v1/utxos/address/" + m.Addresses[0].Address },
+		func() string { return unseen("history", m.Addresses[1].Address, m.Addresses[1].TxCount) },
 	}
 	const workers = 64
 	stop := make(chan struct{})
@@ -70,7 +77,7 @@ func TestShedUnderFlood(t *testing.T) {
 					return
 				default:
 				}
-				r := s.do(http.MethodGet, paths[i%len(paths)], keys[w%len(keys)], "")
+				r := s.do(http.MethodGet, paths[i%len(paths)](), keys[w%len(keys)], "")
 				if r.status == http.StatusServiceUnavailable && r.retryAfter == "" {
 					noRetryAfter.Add(1)
 				}

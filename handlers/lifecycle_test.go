@@ -136,9 +136,10 @@ func TestInFlightBound(t *testing.T) {
 }
 
 // TestGateShedsWhenItsQueueIsFull: a db-sync server whose gate queue is
-// full answers the next request 503 at once, with Retry-After. (Second
-// pages: concurrent requests for a first page share one read, through the
-// cache of first pages, so the second would wait for the first instead.)
+// full answers the next request 503 at once, with Retry-After. (Pages not
+// asked for before: concurrent requests for a first page, or a page asked
+// for again, share one read through the page cache, so the second would
+// wait for the first instead.)
 func TestGateShedsWhenItsQueueIsFull(t *testing.T) {
 	smp := testSamples(t)
 	db := gatedChain(t, 1, 1)
@@ -152,7 +153,7 @@ func TestGateShedsWhenItsQueueIsFull(t *testing.T) {
 	})
 	waitQueued(t, db, 1)
 	start := time.Now()
-	r := get(t, s, "/v1/tx/history/"+smp.Small+"?offset=1")
+	r := get(t, s, "/v1/tx/history/"+smp.Small+"?offset=2") // another page: one asked again is cached
 	if took := time.Since(start); r.Status != http.StatusServiceUnavailable || r.Error != "Service temporarily unavailable" || took > 100*time.Millisecond {
 		t.Errorf("beyond the queue: %d %q after %s", r.Status, r.Error, took)
 	}

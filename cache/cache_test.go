@@ -404,3 +404,50 @@ func BenchmarkHit(b *testing.B) {
 		}
 	})
 }
+
+// TestLocalFirst: a LocalFirst cache answers what it holds without asking
+// Redis (a key it stored, or one another instance stored and it read once)
+// for LocalTTL, then asks Redis again; a cache without it reads Redis
+// every time, so it sees a key that Redis no longer holds as missing.
+func TestLocalFirst(t *testing.T) {
+	rc := testdb.Redis(t)
+	ctx := t.Context()
+	raw := func(first bool) *cache.Cache[[]byte] {
+		return cache.NewRawJSON(rc, "localfirst", cache.Options{TTL: time.Minute, LocalTTL: 300 * time.Millisecond, LocalFirst: first})
+	}
+	load := func(v string, n *atomic.Int32) func(context.Context) ([]byte, error) {
+		return func(context.Context) ([]byte, error) { n.Add(1); return []byte(v), nil }
+	}
+	var loads atomic.Int32
+	first, plain := raw(true), raw(false)
+
+	// Stored by this instance: Redis losing it does not matter until LocalTTL.
+	if b, err := first.Get(ctx, "tipA:mine", load(`{"a":1}`, &loads)); err != nil || string(b) != `{"a":1}` {
+		t.Fatalf("first get: %q, %v", b, err)
+	}
+	rc.Redis().Del(ctx, rc.Key("localfirst", "tipA:mine"))
+	if b, _ := first.Get(ctx, "tipA:mine", load(`{"a":2}`, &loads)); string(b) != `{"a":1}` || loads.Load() != 1 {
+		t.Errorf("local value not served first: %q after %d loads", b, loads.Load())
+	}
+	if b, _ := plain.Get(ctx, "tipA:mine", load(`{"a":3}`, &loads)); string(b) != `{"a":3}` || loads.Load() != 2 {
+		t.Errorf("a cache without LocalFirst must ask Redis: %q after %d loads", b, loads.Load())
+	}
+
+	// Stored by another instance: read from Redis once, then held.
+	key := rc.Key("localfirst", "tipA:theirs")
+	rc.Redis().Set(ctx, key, `{"theirs":true}`, time.Minute)
+	if b, _ := first.Get(ctx, "tipA:theirs", load(`{}`, &loads)); string(b) != `{"theirs":true}` {
+		t.Fatalf("Redis value: %q", b)
+	}
+	rc.Redis().Set(ctx, key, `{"changed":true}`, time.Minute) // never happens to a tip-named key; shows where answers come from
+	if b, _ := first.Get(ctx, "tipA:theirs", load(`{}`, &loads)); string(b) != `{"theirs":true}` {
+		t.Errorf("value read from Redis not held locally: %q", b)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if b, _ := first.Get(ctx, "tipA:theirs", load(`{}`, &loads)); string(b) != `{"changed":true}` {
+		t.Errorf("after LocalTTL the cache must ask Redis again: %q", b)
+	}
+	if loads.Load() != 2 {
+		t.Errorf("%d loads, want 2", loads.Load())
+	}
+}

@@ -25,7 +25,9 @@ type caches struct {
 	activeStake *cache.Cache[string]
 
 	// Whole answers, as sent, under the tip they were read at:
-	// <name>:<network>:<tip hash>:<parameters…> (see servedByTip).
+	// <name>:<network>:<tip hash>:<parameters…> (see servedByTip). A key's
+	// answer never changes, so each instance serves the ones it holds
+	// from process memory first (cache.Options.LocalFirst, 5 s).
 	asset          *cache.Cache[[]byte] // asset: <asset id>:<metadata source>
 	poolInfo       *cache.Cache[[]byte] // poolinfo: <pool hex>
 	poolDelegators *cache.Cache[[]byte] // pooldelegators: <pool hex>:<limit>:<offset>
@@ -47,6 +49,11 @@ type caches struct {
 	utxos *cache.Segments
 }
 
+// historyPageLocalBytes bounds the history pages each instance holds in
+// process: detailed pages run to 400 kB (a busy slot's), and a
+// cache's local store keeps no value over a quarter of its bound.
+const historyPageLocalBytes = 16 << 20
+
 // utxoSegmentSize is the size of a cached UTxO list's segments (0: the
 // cache package's default; tests make it small).
 var utxoSegmentSize = 0
@@ -54,23 +61,23 @@ var utxoSegmentSize = 0
 // newCaches builds the caches over rc (nil: local stores only).
 func newCaches(rc *cache.Client) caches {
 	poolAnswers := func(name string) *cache.Cache[[]byte] {
-		return cache.NewRawJSON(rc, name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL})
+		return cache.NewRawJSON(rc, name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL, LocalFirst: true})
 	}
 	return caches{
-		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL}),
+		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL, LocalFirst: true}),
 		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
 		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
 
-		asset:          cache.NewRawJSON(rc, "asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL}),
+		asset:          cache.NewRawJSON(rc, "asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL, LocalFirst: true}),
 		poolInfo:       poolAnswers("poolinfo"),
 		poolDelegators: poolAnswers("pooldelegators"),
 		poolMeta:       poolAnswers("poolmeta"),
 		poolDelegCount: poolAnswers("pooldelegcount"),
 		poolBlocks:     poolAnswers("poolblocks"),
-		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL}),
-		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL}),
-		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL}),
-		tx:             cache.NewRawJSON(rc, "tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL}),
+		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL, LocalFirst: true}),
+		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL, LocalFirst: true}),
+		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL, LocalFirst: true, LocalBytes: historyPageLocalBytes}),
+		tx:             cache.NewRawJSON(rc, "tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL, LocalFirst: true}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
 	}
 }

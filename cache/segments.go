@@ -101,6 +101,10 @@ func (s *Segments) Open(ctx context.Context, key string) *Reader {
 	return nil
 }
 
+// Segmented reports whether the answer is stored in segments (it did not
+// fit in its head).
+func (r *Reader) Segmented() bool { return r.inline == nil }
+
 // Next returns the next segment, or nil, nil after the last.
 func (r *Reader) Next(ctx context.Context) ([]byte, error) {
 	if r.next >= r.count {
@@ -268,6 +272,9 @@ func (w *Writer) flush() {
 	w.p.update(func() { w.p.sent = w.sent })
 	w.buf = w.buf[:0]
 }
+
+// Segmented reports whether the answer went to segments (it outgrew one).
+func (w *Writer) Segmented() bool { return w != nil && w.sent > 0 }
 
 // Commit stores what is left and the head, making the answer visible.
 func (w *Writer) Commit() {

@@ -47,6 +47,9 @@ type caches struct {
 	// UTxO lists, in segments (they can run to tens of megabytes):
 	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxos *cache.Segments
+	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
+	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
+	utxosGzip *cache.Segments
 }
 
 // historyPageLocalBytes bounds the history pages each instance holds in
@@ -79,5 +82,6 @@ func newCaches(rc *cache.Client) caches {
 		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL, LocalFirst: true, LocalBytes: historyPageLocalBytes}),
 		tx:             cache.NewRawJSON(rc, "tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL, LocalFirst: true}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
+		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, utxoSegmentSize),
 	}
 }

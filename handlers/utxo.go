@@ -61,21 +61,34 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, fn) }
 	tip, err := db.RecentTip(ctx)
 	if err != nil {
-		return streamUTxOs(c, list, nil)
+		return streamUTxOs(c, list, nil, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
+	gz := acceptsGzip(c.GetHeader("Accept-Encoding"))
+	c.Header("Vary", "Accept-Encoding")
 	for attempt := 0; ; attempt++ {
 		if r := s.caches.utxos.Open(ctx, key); r != nil {
-			if served, err := serveSegments(c, r); served {
+			// Only lists in segments have a compressed copy (utxo_gzip.go).
+			if gz && r.Segmented() {
+				if z := s.caches.utxosGzip.Open(ctx, key); z != nil {
+					if served, err := serveSegments(c, z, true); served {
+						return err
+					}
+				}
+			}
+			if served, err := serveSegments(c, r, false); served {
 				return err
 			}
 		}
 		w, f := s.caches.utxos.Produce(ctx, key)
 		if f == nil {
 			defer w.Close()
-			return streamUTxOs(c, list, w)
+			zw, _ := s.caches.utxosGzip.Produce(ctx, key) // no one else produces it: we produce the list
+			z := newGzipCopy(zw)
+			defer z.Close()
+			return streamUTxOs(c, list, w, z)
 		}
-		if served, err := serveSegments(c, f); served {
+		if served, err := serveSegments(c, f, false); served {
 			return err
 		}
 		// Its producer gave up before the first segment (its client left).
@@ -84,7 +97,7 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 		// within their deadlines on a busy database, and nothing was ever
 		// stored (a bench warm-up's end left a 6 MB list at 5 s per poll).
 		if attempt == maxProducerTakeovers {
-			return streamUTxOs(c, list, nil)
+			return streamUTxOs(c, list, nil, nil)
 		}
 	}
 }
@@ -99,10 +112,11 @@ type segmentSource interface {
 	Next(ctx context.Context) ([]byte, error)
 }
 
-// serveSegments writes a cached answer segment by segment. It reports
-// false, having written nothing, when the first segment cannot be had;
-// a segment missing later cuts the connection (as a failed listing does).
-func serveSegments(c *gin.Context, r segmentSource) (served bool, err error) {
+// serveSegments writes a cached answer segment by segment (gzipped: its
+// compressed copy). It reports false, having written nothing, when the
+// first segment cannot be had; a segment missing later cuts the
+// connection (as a failed listing does).
+func serveSegments(c *gin.Context, r segmentSource, gzipped bool) (served bool, err error) {
 	ctx := c.Request.Context()
 	first, err := r.Next(ctx)
 	if err != nil || first == nil {
@@ -112,6 +126,9 @@ func serveSegments(c *gin.Context, r segmentSource) (served bool, err error) {
 		return false, nil
 	}
 	c.Writer.Header().Set("Content-Type", contentType)
+	if gzipped {
+		c.Writer.Header().Set("Content-Encoding", "gzip")
+	}
 	c.Writer.WriteHeader(http.StatusOK)
 	for b := first; b != nil; {
 		if _, err := c.Writer.Write(b); err != nil {
@@ -130,9 +147,10 @@ func serveSegments(c *gin.Context, r segmentSource) (served bool, err error) {
 // never sits in memory whole. An error before the first byte is answered as
 // usual; after it, the status is already 200, so the connection is aborted:
 // a client must not mistake a cut list for a whole one. The bytes also go
-// to store (nil: not cached), committed only when the list is whole.
-func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error, store *cache.Writer) error {
-	st := utxoStream{c: c, store: store}
+// to store (nil: not cached), committed only when the list is whole, and
+// compressed to gz (nil: no copy), kept only when the list is in segments.
+func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error, store *cache.Writer, gz *gzipCopy) error {
+	st := utxoStream{c: c, store: store, gz: gz}
 	if err := each(st.write); err != nil {
 		if !st.started {
 			return err
@@ -146,6 +164,7 @@ func streamUTxOs(c *gin.Context, each func(fn func([]dbsync.UTxO) error) error, 
 type utxoStream struct {
 	c       *gin.Context
 	store   *cache.Writer
+	gz      *gzipCopy
 	started bool
 	items   int
 	buf     []byte
@@ -168,6 +187,7 @@ func (st *utxoStream) write(chunk []dbsync.UTxO) error {
 	}
 	st.buf = b
 	st.store.Write(b)
+	st.gz.Write(b)
 	_, err := st.c.Writer.Write(b)
 	return err
 }
@@ -180,6 +200,8 @@ func (st *utxoStream) finish() error {
 	const end = "]}\n"
 	st.store.Write([]byte(end))
 	st.store.Commit()
+	st.gz.Write([]byte(end))
+	st.gz.Commit(st.store.Segmented())
 	_, err := st.c.Writer.WriteString(end)
 	return err
 }

@@ -2,6 +2,10 @@ package handlers
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -204,5 +208,89 @@ func TestUTxOFollowersTakeOverFromAProducerThatLeft(t *testing.T) {
 	}
 	if n, err := rc.Redis().Exists(t.Context(), rc.Key("utxos", key)).Result(); err != nil || n != 1 {
 		t.Fatalf("the list was not stored after its producer left (%d, %v)", n, err)
+	}
+}
+
+// A list cached in segments has a gzip copy: a client that accepts gzip
+// gets it (Content-Encoding: gzip), and it decompresses to the very bytes
+// other clients get; a list that fits one segment has no copy and is sent
+// as it is; every UTxO answer varies by Accept-Encoding.
+func TestUTxOListGzipCopy(t *testing.T) {
+	smp := testSamples(t)
+	old := utxoSegmentSize
+	utxoSegmentSize = 4 << 10
+	t.Cleanup(func() { utxoSegmentSize = old })
+	rc := testdb.Redis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	send := func(path, acceptEncoding string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Authorization", "Bearer "+mainnetKey)
+		if acceptEncoding != "" {
+			req.Header.Set("Accept-Encoding", acceptEncoding)
+		}
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		if w.Code != 200 || w.Header().Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("%s: %d, Vary %q", path, w.Code, w.Header().Get("Vary"))
+		}
+		return w
+	}
+	big := "/v1/utxos/address/" + smp.Byron
+	// The first request produces the list (and its copy) as it answers.
+	first := send(big, "gzip, deflate, br")
+	if enc := first.Header().Get("Content-Encoding"); enc != "" {
+		t.Fatalf("the producing request is answered plain, got %q", enc)
+	}
+	plainBody := first.Body.Bytes()
+	if len(plainBody) < 2*utxoSegmentSize {
+		t.Fatalf("the big list has %d bytes: not several segments", len(plainBody))
+	}
+	for _, ae := range []string{"gzip", "br;q=1.0, gzip;q=0.8, *;q=0.1", "*"} {
+		w := send(big, ae)
+		if w.Header().Get("Content-Encoding") != "gzip" {
+			t.Fatalf("Accept-Encoding %q: Content-Encoding %q", ae, w.Header().Get("Content-Encoding"))
+		}
+		if w.Body.Len() >= len(plainBody) {
+			t.Fatalf("gzip copy of %d bytes for %d plain ones", w.Body.Len(), len(plainBody))
+		}
+		zr, err := gzip.NewReader(w.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("gzip copy does not decompress: %v", err)
+		}
+		if !bytes.Equal(got, plainBody) {
+			t.Fatalf("gzip copy decompresses to %d bytes, want the %d plain ones", len(got), len(plainBody))
+		}
+	}
+	for _, ae := range []string{"", "identity", "gzip;q=0", "gzip;q=0, *", "deflate, br"} {
+		if w := send(big, ae); w.Header().Get("Content-Encoding") != "" || !bytes.Equal(w.Body.Bytes(), plainBody) {
+			t.Fatalf("Accept-Encoding %q: got Content-Encoding %q, %d bytes", ae, w.Header().Get("Content-Encoding"), w.Body.Len())
+		}
+	}
+	// A one-segment list: no copy, plain for everyone.
+	small := "/v1/utxos/address/" + smp.Small
+	if n := send(small, "gzip").Body.Len(); n > utxoSegmentSize {
+		t.Fatalf("the small list has %d bytes, more than a segment", n)
+	}
+	if w := send(small, "gzip"); w.Header().Get("Content-Encoding") != "" {
+		t.Fatalf("small list: Content-Encoding %q", w.Header().Get("Content-Encoding"))
+	}
+	if n, _ := rc.Redis().Keys(t.Context(), rc.Key("utxosgz", "mainnet", "*", smp.Small)).Result(); len(n) != 0 {
+		t.Fatalf("small list has a gzip copy: %v", n)
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for h, want := range map[string]bool{
+		"": false, "gzip": true, "GZIP": true, "x-gzip": true, "gzip, deflate, br": true, "deflate, gzip;q=0.5": true,
+		"gzip;q=0": false, "gzip; q=0.0": false, "*": true, "*;q=0": false, "gzip;q=0, *": false, "br, *;q=0.1": true,
+		"identity": false, "gzip;q=bogus": false, " gzip ; q=1 ": true,
+	} {
+		if got := acceptsGzip(h); got != want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
+		}
 	}
 }

@@ -4,8 +4,12 @@
 // percentiles per endpoint. With --raw-sql it also runs each endpoint's
 // store method (the dbsync call the handler makes, so the same SQL)
 // directly against PostgreSQL at the same concurrency and prints the
-// gateway/raw throughput ratio. POST /v1/tx/submit is not driven: it needs
-// a cardano-node.
+// gateway/raw throughput ratio. Raw measures PostgreSQL, the driver and
+// the store's scanning: every raw call runs its statements (the store's
+// history memo is off and the chain position is read, not remembered);
+// the gateway's caches, Redis and in-process, are on the gateway side,
+// as what it adds (raw.go says what raw keeps in process and why).
+// POST /v1/tx/submit is not driven: it needs a cardano-node.
 //
 //	go run ./bench --setup --admin-db postgres://…/sg_bench_admin --key-file keys.txt
 //	go run ./bench --teardown --admin-db postgres://…/sg_bench_admin --key-file keys.txt

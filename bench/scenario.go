@@ -712,7 +712,9 @@ func (b *builder) poolInfo(ids []string) ([]target, error) {
 }
 
 // epochsLatest makes the GET /v1/epochs/latest target (the client SDK asks
-// it before every transaction it builds).
+// it before every transaction it builds). The handler reads
+// RecentPosition, a per-server memo at most a second old; the raw call
+// reads what that memo wraps, LatestPosition, one statement every call.
 func (b *builder) epochsLatest() ([]target, error) {
 	t := target{path: "/v1/epochs/latest"}
 	if db := b.db(); db != nil {

@@ -322,4 +322,39 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 	if _, err := os.Stat(filepath.Join(dir, "x.json")); err == nil {
 		t.Error("a refused add wrote a manifest")
 	}
+
+	// The *_wide scenarios exist with the copy, not without, and their raw
+	// calls answer.
+	raw, err := openRaw(ctx, dsn, "", w.Network)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	wide := []string{"utxos_by_address_wide", "utxos_by_stake_wide", "balance_by_address_wide", "balance_by_stake_wide"}
+	for _, c := range []struct {
+		m    *chaingen.Manifest
+		want bool
+	}{{m, false}, {w, true}} {
+		scenarios, skipped, err := buildScenarios(c.m, prepared{}, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range wide {
+			i := slices.IndexFunc(scenarios, func(s Scenario) bool { return s.Name == name })
+			if (i >= 0) != c.want || slices.Contains(skipped, name) {
+				t.Errorf("wide manifest %v: scenario %s present %v (skipped %v)", c.want, name, i >= 0, skipped)
+				continue
+			}
+			if i < 0 {
+				continue
+			}
+			s := scenarios[i]
+			if len(s.Paths) != 1 || !strings.Contains(s.Paths[0], map[bool]string{true: id.StakeView, false: id.Address}[strings.Contains(name, "stake")]) {
+				t.Errorf("%s: paths %v", name, s.Paths)
+			}
+			if err := s.RawAt(ctx, 0); err != nil {
+				t.Errorf("%s raw: %v", name, err)
+			}
+		}
+	}
 }

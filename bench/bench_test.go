@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,7 +14,9 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/metrics"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -198,6 +201,98 @@ func TestBuildScenarios(t *testing.T) {
 		if res.Errors > 0 {
 			t.Errorf("%s: %d of %d store calls failed: %s", s.Name, res.Errors, res.Requests, res.FirstError)
 		}
+	}
+	rawRunsStatements(t, scenarios, m.Network)
+	rawHistoryMemoOff(t, raw, testdb.MustOpenDBSync(t, dsn), p)
+}
+
+// statementsRun is how many db-sync statements this process has run for
+// network: the store counts each in its latency histogram (the servers'
+// probes are not counted there).
+func statementsRun(t *testing.T, network string) uint64 {
+	t.Helper()
+	families, err := metrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for _, f := range families {
+		if f.GetName() != "syncgate_dbsync_query_duration_seconds" {
+			continue
+		}
+		for _, s := range f.GetMetric() {
+			for _, l := range s.GetLabel() {
+				if l.GetName() == "network" && l.GetValue() == network {
+					n += s.GetHistogram().GetSampleCount()
+				}
+			}
+		}
+	}
+	return n
+}
+
+// rawRunsStatements: raw measures PostgreSQL, so every raw request runs
+// db-sync statements, also right after the same request: none is answered
+// from process memory alone. The delegator
+// lists are the exception by design: their raw side reads the stored
+// distribution in the admin database, as the handler does.
+func rawRunsStatements(t *testing.T, scenarios []Scenario, network string) {
+	ctx := t.Context()
+	for _, s := range scenarios {
+		if s.Name == "pool_delegators" || s.Name == "pool_delegators_big" {
+			continue
+		}
+		for i, path := range s.Paths {
+			// Twice in a row: the second finds whatever the first left.
+			if err := s.RawAt(ctx, i); err != nil {
+				t.Fatalf("%s %s: %v", s.Name, path, err)
+			}
+			before := statementsRun(t, network)
+			if err := s.RawAt(ctx, i); err != nil {
+				t.Fatalf("%s %s: %v", s.Name, path, err)
+			}
+			if statementsRun(t, network) == before {
+				t.Errorf("%s: the raw side of %s ran no db-sync statement", s.Name, path)
+				break
+			}
+		}
+	}
+}
+
+// rawHistoryMemoOff: the raw store runs a final history page's statements
+// every time, where the service's store (memo on) answers it again from
+// memory; both count blocks one below the tip as final, so every cursor
+// page of this short chain is.
+func rawHistoryMemoOff(t *testing.T, raw *rawRunner, served *dbsync.DB, p prepared) {
+	ctx := t.Context()
+	i := slices.IndexFunc(p.WhaleCursors, func(c pageCursor) bool { return !c.Asc })
+	if i < 0 {
+		t.Fatal("no newest-first whale cursor")
+	}
+	c := p.WhaleCursors[i]
+	addr, err := dbsync.ParseAddress(c.Address, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := dbsync.HistoryQuery{Limit: pageLimit, FromSlot: &c.FromSlot}
+	statements := func(db *dbsync.DB) (first, again uint64) {
+		db.SetFinalDepth(1)
+		var runs [2]uint64
+		for k := range runs {
+			before := statementsRun(t, db.Network.Name)
+			page, err := db.TxsByAddress(ctx, addr, q, noTotal)
+			if err != nil || len(page.Items) == 0 {
+				t.Fatalf("page %+v: %d items, %v", c, len(page.Items), err)
+			}
+			runs[k] = statementsRun(t, db.Network.Name) - before
+		}
+		return runs[0], runs[1]
+	}
+	if first, again := statements(served); again >= first {
+		t.Fatalf("the service's store ran %d statements for a final page, then %d: its memo is not on, so this check proves nothing", first, again)
+	}
+	if first, again := statements(raw.db); again != first {
+		t.Errorf("the raw store ran %d statements for a final page, then %d: a memo answered it", first, again)
 	}
 }
 

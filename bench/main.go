@@ -4,16 +4,23 @@
 // percentiles per endpoint. With --raw-sql it also runs each endpoint's
 // store method (the dbsync call the handler makes, so the same SQL)
 // directly against PostgreSQL at the same concurrency and prints the
-// gateway/raw throughput ratio. POST /v1/tx/submit is not driven: it needs
-// a cardano-node.
+// gateway/raw throughput ratio. Raw measures PostgreSQL, the driver and
+// the store's scanning: every raw call runs its statements (the store's
+// history memo is off and the chain position is read, not remembered);
+// the gateway's caches, Redis and in-process, are on the gateway side,
+// as what it adds (raw.go says what raw keeps in process and why).
+// POST /v1/tx/submit is not driven: it needs a cardano-node.
 //
 //	go run ./bench --setup --admin-db postgres://…/sg_bench_admin --key-file keys.txt
 //	go run ./bench --teardown --admin-db postgres://…/sg_bench_admin --key-file keys.txt
 //	go run ./bench --url http://127.0.0.1:18080 --key-file keys.txt --db postgres://… --manifest manifest.json --raw-sql
+//	go run ./bench --add-wide 100000 --db postgres://… --manifest manifest.json --wide-manifest manifest-wide.json
 //
 // `make bench` does both around a freshly started server (bench/run.sh).
 // Traffic goes only where --url points; every run is bounded by --duration
-// and --max-requests.
+// and --max-requests. --add-wide gives a seeded chain an address and a
+// stake key with that many unspent outputs (wide.go), which the *_wide
+// scenarios then aim at.
 package main
 
 import (
@@ -93,6 +100,8 @@ func mainErr() error {
 	pace := flag.Duration("pace", 5*time.Millisecond, "--limit-check: pause between a worker's requests")
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
+	addWideN := flag.Int("add-wide", 0, "append to the seeded db-sync at --db one block paying this many outputs to one new address and stake key (the wide address), write a copy of --manifest naming them to --wide-manifest, and exit; does nothing when the database already holds it")
+	wideOut := flag.String("wide-manifest", "", "--add-wide: where the manifest copy goes (default: --manifest's name with -wide<N>)")
 	flag.Parse()
 
 	if *markdown != "" {
@@ -112,6 +121,13 @@ func mainErr() error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *addWideN != 0 {
+		out := *wideOut
+		if out == "" {
+			out = wideManifestPath(*manifestPath, *addWideN)
+		}
+		return addWide(ctx, *dbURL, *manifestPath, out, *addWideN)
+	}
 	if *auditRows > 0 {
 		return auditBench(ctx, *adminDB, *auditRows, 500)
 	}

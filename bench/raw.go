@@ -15,14 +15,29 @@ import (
 	"github.com/syncgate/syncgate/internal/utxoindex"
 )
 
+// rawHistoryMemo turns the store's history memo off (dbsync.Options): a
+// raw call answered from it would measure a map lookup, not PostgreSQL.
+const rawHistoryMemo = -1
+
 // rawStatementTimeout matches the service's default STATEMENT_TIMEOUT, so
 // both runs give up on a statement at the same point.
 const rawStatementTimeout = 10 * time.Second
 
 // rawRunner calls the dbsync store methods the handlers call, directly:
-// PostgreSQL plus the driver and the store's scanning, without HTTP, auth,
-// rate limiting, usage counting and JSON. It is the limit the gateway is
-// compared with.
+// the same SQL in PostgreSQL plus the driver and the store's scanning,
+// without HTTP, auth, rate limiting, usage counting, JSON and the
+// gateway's caches (Redis and in-process). It is the limit the gateway is
+// compared with, so every call runs its statements in PostgreSQL: the
+// store is opened with the history memo off (no page or transaction
+// detail is answered from process memory) and GET /v1/epochs/latest reads
+// the position with LatestPosition (one statement a call), not the
+// one-second RecentPosition memo the handler reads. What the store keeps
+// in process still applies, as in the server, because it only chooses
+// which statements run, not their answers: history anchors (where a deep
+// offset page starts its walk), core-mode output counts and tx_out's row
+// estimate (which plan a history walk takes). Two stand-ins below amortise
+// a per-tip statement the way the gateway's caches do, see totals and
+// epochTotals.
 type rawRunner struct {
 	db *dbsync.DB
 	// stats reads the stored pool stake distribution the server keeps in
@@ -30,14 +45,17 @@ type rawRunner struct {
 	stats *poolstats.Stats
 	admin *sqlx.DB
 
-	// epochTotals stands in for the handler's per-(pool, epoch) cache.
+	// epochTotals stands in for the handler's per-(pool, epoch) cache of a
+	// pool's epoch totals and the epoch's active stake: figures that change
+	// once an epoch, so no deployment reads them per request.
 	emu         sync.Mutex
 	epochTotals map[string]dbsync.PoolEpochTotals
 
 	// totals stands in for the gateway's Redis cache of history totals
 	// (handlers.historyTotal, single-flight like cache.Cache): counted once
 	// per address and tip, so raw cursor pages pay what gateway cursor
-	// pages pay, minus the round trip.
+	// pages pay, minus the round trip. Each page still runs its own
+	// statements; only the whole-history count is shared.
 	mu     sync.Mutex
 	totals map[string]*total
 }
@@ -48,15 +66,16 @@ type total struct {
 	n    int64
 }
 
-// openRaw opens the db-sync database of network the way `serve` does
-// (dbsync.Open: same pool sizes, same statement timeout) and, when
-// adminURL is set, the pool stake store the server fills there.
+// openRaw opens the db-sync database of network the way `serve` does (same
+// pool sizes, same statement timeout) but with the history memo off, and,
+// when adminURL is set, the pool stake store the server fills there.
 func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, error) {
 	n, ok := config.NetworkByName(network)
 	if !ok {
 		return nil, fmt.Errorf("unknown network %q in the manifest", network)
 	}
-	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: n, DBSyncURL: dbURL}, rawStatementTimeout)
+	db, err := dbsync.OpenWith(ctx, config.NetworkConfig{Network: n, DBSyncURL: dbURL},
+		dbsync.Options{StatementTimeout: rawStatementTimeout, HistoryMemoBytes: rawHistoryMemo})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,12 @@
 #   BENCH_FLAGS     bench flags            --duration 10s --concurrency 1,16,64 --raw-sql
 #   BENCH_SERVER    server binary to run   built from this tree (set it to compare builds)
 #   BENCH_PPROF     PPROF_ADDR for the server (e.g. 127.0.0.1:6060)  off
+#   BENCH_WIDE      wide address outputs   off. N: when BENCH_MANIFEST names no wide address,
+#                   give BENCH_DB one (`bench --add-wide N`: one block after the tip paying N
+#                   outputs to a new address and stake key; nothing when the database already
+#                   holds it), write BENCH_MANIFEST's copy <name>-wide<N>.json naming it and run
+#                   with that copy (scenarios utxos_by_address_wide, utxos_by_stake_wide,
+#                   balance_by_address_wide, balance_by_stake_wide). Core and consumed layouts.
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +64,12 @@ if [ ! -s "$BENCH_MANIFEST" ]; then
   start=$(date +%s)
   "$work/syncgate" seed --db "$BENCH_DB" --txs "$BENCH_TXS" --mode "$BENCH_MODE" --manifest "$BENCH_MANIFEST"
   echo "bench: seeded in $(( $(date +%s) - start )) s" >&2
+fi
+
+if [ -n "${BENCH_WIDE:-}" ] && ! grep -q '"wide_address"' "$BENCH_MANIFEST"; then
+  wide_manifest="${BENCH_MANIFEST%.json}-wide${BENCH_WIDE}.json"
+  "$work/bench" --add-wide "$BENCH_WIDE" --db "$BENCH_DB" --manifest "$BENCH_MANIFEST" --wide-manifest "$wide_manifest"
+  BENCH_MANIFEST=$wide_manifest
 fi
 
 "$work/bench" --setup --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" --keys 64

@@ -293,10 +293,11 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		}
 	}
 
-	specs := []struct {
+	type spec struct {
 		name    string
 		targets func() ([]target, error)
-	}{
+	}
+	specs := []spec{
 		{"utxos_by_address", func() ([]target, error) { return b.utxosByAddress(mixed) }},
 		{"utxos_by_address_whale", func() ([]target, error) { return b.utxosByAddress(whale) }},
 		{"utxos_by_address_large", func() ([]target, error) { return b.utxosByAddress(large) }},
@@ -356,6 +357,19 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		{"balance_by_credential", func() ([]target, error) {
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
+	}
+	// The wide address and stake key (`bench --add-wide`): tens of
+	// thousands of unspent outputs, scenarios only where the manifest
+	// names them.
+	if w := m.WideAddress; w != nil && w.Address != "" {
+		specs = append(specs,
+			spec{"utxos_by_address_wide", func() ([]target, error) { return b.utxosByAddress([]string{w.Address}) }},
+			spec{"balance_by_address_wide", func() ([]target, error) { return b.balanceByAddress([]string{w.Address}) }})
+	}
+	if w := m.WideStakeKey; w != nil && w.StakeAddress != "" {
+		specs = append(specs,
+			spec{"utxos_by_stake_wide", func() ([]target, error) { return b.utxosByStake([]string{w.StakeAddress}) }},
+			spec{"balance_by_stake_wide", func() ([]target, error) { return b.balanceByStake([]string{w.StakeAddress}) }})
 	}
 	var out []Scenario
 	for _, s := range specs {
@@ -712,7 +726,9 @@ func (b *builder) poolInfo(ids []string) ([]target, error) {
 }
 
 // epochsLatest makes the GET /v1/epochs/latest target (the client SDK asks
-// it before every transaction it builds).
+// it before every transaction it builds). The handler reads
+// RecentPosition, a per-server memo at most a second old; the raw call
+// reads what that memo wraps, LatestPosition, one statement every call.
 func (b *builder) epochsLatest() ([]target, error) {
 	t := target{path: "/v1/epochs/latest"}
 	if db := b.db(); db != nil {

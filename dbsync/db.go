@@ -159,7 +159,13 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 // and fails when it did not: for commands and tests that need the database
 // now. The service itself uses New and Started, and starts degraded.
 func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Duration) (*DB, error) {
-	db, err := New(nc, Options{StatementTimeout: statementTimeout})
+	return OpenWith(ctx, nc, Options{StatementTimeout: statementTimeout})
+}
+
+// OpenWith is Open with every option (the bench's raw side turns the
+// history memo off with it).
+func OpenWith(ctx context.Context, nc config.NetworkConfig, o Options) (*DB, error) {
+	db, err := New(nc, o)
 	if err != nil {
 		return nil, err
 	}

@@ -182,3 +182,14 @@ type statusError struct {
 }
 
 func (e *statusError) Error() string { return http.StatusText(e.code) + " on " + e.path }
+
+// acceptGzip asks for gzip answers and leaves them compressed (--gzip
+// wire): what the server sends, without the client's decompression, which
+// on a shared box would take CPU from the server being measured.
+type acceptGzip struct{ next http.RoundTripper }
+
+func (a acceptGzip) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Accept-Encoding", "gzip")
+	return a.next.RoundTrip(r)
+}

@@ -60,7 +60,8 @@ type report struct {
 	Machine     machine           `json:"machine"`
 	DataSet     chaingen.Counts   `json:"data_set"`
 	Mode        chaingen.Mode     `json:"utxo_mode"`
-	Scenarios   map[string]string `json:"scenarios"` // name → one sample path
+	Scenarios   map[string]string `json:"scenarios"`      // name → one sample path
+	Gzip        string            `json:"gzip,omitempty"` // --gzip: decode or wire
 	Notes       []string          `json:"notes,omitempty"`
 	Results     []Result          `json:"results"`
 }
@@ -98,12 +99,16 @@ func mainErr() error {
 	limitCheckN := flag.Int("limit-check", 0, "the key's rate limit a minute: drive every instance in --url (comma-separated) with --key for --duration, --workers each, and count 200s and 429s against the limit, then exit")
 	workers := flag.Int("workers", 4, "--limit-check: workers per instance")
 	pace := flag.Duration("pace", 5*time.Millisecond, "--limit-check: pause between a worker's requests")
+	gzipMode := flag.String("gzip", "", "accept gzip answers: decode (the client decompresses, as Go's and Node's clients do) or wire (read the compressed bytes, as sent); default: ask for none")
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
 	addWideN := flag.Int("add-wide", 0, "append to the seeded db-sync at --db one block paying this many outputs to one new address and stake key (the wide address), write a copy of --manifest naming them to --wide-manifest, and exit; does nothing when the database already holds it")
 	wideOut := flag.String("wide-manifest", "", "--add-wide: where the manifest copy goes (default: --manifest's name with -wide<N>)")
 	flag.Parse()
 
+	if *gzipMode != "" && *gzipMode != "decode" && *gzipMode != "wire" {
+		return fmt.Errorf("--gzip %q: want decode or wire", *gzipMode)
+	}
 	if *markdown != "" {
 		after, err := readReport(*markdown)
 		if err != nil {
@@ -189,8 +194,11 @@ func mainErr() error {
 		defer raw.Close()
 	}
 	client := &http.Client{
-		Transport: &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, DisableCompression: true},
+		Transport: &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, DisableCompression: *gzipMode != "decode"},
 		Timeout:   30 * time.Second,
+	}
+	if *gzipMode == "wire" {
+		client.Transport = acceptGzip{client.Transport}
 	}
 	gw := strings.TrimRight(*base, "/")
 	pager := httpPager(client, gw, keys[0])
@@ -240,7 +248,7 @@ func mainErr() error {
 		return nil
 	}
 
-	rep := report{Label: *label, Started: time.Now().UTC(), Duration: duration.String(), Concurrency: conc,
+	rep := report{Label: *label, Gzip: *gzipMode, Started: time.Now().UTC(), Duration: duration.String(), Concurrency: conc,
 		Machine: machineInfo(), DataSet: m.Counts, Mode: m.Mode, Scenarios: map[string]string{}, Notes: prep.Notes}
 	for _, s := range scenarios {
 		rep.Scenarios[s.Name] = s.Paths[0]

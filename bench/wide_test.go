@@ -78,37 +78,62 @@ func TestBaseIdentityCIP19Vectors(t *testing.T) {
 	}
 }
 
-// Transactions hold 200 outputs each, the last one the rest; sums add up.
+// Each shape's outputs fill transactions of PerTx (the last one the rest)
+// and those blocks of PerBlock; each transaction adds one change output
+// after its wide ones; sums add up; hashes are fresh.
 func TestPlanWide(t *testing.T) {
-	for _, c := range []struct{ n, txs, last int }{{1, 1, 1}, {200, 1, 200}, {1000, 5, 200}, {1001, 6, 1}} {
-		p := planWide(c.n)
-		if p.txs != c.txs || len(p.hashes) != c.txs || len(p.value) != c.n {
-			t.Fatalf("n=%d: %d txs (%d hashes), %d outputs; want %d txs", c.n, p.txs, len(p.hashes), len(p.value), c.txs)
+	for _, c := range []struct {
+		n                          int
+		s                          wideShape
+		txs, blocks, lastTx, lastB int
+	}{
+		{1, wideDefaultShape, 1, 1, 1, 1},
+		{50, wideDefaultShape, 50, 1, 1, 50},
+		{1001, wideDefaultShape, 1001, 21, 1, 1},
+		{1000, wideShape{200, 1_000_000}, 5, 1, 200, 5},
+		{1001, wideShape{200, 2}, 6, 3, 1, 2},
+	} {
+		p := planWide(c.n, c.s)
+		if p.txs != c.txs || p.blocks != c.blocks || len(p.hashes) != c.txs || len(p.blockHashes) != c.blocks || len(p.value) != c.n {
+			t.Fatalf("n=%d %+v: %d txs (%d hashes) in %d blocks (%d hashes), %d outputs; want %d txs, %d blocks",
+				c.n, c.s, p.txs, len(p.hashes), p.blocks, len(p.blockHashes), len(p.value), c.txs, c.blocks)
 		}
-		perTx := make([]int64, p.txs)
+		perTx := slices.Clone(p.changeValue)
 		count := make([]int, p.txs)
 		var total int64
 		for i, v := range p.value {
 			if v < 1_000_000 || v >= 10_000_000 {
 				t.Errorf("n=%d: output %d holds %d lovelace", c.n, i, v)
 			}
-			perTx[p.blockIndex[i]] += v
-			if int(p.index[i]) != count[p.blockIndex[i]] {
-				t.Errorf("n=%d: output %d has index %d, want %d", c.n, i, p.index[i], count[p.blockIndex[i]])
+			perTx[p.outTx[i]] += v
+			if int(p.index[i]) != count[p.outTx[i]] {
+				t.Errorf("n=%d: output %d has index %d, want %d", c.n, i, p.index[i], count[p.outTx[i]])
 			}
-			count[p.blockIndex[i]]++
+			count[p.outTx[i]]++
 			total += v
 		}
-		if !slices.Equal(perTx, p.outSum) || total != p.lovelace || count[p.txs-1] != c.last {
+		if !slices.Equal(perTx, p.outSum) || total != p.lovelace || count[p.txs-1] != c.lastTx {
 			t.Errorf("n=%d: out sums %v vs %v, total %d vs %d, last tx %d outputs", c.n, perTx, p.outSum, total, p.lovelace, count[p.txs-1])
 		}
-		for i, h := range p.hashes {
-			if len(h) != 32 || slices.ContainsFunc(p.hashes[:i], func(o []byte) bool { return bytes.Equal(o, h) }) {
-				t.Errorf("n=%d: tx hash %d %x is not a fresh 32-byte hash", c.n, i, h)
+		inBlock := make([]int64, p.blocks)
+		for tx, b := range p.txBlock {
+			if int(p.changeIndex[tx]) != count[tx] || p.txIndex[tx] != int32(inBlock[b]) || (tx > 0 && b < p.txBlock[tx-1]) {
+				t.Errorf("n=%d: tx %d: change index %d after %d outputs, block %d index %d", c.n, tx, p.changeIndex[tx], count[tx], b, p.txIndex[tx])
+			}
+			inBlock[b]++
+		}
+		if !slices.Equal(inBlock, p.blockTxs) || inBlock[p.blocks-1] != int64(c.lastB) {
+			t.Errorf("n=%d: block tx counts %v, planned %v, want %d in the last", c.n, inBlock, p.blockTxs, c.lastB)
+		}
+		for _, hs := range [][][]byte{p.hashes, p.blockHashes} {
+			for i, h := range hs {
+				if len(h) != 32 || slices.ContainsFunc(hs[:i], func(o []byte) bool { return bytes.Equal(o, h) }) {
+					t.Errorf("n=%d: hash %d %x is not a fresh 32-byte hash", c.n, i, h)
+				}
 			}
 		}
 	}
-	if p := planWide(1000); slices.Min(p.value) == slices.Max(p.value) {
+	if p := planWide(1000, wideDefaultShape); slices.Min(p.value) == slices.Max(p.value) {
 		t.Error("every output holds the same amount")
 	}
 }
@@ -180,7 +205,9 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 		t.Fatal(err)
 	}
 
-	const n = 1000
+	// 1,000 outputs in the default shape: 1,000 transactions of one wide
+	// output and one change output, in 20 blocks of 50.
+	const n, txs, blocks = 1000, 1000, 20
 	if err := addWide(ctx, dsn, in, out, n); err != nil {
 		t.Fatal(err)
 	}
@@ -189,49 +216,84 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 		t.Fatal(err)
 	}
 	id, _ := wideIdentityFor(true)
+	changeAddr, changeCred, _ := wideChangeFor(true)
 	if w.WideAddress == nil || w.WideStakeKey == nil {
 		t.Fatalf("the manifest copy names no wide address: %+v %+v", w.WideAddress, w.WideStakeKey)
 	}
-	if *w.WideAddress != (chaingen.AddressRef{Address: id.Address, TxCount: 5, StakeAddress: id.StakeView, UTxOs: n}) ||
+	if *w.WideAddress != (chaingen.AddressRef{Address: id.Address, TxCount: txs, StakeAddress: id.StakeView, UTxOs: n}) ||
 		*w.WideStakeKey != (chaingen.StakeRef{StakeAddress: id.StakeView, UTxOs: n}) {
 		t.Errorf("wide address %+v, stake key %+v", *w.WideAddress, *w.WideStakeKey)
 	}
-	if w.Tip.BlockNo != m.Tip.BlockNo+1 || w.Tip.Slot != m.Tip.Slot+wideSlotGap || !w.Tip.Time.Equal(m.Tip.Time.Add(wideSlotGap*time.Second)) ||
-		w.Tip.Epoch != m.Tip.Epoch || w.Tip.BlockHash == m.Tip.BlockHash {
+	if w.Tip.BlockNo != m.Tip.BlockNo+blocks || w.Tip.Slot != m.Tip.Slot+blocks*wideSlotGap ||
+		!w.Tip.Time.Equal(m.Tip.Time.Add(blocks*wideSlotGap*time.Second)) || w.Tip.Epoch != m.Tip.Epoch || w.Tip.BlockHash == m.Tip.BlockHash {
 		t.Errorf("tip %+v after %+v", w.Tip, m.Tip)
 	}
-	if w.Counts.Txs != m.Counts.Txs+5 || w.Counts.TxOut != m.Counts.TxOut+n || w.Counts.Outputs != m.Counts.Outputs+n ||
-		w.Counts.Blocks != m.Counts.Blocks+1 || w.Counts.StakeAddresses != m.Counts.StakeAddresses+1 {
+	if w.Counts.Txs != m.Counts.Txs+txs || w.Counts.TxOut != m.Counts.TxOut+n+txs || w.Counts.Outputs != m.Counts.Outputs+n+txs ||
+		w.Counts.Blocks != m.Counts.Blocks+blocks || w.Counts.StakeAddresses != m.Counts.StakeAddresses+1 {
 		t.Errorf("counts %+v after %+v", w.Counts, m.Counts)
 	}
 
-	// The rows, as db-sync writes them.
-	var blk struct {
-		ID, PreviousID, BlockNo, SlotNo, EpochSlotNo, TxCount, Txs, Size int64
-		Hash                                                             string
+	// The rows, as db-sync writes them: blocks chaining from the old tip,
+	// 20 slots (seconds) apart, in its epoch, each holding 50 transactions.
+	type blockRow struct {
+		ID, PreviousID, BlockNo, SlotNo, EpochNo, EpochSlotNo, TxCount, Txs, Size int64
+		Hash                                                                      string
+		Time                                                                      time.Time
 	}
-	if err := sqlDB.Get(&blk, `SELECT b.id, b.previous_id AS previousid, b.block_no AS blockno, b.slot_no AS slotno,
-		b.epoch_slot_no AS epochslotno, b.tx_count AS txcount, b.size, encode(b.hash, 'hex') AS hash,
+	var bs []blockRow
+	if err := sqlDB.Select(&bs, `SELECT b.id, b.previous_id AS previousid, b.block_no AS blockno, b.slot_no AS slotno,
+		b.epoch_no AS epochno, b.epoch_slot_no AS epochslotno, b.tx_count AS txcount, b.size, encode(b.hash, 'hex') AS hash, b.time,
 		(SELECT count(*) FROM tx WHERE tx.block_id = b.id) AS txs
-		FROM block b ORDER BY b.id DESC LIMIT 1`); err != nil {
+		FROM block b WHERE b.block_no > $1 ORDER BY b.block_no`, m.Tip.BlockNo); err != nil {
 		t.Fatal(err)
 	}
-	if blk.PreviousID != oldTipID || blk.BlockNo != w.Tip.BlockNo || blk.SlotNo != int64(w.Tip.Slot) || blk.Hash != w.Tip.BlockHash ||
-		blk.TxCount != 5 || blk.Txs != 5 || blk.Size <= 5*13_000 {
-		t.Errorf("block %+v (previous tip %d)", blk, oldTipID)
+	if len(bs) != blocks {
+		t.Fatalf("%d blocks after the old tip, want %d", len(bs), blocks)
+	}
+	var oldTip blockRow
+	if err := sqlDB.Get(&oldTip, `SELECT id, slot_no AS slotno, epoch_slot_no AS epochslotno, block_no AS blockno FROM block WHERE id = $1`, oldTipID); err != nil {
+		t.Fatal(err)
+	}
+	prev := oldTip
+	for i, b := range bs {
+		gap := int64(i+1) * wideSlotGap
+		if b.PreviousID != prev.ID || b.BlockNo != prev.BlockNo+1 || b.SlotNo != oldTip.SlotNo+gap || b.EpochSlotNo != oldTip.EpochSlotNo+gap ||
+			b.EpochNo != int64(m.Tip.Epoch) || !b.Time.Equal(m.Tip.Time.Add(time.Duration(gap)*time.Second)) ||
+			b.TxCount != 50 || b.Txs != 50 || b.Size <= 50*190 {
+			t.Errorf("block %d: %+v after %+v", i, b, prev)
+		}
+		prev = b
+	}
+	if last := bs[blocks-1]; last.Hash != w.Tip.BlockHash || last.SlotNo != int64(w.Tip.Slot) {
+		t.Errorf("last block %+v, manifest tip %+v", last, w.Tip)
 	}
 	var bad int
-	if err := sqlDB.Get(&bad, `SELECT count(*) FROM tx t WHERE t.block_id = $1 AND (length(t.hash) <> 32 OR t.fee <= 0 OR t.size <= 0
-		OR t.out_sum <> (SELECT sum(o.value) FROM tx_out o WHERE o.tx_id = t.id) OR t.block_index > 4
-		OR (SELECT count(*) FROM tx_out o WHERE o.tx_id = t.id) <> 200)`, blk.ID); err != nil || bad != 0 {
-		t.Errorf("%d transactions of the wide block break db-sync's rules (%v)", bad, err)
+	if err := sqlDB.Get(&bad, `SELECT count(*) FROM tx t JOIN block b ON b.id = t.block_id WHERE b.block_no > $1 AND
+		(length(t.hash) <> 32 OR t.fee <= 0 OR t.size <= 0 OR t.block_index >= 50 OR t.invalid_hereafter <= b.slot_no
+		 OR t.out_sum <> (SELECT sum(o.value) FROM tx_out o WHERE o.tx_id = t.id)
+		 OR (SELECT count(*) FROM tx_out o WHERE o.tx_id = t.id) <> 2)`, m.Tip.BlockNo); err != nil || bad != 0 {
+		t.Errorf("%d transactions of the wide blocks break db-sync's rules or do not hold 2 outputs (%v)", bad, err)
 	}
-	if err := sqlDB.Get(&bad, `SELECT count(*) FROM tx_out o JOIN tx t ON t.id = o.tx_id WHERE t.block_id = $1 AND
-		(o.address <> $2 OR o.address_has_script OR o.payment_cred <> $3 OR o.stake_address_id IS DISTINCT FROM
-		 (SELECT id FROM stake_address WHERE view = $4 AND hash_raw = $5) OR o.consumed_by_tx_id IS NOT NULL
-		 OR o.data_hash IS NOT NULL OR EXISTS (SELECT 1 FROM ma_tx_out ma WHERE ma.tx_out_id = o.id))`,
-		blk.ID, id.Address, id.PaymentCred, id.StakeView, id.StakeRaw); err != nil || bad != 0 {
-		t.Errorf("%d outputs of the wide block are not plain lovelace to the wide address (%v)", bad, err)
+	// Output 0 of each pays the wide address, output 1 the change address.
+	if err := sqlDB.Get(&bad, `SELECT count(*) FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
+		WHERE b.block_no > $1 AND (o.address_has_script OR o.consumed_by_tx_id IS NOT NULL OR o.data_hash IS NOT NULL
+		 OR EXISTS (SELECT 1 FROM ma_tx_out ma WHERE ma.tx_out_id = o.id)
+		 OR (o.index = 0 AND (o.address <> $2 OR o.payment_cred <> $3 OR o.stake_address_id IS DISTINCT FROM
+		     (SELECT id FROM stake_address WHERE view = $4 AND hash_raw = $5)))
+		 OR (o.index = 1 AND (o.address <> $6 OR o.payment_cred <> $7 OR o.stake_address_id IS NOT NULL))
+		 OR o.index > 1)`,
+		m.Tip.BlockNo, id.Address, id.PaymentCred, id.StakeView, id.StakeRaw, changeAddr, changeCred); err != nil || bad != 0 {
+		t.Errorf("%d outputs of the wide blocks are not plain lovelace to the wide address or its change (%v)", bad, err)
+	}
+	if changeAddr == id.Address || !strings.HasPrefix(changeAddr, "addr1v") {
+		t.Errorf("change address %s: not a fresh enterprise address", changeAddr)
+	}
+	// The wide address's outputs: n, in n transactions, across the blocks.
+	var spread struct{ Outs, Txs, Blocks int64 }
+	if err := sqlDB.Get(&spread, `SELECT count(*) AS outs, count(DISTINCT o.tx_id) AS txs, count(DISTINCT t.block_id) AS blocks
+		FROM tx_out o JOIN tx t ON t.id = o.tx_id WHERE o.address = $1`, id.Address); err != nil ||
+		spread.Outs != n || spread.Txs != txs || spread.Blocks != blocks {
+		t.Errorf("the wide address's outputs: %+v (%v), want %d in %d transactions in %d blocks", spread, err, n, txs, blocks)
 	}
 
 	// The store's answers: exactly n outputs and their lovelace, for the
@@ -240,7 +302,11 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 	if tip, err := store.Tip(ctx); err != nil || tip.BlockHash != w.Tip.BlockHash {
 		t.Errorf("store tip %+v (%v), manifest %s", tip, err, w.Tip.BlockHash)
 	}
-	wantSum := big.NewInt(planWide(n).lovelace)
+	wantSum := big.NewInt(planWide(n, wideDefaultShape).lovelace)
+	newBlocks := map[string]bool{}
+	for _, b := range bs {
+		newBlocks[b.Hash] = true
+	}
 	addr, err := dbsync.ParseAddress(w.WideAddress.Address, true)
 	if err != nil {
 		t.Fatal(err)
@@ -254,16 +320,18 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		sum, seen := new(big.Int), map[string]bool{}
+		sum, seen, txSeen, blockSeen := new(big.Int), map[string]bool{}, map[string]bool{}, map[string]bool{}
 		for _, u := range us {
 			sum.Add(sum, u.Value.Lovelace)
 			seen[fmt.Sprintf("%s#%d", u.TxHash, u.OutputIndex)] = true
-			if u.Address != id.Address || len(u.Value.Assets) != 0 || u.BlockHash != w.Tip.BlockHash {
+			txSeen[u.TxHash], blockSeen[u.BlockHash] = true, true
+			if u.Address != id.Address || len(u.Value.Assets) != 0 || !newBlocks[u.BlockHash] || u.OutputIndex != 0 {
 				t.Fatalf("%s: %+v", what, u)
 			}
 		}
-		if len(us) != n || len(seen) != n || sum.Cmp(wantSum) != 0 {
-			t.Errorf("%s: %d outputs (%d distinct), %s lovelace; want %d, %s", what, len(us), len(seen), sum, n, wantSum)
+		if len(us) != n || len(seen) != n || len(txSeen) != txs || len(blockSeen) != blocks || sum.Cmp(wantSum) != 0 {
+			t.Errorf("%s: %d outputs (%d distinct, in %d transactions, %d blocks), %s lovelace; want %d, %s",
+				what, len(us), len(seen), len(txSeen), len(blockSeen), sum, n, wantSum)
 		}
 	}
 	us, err := store.UTxOsByAddress(ctx, addr)
@@ -282,14 +350,14 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 
 	// Again, from the first manifest or from the copy: nothing is added
 	// and the same copy is written.
-	countRows := func() (blocks, outs int64) {
+	countRows := func() (blockRows, outs int64) {
 		t.Helper()
-		if err := sqlDB.QueryRow(`SELECT (SELECT count(*) FROM block), (SELECT count(*) FROM tx_out)`).Scan(&blocks, &outs); err != nil {
+		if err := sqlDB.QueryRow(`SELECT (SELECT count(*) FROM block), (SELECT count(*) FROM tx_out)`).Scan(&blockRows, &outs); err != nil {
 			t.Fatal(err)
 		}
-		return blocks, outs
+		return blockRows, outs
 	}
-	blocks, outs := countRows()
+	blockRows, outs := countRows()
 	first, _ := os.ReadFile(out)
 	for _, from := range []string{in, out} {
 		again := filepath.Join(dir, "again.json")
@@ -299,16 +367,20 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 		if b, _ := os.ReadFile(again); !bytes.Equal(b, first) {
 			t.Errorf("again from %s: another manifest copy:\n%s", filepath.Base(from), b)
 		}
-		if b, o := countRows(); b != blocks || o != outs {
-			t.Errorf("again from %s: %d blocks, %d outputs; were %d, %d", filepath.Base(from), b, o, blocks, outs)
+		if b, o := countRows(); b != blockRows || o != outs {
+			t.Errorf("again from %s: %d blockRows, %d outputs; were %d, %d", filepath.Base(from), b, o, blockRows, outs)
 		}
 	}
 	if us, err := store.UTxOsByStake(ctx, key); err != nil || len(us) != n {
 		t.Errorf("after adding again: %d outputs (%v)", len(us), err)
 	}
-	// Refused: another size, a manifest of another chain.
+	// Refused: another size, another shape, a manifest of another chain.
 	if err := addWide(ctx, dsn, in, filepath.Join(dir, "x.json"), 2*n); err == nil || !strings.Contains(err.Error(), "with 1000 outputs") {
 		t.Errorf("another size: %v", err)
+	}
+	if err := addWideShaped(ctx, dsn, in, filepath.Join(dir, "x.json"), n, wideShape{PerTx: 200, PerBlock: 1_000_000}); err == nil ||
+		!strings.Contains(err.Error(), "another shape") {
+		t.Errorf("another shape: %v", err)
 	}
 	other := *m
 	other.Tip.BlockHash = strings.Repeat("00", 32)

@@ -16,11 +16,15 @@
 #   BENCH_SERVER    server binary to run   built from this tree (set it to compare builds)
 #   BENCH_PPROF     PPROF_ADDR for the server (e.g. 127.0.0.1:6060)  off
 #   BENCH_WIDE      wide address outputs   off. N: when BENCH_MANIFEST names no wide address,
-#                   give BENCH_DB one (`bench --add-wide N`: one block after the tip paying N
-#                   outputs to a new address and stake key; nothing when the database already
-#                   holds it), write BENCH_MANIFEST's copy <name>-wide<N>.json naming it and run
-#                   with that copy (scenarios utxos_by_address_wide, utxos_by_stake_wide,
-#                   balance_by_address_wide, balance_by_stake_wide). Core and consumed layouts.
+#                   give BENCH_DB one (`bench --add-wide N`: N transactions after the tip, each
+#                   paying one output to a new address and stake key and one change output
+#                   elsewhere, 50 a block, like a busy deposit address; nothing when the
+#                   database already holds it), write BENCH_MANIFEST's copy <name>-wide<N>.json
+#                   naming it and run with that copy (scenarios utxos_by_address_wide,
+#                   utxos_by_stake_wide, balance_by_address_wide, balance_by_stake_wide).
+#                   Core and consumed layouts.
+#   BENCH_WIDE_PER_TX     wide outputs a transaction  1 (--wide-per-tx; 200 with
+#   BENCH_WIDE_PER_BLOCK  transactions a block        50 (--wide-per-block) 1000000: one block)
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,7 +72,8 @@ fi
 
 if [ -n "${BENCH_WIDE:-}" ] && ! grep -q '"wide_address"' "$BENCH_MANIFEST"; then
   wide_manifest="${BENCH_MANIFEST%.json}-wide${BENCH_WIDE}.json"
-  "$work/bench" --add-wide "$BENCH_WIDE" --db "$BENCH_DB" --manifest "$BENCH_MANIFEST" --wide-manifest "$wide_manifest"
+  "$work/bench" --add-wide "$BENCH_WIDE" --wide-per-tx "${BENCH_WIDE_PER_TX:-1}" --wide-per-block "${BENCH_WIDE_PER_BLOCK:-50}" \
+    --db "$BENCH_DB" --manifest "$BENCH_MANIFEST" --wide-manifest "$wide_manifest"
   BENCH_MANIFEST=$wide_manifest
 fi
 

@@ -102,7 +102,7 @@ func mainErr() error {
 	gzipMode := flag.String("gzip", "", "accept gzip answers: decode (the client decompresses, as Go's and Node's clients do) or wire (read the compressed bytes, as sent); default: ask for none")
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
-	addWideN := flag.Int("add-wide", 0, "append to the seeded db-sync at --db one block paying this many outputs to one new address and stake key (the wide address), write a copy of --manifest naming them to --wide-manifest, and exit; does nothing when the database already holds it")
+	addWideN := flag.Int("add-wide", 0, "append to the seeded db-sync at --db new blocks paying this many outputs (one a transaction by default, --wide-per-tx, --wide-per-block) to one new address and stake key (the wide address), write a copy of --manifest naming them to --wide-manifest, and exit; does nothing when the database already holds it")
 	wideOut := flag.String("wide-manifest", "", "--add-wide: where the manifest copy goes (default: --manifest's name with -wide<N>)")
 	flag.Parse()
 

@@ -23,9 +23,7 @@ import (
 // same bytes too.
 func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	smp := testSamples(t)
-	old := utxoSegmentSize
-	utxoSegmentSize = 1 << 10
-	t.Cleanup(func() { utxoSegmentSize = old })
+	smallSegments(t, 1<<10)
 	rc := testdb.Redis(t)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
 	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
@@ -217,9 +215,7 @@ func TestUTxOFollowersTakeOverFromAProducerThatLeft(t *testing.T) {
 // as it is; every UTxO answer varies by Accept-Encoding.
 func TestUTxOListGzipCopy(t *testing.T) {
 	smp := testSamples(t)
-	old := utxoSegmentSize
-	utxoSegmentSize = 4 << 10
-	t.Cleanup(func() { utxoSegmentSize = old })
+	smallSegments(t, 4<<10)
 	rc := testdb.Redis(t)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
 	send := func(path, acceptEncoding string) *httptest.ResponseRecorder {
@@ -293,4 +289,12 @@ func TestAcceptsGzip(t *testing.T) {
 			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
 		}
 	}
+}
+
+// smallSegments makes cached UTxO lists' segments n bytes for the test, so
+// that the test chain's lists span several.
+func smallSegments(t *testing.T, n int) {
+	old := utxoSegmentSize
+	utxoSegmentSize = n
+	t.Cleanup(func() { utxoSegmentSize = old })
 }

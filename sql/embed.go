@@ -35,8 +35,11 @@ var names sync.Map
 
 // Must returns the text of the named file (for example "dbsync/tip.sql").
 // It panics when the file does not exist: that is a build defect.
-func Must(name string) string {
-	b, err := files.ReadFile(name)
+func Must(name string) string { return mustRead(files, name) }
+
+// mustRead is Must over one embedded tree (the service's or the bench's).
+func mustRead(tree embed.FS, name string) string {
+	b, err := tree.ReadFile(name)
 	if err != nil {
 		panic("sql: missing embedded file " + name)
 	}
@@ -88,15 +91,7 @@ func NameOf(text string) string {
 
 // Unused lists the embedded files no Must or Dir call has asked for in
 // this process (call it after every package's init has run).
-func Unused() []string {
-	var out []string
-	for _, name := range All() {
-		if _, ok := loaded.Load(name); !ok {
-			out = append(out, name)
-		}
-	}
-	return out
-}
+func Unused() []string { return unusedOf(All()) }
 
 // Dir returns the names of the .sql files directly in dir, sorted, with
 // their full embedded path.
@@ -117,9 +112,12 @@ func Dir(dir string) []string {
 }
 
 // All lists every embedded .sql file, for the test that checks each one is used.
-func All() []string {
+func All() []string { return sqlFiles(files) }
+
+// sqlFiles lists every .sql file of an embedded tree, sorted.
+func sqlFiles(tree embed.FS) []string {
 	var names []string
-	_ = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+	_ = fs.WalkDir(tree, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".sql") {
 			names = append(names, p)
 		}
@@ -127,4 +125,15 @@ func All() []string {
 	})
 	sort.Strings(names)
 	return names
+}
+
+// unusedOf lists the names no Must-like call has asked for in this process.
+func unusedOf(all []string) []string {
+	var out []string
+	for _, name := range all {
+		if _, ok := loaded.Load(name); !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }

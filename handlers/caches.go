@@ -63,24 +63,31 @@ var utxoSegmentSize = 0
 
 // newCaches builds the caches over rc (nil: local stores only).
 func newCaches(rc *cache.Client) caches {
+	// underTip is a cache of whole answers keyed under the tip (see
+	// servedByTip): a key's answer never changes, so it is LocalFirst.
+	underTip := func(name string, o cache.Options) *cache.Cache[[]byte] {
+		o.LocalFirst = true
+		return cache.NewRawJSON(rc, name, o)
+	}
 	poolAnswers := func(name string) *cache.Cache[[]byte] {
-		return cache.NewRawJSON(rc, name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL, LocalFirst: true})
+		return underTip(name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL})
 	}
 	return caches{
+		// Totals are keyed under the tip too.
 		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL, LocalFirst: true}),
 		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
 		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
 
-		asset:          cache.NewRawJSON(rc, "asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL, LocalFirst: true}),
+		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL}),
 		poolInfo:       poolAnswers("poolinfo"),
 		poolDelegators: poolAnswers("pooldelegators"),
 		poolMeta:       poolAnswers("poolmeta"),
 		poolDelegCount: poolAnswers("pooldelegcount"),
 		poolBlocks:     poolAnswers("poolblocks"),
-		account:        cache.NewRawJSON(rc, "account", cache.Options{TTL: accountCacheTTL, LocalFirst: true}),
-		balance:        cache.NewRawJSON(rc, "balance", cache.Options{TTL: balanceCacheTTL, LocalFirst: true}),
-		historyPage:    cache.NewRawJSON(rc, "history", cache.Options{TTL: historyPageTTL, LocalFirst: true, LocalBytes: historyPageLocalBytes}),
-		tx:             cache.NewRawJSON(rc, "tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL, LocalFirst: true}),
+		account:        underTip("account", cache.Options{TTL: accountCacheTTL}),
+		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL}),
+		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes}),
+		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, utxoSegmentSize),
 	}

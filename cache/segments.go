@@ -273,8 +273,9 @@ func (w *Writer) flush() {
 	w.buf = w.buf[:0]
 }
 
-// Segmented reports whether the answer went to segments (it outgrew one).
-func (w *Writer) Segmented() bool { return w != nil && w.sent > 0 }
+// Segmented reports whether the answer is being stored in segments: it
+// outgrew one, and no store has failed.
+func (w *Writer) Segmented() bool { return w != nil && !w.failed && w.sent > 0 }
 
 // Commit stores what is left and the head, making the answer visible.
 func (w *Writer) Commit() {

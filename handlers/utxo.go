@@ -187,8 +187,8 @@ func (st *utxoStream) write(chunk []dbsync.UTxO) error {
 	}
 	st.buf = b
 	st.store.Write(b)
-	st.gz.Write(b)
 	_, err := st.c.Writer.Write(b)
+	st.gz.Write(b) // after the client has the bytes: compressing must not delay them
 	return err
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/syncgate/syncgate/internal/pgconn"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
+	"github.com/syncgate/syncgate/internal/spool"
 	"github.com/syncgate/syncgate/internal/utxoindex"
 	"github.com/syncgate/syncgate/node"
 )
@@ -171,6 +172,19 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	utxoIndex.Start(ctx)
 	defer utxoIndex.Stop()
 
+	// Copies of long UTxO lists on disk: repeats skip Redis (internal/spool).
+	var lists *spool.Spool
+	if cfg.ListSpoolBytes > 0 {
+		switch lists, err = spool.New(cfg.ListSpoolDir, cfg.ListSpoolBytes); {
+		case err != nil && cfg.ListSpoolDir != "":
+			return fmt.Errorf("LIST_SPOOL_DIR: %w", err)
+		case err != nil: // no usable temporary directory: serve without copies
+			log.Warn("UTxO lists will not be spooled", slog.String("error", err.Error()))
+		default:
+			defer lists.Close()
+		}
+	}
+
 	var draining atomic.Bool
 	srv := handlers.New(handlers.Deps{
 		Config:      cfg,
@@ -183,6 +197,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		// failed authentications per client IP, shared like the rate limit
 		AuthFailures: cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
+		Spool:        lists,
 		Submitter:    submitter,
 		Registry:     reg,
 		PoolStats:    stats,

@@ -3,11 +3,14 @@ package cache
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/spool"
 )
 
 // Segments stores long answers (UTxO lists of thousands of outputs, tens of
@@ -29,12 +32,19 @@ import (
 // 6 MB list's server CPU was reading it back). They are found only through
 // a head read from Redis, so what Redis no longer holds is not served, and
 // a key's segments never change (keys name the tip they were read at).
+//
+// With a spool (WithSpool), an answer in segments that this process
+// produced or read whole is also kept in a file, and later Opens of its
+// key read that file without asking Redis: it is the same answer, read a
+// pooled buffer at a time, so a list polled by many clients costs neither
+// Redis round trips nor a heap that grows with each reader.
 type Segments struct {
 	rc    *Client
 	name  string
 	ttl   time.Duration
 	size  int
 	local *bounded.Map[string, []byte]
+	spool *spool.Spool
 
 	mu      sync.Mutex
 	writing map[string]*progress // answers being written by this process
@@ -55,6 +65,13 @@ func NewSegments(rc *Client, name string, ttl time.Duration, size int) *Segments
 	return &Segments{rc: rc, name: name, ttl: ttl, size: size, local: bounded.New[string, []byte](LocalSegmentBytes, nil)}
 }
 
+// WithSpool makes s keep whole answers in segments in sp too (nil: none).
+// It returns s.
+func (s *Segments) WithSpool(sp *spool.Spool) *Segments {
+	s.spool = sp
+	return s
+}
+
 // LocalSegmentBytes bounds the segments a Segments keeps in process.
 const LocalSegmentBytes = 24 << 20
 
@@ -68,14 +85,28 @@ const (
 // evicted; the answer cannot be finished from the cache.
 var ErrSegmentGone = errors.New("cache: answer segment gone")
 
-// Reader is a stored answer being read, one segment at a time.
+// Reader is a stored answer being read, one segment at a time, or whole
+// from its spooled file (File). Close it when done.
 type Reader struct {
 	s      *Segments
 	full   string
 	inline []byte
 	count  int
 	next   int
+	file   *os.File
+	size   int64
+	buf    *[]byte       // reading file
+	fill   *spool.Writer // copying the segments read from Redis into the spool
 }
+
+// fileBuffers hold what a Reader of a spooled file has read. Reading and
+// writing a megabyte at a time sent a 41 MB list faster than 256 kB or
+// 4 MB at a time, and faster than sendfile(2), on loopback at c=16
+// (docs/PERFORMANCE.md).
+var fileBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 1<<20)
+	return &b
+}}
 
 // Open returns the stored answer under key, or nil when there is none (or
 // no Redis to ask).
@@ -84,6 +115,9 @@ func (s *Segments) Open(ctx context.Context, key string) *Reader {
 		return nil
 	}
 	full := s.rc.Key(s.name, key)
+	if f, size, ok := s.spool.Open(full); ok {
+		return &Reader{s: s, full: full, file: f, size: size}
+	}
 	b, r := s.rc.get(ctx, full)
 	if r != found || len(b) == 0 {
 		return nil
@@ -96,17 +130,55 @@ func (s *Segments) Open(ctx context.Context, key string) *Reader {
 		if err != nil || n < 1 {
 			return nil
 		}
-		return &Reader{s: s, full: full, count: n}
+		return &Reader{s: s, full: full, count: n, fill: s.spool.Create(full, s.ttl)}
 	}
 	return nil
 }
 
 // Segmented reports whether the answer is stored in segments (it did not
-// fit in its head).
+// fit in its head); spooled answers always are.
 func (r *Reader) Segmented() bool { return r.inline == nil }
+
+// Size is the answer's length in bytes when it is known before reading it
+// (a spooled answer), else -1.
+func (r *Reader) Size() int64 {
+	if r.file == nil {
+		return -1
+	}
+	return r.size
+}
+
+// Close releases the spooled file, or drops a spool copy not finished.
+// A Next's segment is not valid after Close.
+func (r *Reader) Close() {
+	if r == nil {
+		return
+	}
+	if r.file != nil {
+		_ = r.file.Close()
+	}
+	if r.buf != nil {
+		fileBuffers.Put(r.buf)
+		r.buf = nil
+	}
+	r.fill.Abort()
+}
 
 // Next returns the next segment, or nil, nil after the last.
 func (r *Reader) Next(ctx context.Context) ([]byte, error) {
+	if r.file != nil {
+		if r.buf == nil {
+			r.buf = fileBuffers.Get().(*[]byte)
+		}
+		n, err := io.ReadFull(r.file, *r.buf)
+		if n > 0 {
+			return (*r.buf)[:n], nil
+		}
+		if err == io.EOF {
+			return nil, nil
+		}
+		return nil, ErrSegmentGone
+	}
 	if r.next >= r.count {
 		return nil, nil
 	}
@@ -115,14 +187,19 @@ func (r *Reader) Next(ctx context.Context) ([]byte, error) {
 		return r.inline, nil
 	}
 	key := r.full + ":" + strconv.Itoa(r.next-1)
-	if b, ok := r.s.local.Get(key); ok {
-		return b, nil
+	b, ok := r.s.local.Get(key)
+	if !ok {
+		var rep reply
+		if b, rep = r.s.rc.get(ctx, key); rep != found {
+			r.fill.Abort()
+			return nil, ErrSegmentGone
+		}
+		r.s.local.Set(key, b, len(key)+len(b)+64)
 	}
-	b, rep := r.s.rc.get(ctx, key)
-	if rep != found {
-		return nil, ErrSegmentGone
+	r.fill.Write(b)
+	if r.next == r.count {
+		r.fill.Commit()
 	}
-	r.s.local.Set(key, b, len(key)+len(b)+64)
 	return b, nil
 }
 
@@ -138,6 +215,7 @@ type Writer struct {
 	sent   int
 	failed bool
 	p      *progress
+	fill   *spool.Writer // the answer's spool copy
 }
 
 // progress is what the Followers of an answer being written see.
@@ -176,7 +254,8 @@ func (s *Segments) Produce(ctx context.Context, key string) (*Writer, *Follower)
 	}
 	p := &progress{changed: make(chan struct{})}
 	s.writing[key] = p
-	return &Writer{s: s, ctx: ctx, key: key, full: s.rc.Key(s.name, key), buf: make([]byte, 0, s.size), p: p}, nil
+	full := s.rc.Key(s.name, key)
+	return &Writer{s: s, ctx: ctx, key: key, full: full, buf: make([]byte, 0, s.size), p: p, fill: s.spool.Create(full, s.ttl)}, nil
 }
 
 // Close ends the Writer's turn: Followers of an answer not committed stop.
@@ -184,6 +263,7 @@ func (w *Writer) Close() {
 	if w == nil {
 		return
 	}
+	w.fill.Abort()
 	w.s.mu.Lock()
 	delete(w.s.writing, w.key)
 	w.s.mu.Unlock()
@@ -246,6 +326,7 @@ func (w *Writer) Write(p []byte) {
 	if w == nil || w.failed {
 		return
 	}
+	w.fill.Write(p)
 	for len(p) > 0 {
 		n := min(len(p), w.s.size-len(w.buf))
 		w.buf = append(w.buf, p[:n]...)
@@ -293,6 +374,9 @@ func (w *Writer) Commit() {
 		head = append([]byte{countMark}, strconv.Itoa(w.sent)...)
 	}
 	w.s.rc.set(w.ctx, w.full, head, w.s.ttl)
+	if w.sent > 0 { // short answers are one GET: not worth a file
+		w.fill.Commit()
+	}
 	w.p.update(func() {
 		w.p.done = true
 		if w.sent == 0 {

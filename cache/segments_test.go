@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/internal/spool"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -146,5 +147,78 @@ func TestSegmentsKeptInProcess(t *testing.T) {
 	rc.Redis().Del(t.Context(), rc.Key("segl", "k"))
 	if s.Open(t.Context(), "k") != nil {
 		t.Fatal("an answer whose head is gone from Redis is still served")
+	}
+}
+
+// With a spool, an answer in segments that this process produced, or read
+// whole from Redis, is read again from its file (Size known) with no Redis
+// key left; a read cut short copies nothing, and a short (inline) answer
+// is not spooled.
+func TestSegmentsSpool(t *testing.T) {
+	rc := testdb.Redis(t)
+	sp, err := spool.New(t.TempDir(), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	producer := cache.NewSegments(rc, "seg", time.Minute, 8).WithSpool(sp)
+	answer := bytes.Repeat([]byte("0123456789"), 7)
+	w, _ := producer.Produce(t.Context(), "long")
+	w.Write(answer)
+	w.Commit()
+	w.Close()
+	w, _ = producer.Produce(t.Context(), "short")
+	w.Write([]byte("short"))
+	w.Commit()
+	w.Close()
+	if sp.Used() != int64(len(answer)) {
+		t.Fatalf("spool holds %d bytes after producing, want the long answer's %d", sp.Used(), len(answer))
+	}
+	dropRedis := func() {
+		keys, _ := rc.Redis().Keys(t.Context(), rc.Key("seg", "*")).Result()
+		rc.Redis().Del(t.Context(), keys...)
+	}
+	sized := func(s *cache.Segments, key string) []byte {
+		r := s.Open(t.Context(), key)
+		if r == nil {
+			t.Fatalf("%s: not found", key)
+		}
+		defer r.Close()
+		if r.Size() != int64(len(answer)) || !r.Segmented() {
+			t.Fatalf("%s: size %d, segmented %v: not the spooled file", key, r.Size(), r.Segmented())
+		}
+		return readAll(t, r)
+	}
+
+	// Another process (its own spool) reads the answer from Redis first.
+	sp2, err := spool.New(t.TempDir(), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp2.Close()
+	reader := cache.NewSegments(rc, "seg", time.Minute, 8).WithSpool(sp2)
+	r := reader.Open(t.Context(), "long")
+	if r.Size() != -1 {
+		t.Fatalf("a Redis read has size %d", r.Size())
+	}
+	if _, err := r.Next(t.Context()); err != nil { // cut short: no copy
+		t.Fatal(err)
+	}
+	r.Close()
+	if sp2.Used() != 0 {
+		t.Fatalf("a read cut short left %d bytes in the spool", sp2.Used())
+	}
+	r = reader.Open(t.Context(), "long")
+	readAll(t, r)
+	r.Close()
+
+	dropRedis()
+	for name, s := range map[string]*cache.Segments{"producer": producer, "reader": reader} {
+		if got := sized(s, "long"); !bytes.Equal(got, answer) {
+			t.Fatalf("%s: spooled answer %q, want %q", name, got, answer)
+		}
+	}
+	if producer.Open(t.Context(), "short") != nil {
+		t.Fatal("a short answer was served without Redis")
 	}
 }

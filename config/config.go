@@ -110,6 +110,11 @@ type Config struct {
 	// HistoryMemoBytes bounds each network's memo of final history pages
 	// and transaction details (dbsync/history_memo.go); below 0: off.
 	HistoryMemoBytes int
+	// ListSpoolBytes bounds the disk space of this instance's copies of
+	// long UTxO lists (internal/spool) in ListSpoolDir (empty: the system's
+	// temporary directory); 0: no copies, every repeat is read from Redis.
+	ListSpoolBytes int64
+	ListSpoolDir   string
 	Hardening
 	Resilience
 }
@@ -154,6 +159,8 @@ func Load(environ []string, args []string) (Config, error) {
 	adminRate := fs.String("admin-rate-limit-per-minute", env("ADMIN_RATE_LIMIT_PER_MINUTE", "600"), "admin API requests per minute per admin key (ADMIN_RATE_LIMIT_PER_MINUTE)")
 	rlInstances := fs.String("rate-limit-instances", env("RATE_LIMIT_INSTANCES", "4"), "instances sharing the rate limits; sizes the leased slices (RATE_LIMIT_INSTANCES)")
 	memoMB := fs.String("history-memo-mb", env("HISTORY_MEMO_MB", "32"), "MB per network for final history pages and transaction details; 0: off (HISTORY_MEMO_MB)")
+	spoolMB := fs.String("list-spool-mb", env("LIST_SPOOL_MB", "256"), "disk MB for this instance's copies of long UTxO lists; 0: off (LIST_SPOOL_MB)")
+	spoolDir := fs.String("list-spool-dir", env("LIST_SPOOL_DIR", ""), "directory for those copies (LIST_SPOOL_DIR; empty: the system temporary directory)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	checkHardening := hardeningFlags(fs, env)
 	checkResilience := resilienceFlags(fs, env)
@@ -274,6 +281,12 @@ func Load(environ []string, args []string) (Config, error) {
 	} else if cfg.HistoryMemoBytes = n << 20; n == 0 {
 		cfg.HistoryMemoBytes = -1
 	}
+	if n, err := strconv.Atoi(*spoolMB); err != nil || n < 0 || n > 1<<20 {
+		add("LIST_SPOOL_MB: %q is not a whole number from 0 to 1048576", *spoolMB)
+	} else {
+		cfg.ListSpoolBytes = int64(n) << 20
+	}
+	cfg.ListSpoolDir = strings.TrimSpace(*spoolDir)
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue

@@ -181,3 +181,23 @@ func TestHistoryMemo(t *testing.T) {
 		}
 	}
 }
+
+func TestListSpool(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	for _, tc := range []struct {
+		env   []string
+		bytes int64
+		dir   string
+	}{{nil, 256 << 20, ""}, {[]string{"LIST_SPOOL_MB=1024", "LIST_SPOOL_DIR= /var/cache/syncgate "}, 1 << 30, "/var/cache/syncgate"}, {[]string{"LIST_SPOOL_MB=0"}, 0, ""}} {
+		cfg, err := Load(append(base, tc.env...), nil)
+		if err != nil || cfg.ListSpoolBytes != tc.bytes || cfg.ListSpoolDir != tc.dir {
+			t.Errorf("%q: %d bytes in %q, %v; want %d in %q", tc.env, cfg.ListSpoolBytes, cfg.ListSpoolDir, err, tc.bytes, tc.dir)
+		}
+	}
+	for _, bad := range []string{"-1", "some", "1048577"} {
+		if _, err := Load(append(base, "LIST_SPOOL_MB="+bad), nil); err == nil ||
+			!strings.Contains(err.Error(), `LIST_SPOOL_MB: "`+bad+`" is not a whole number from 0 to 1048576`) {
+			t.Errorf("LIST_SPOOL_MB=%s: %v", bad, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/spool"
 )
 
 // notFoundTTL is how long a 404 is remembered under the tip it was read at.
@@ -61,8 +62,9 @@ const historyPageLocalBytes = 16 << 20
 // cache package's default; tests make it small).
 var utxoSegmentSize = 0
 
-// newCaches builds the caches over rc (nil: local stores only).
-func newCaches(rc *cache.Client) caches {
+// newCaches builds the caches over rc (nil: local stores only); long UTxO
+// lists are also copied into sp (nil: not).
+func newCaches(rc *cache.Client, sp *spool.Spool) caches {
 	// underTip is a cache of whole answers keyed under the tip (see
 	// servedByTip): a key's answer never changes, so it is LocalFirst.
 	underTip := func(name string, o cache.Options) *cache.Cache[[]byte] {
@@ -88,7 +90,7 @@ func newCaches(rc *cache.Client) caches {
 		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL}),
 		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes}),
 		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL}),
-		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize),
-		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, utxoSegmentSize),
+		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize).WithSpool(sp),
+		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, utxoSegmentSize).WithSpool(sp),
 	}
 }

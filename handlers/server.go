@@ -23,6 +23,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
+	"github.com/syncgate/syncgate/internal/spool"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -52,6 +53,9 @@ type Deps struct {
 	// AuthFailures counts failed authentications per client IP (a
 	// cache.Limiter over the hot-path Redis client); nil means per instance.
 	AuthFailures *cache.Limiter
+	// Spool keeps this instance's copies of long UTxO lists on disk
+	// (internal/spool); nil: every repeat of one is read from Redis.
+	Spool *spool.Spool
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder
 	// Submitter sends transactions to cardano-node; nil answers 503 on
@@ -98,7 +102,7 @@ func New(deps Deps) *Server {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
-		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis), txJSON: newTxJSONMemo(), hotPages: newHotPages()}
+		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis, deps.Spool), txJSON: newTxJSONMemo(), hotPages: newHotPages()}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -67,18 +68,8 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 	gz := acceptsGzip(c.GetHeader("Accept-Encoding"))
 	c.Header("Vary", "Accept-Encoding")
 	for attempt := 0; ; attempt++ {
-		if r := s.caches.utxos.Open(ctx, key); r != nil {
-			// Only lists in segments have a compressed copy (utxo_gzip.go).
-			if gz && r.Segmented() {
-				if z := s.caches.utxosGzip.Open(ctx, key); z != nil {
-					if served, err := serveSegments(c, z, true); served {
-						return err
-					}
-				}
-			}
-			if served, err := serveSegments(c, r, false); served {
-				return err
-			}
+		if served, err := s.serveCachedUTxOs(c, ctx, key, gz); served {
+			return err
 		}
 		w, f := s.caches.utxos.Produce(ctx, key)
 		if f == nil {
@@ -100,6 +91,27 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 			return streamUTxOs(c, list, nil, nil)
 		}
 	}
+}
+
+// serveCachedUTxOs answers a list from the cache (its gzip copy when gz
+// and there is one); it reports false, having written nothing, when the
+// cache cannot.
+func (s *Server) serveCachedUTxOs(c *gin.Context, ctx context.Context, key string, gz bool) (bool, error) {
+	r := s.caches.utxos.Open(ctx, key)
+	if r == nil {
+		return false, nil
+	}
+	defer r.Close()
+	// Only lists in segments have a compressed copy (utxo_gzip.go).
+	if gz && r.Segmented() {
+		if z := s.caches.utxosGzip.Open(ctx, key); z != nil {
+			defer z.Close()
+			if served, err := serveSegments(c, z, true); served {
+				return true, err
+			}
+		}
+	}
+	return serveSegments(c, r, false)
 }
 
 // maxProducerTakeovers bounds how often a request waits for a new producer
@@ -128,6 +140,10 @@ func serveSegments(c *gin.Context, r segmentSource, gzipped bool) (served bool, 
 	c.Writer.Header().Set("Content-Type", contentType)
 	if gzipped {
 		c.Writer.Header().Set("Content-Encoding", "gzip")
+	}
+	if sized, ok := r.(interface{ Size() int64 }); ok && sized.Size() >= 0 {
+		// A spooled answer: its length is known, so no chunked framing.
+		c.Writer.Header().Set("Content-Length", strconv.FormatInt(sized.Size(), 10))
 	}
 	c.Writer.WriteHeader(http.StatusOK)
 	for b := first; b != nil; {

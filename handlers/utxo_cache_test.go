@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/spool"
 	"github.com/syncgate/syncgate/internal/testdb"
 )
 
@@ -297,4 +298,80 @@ func smallSegments(t *testing.T, n int) {
 	old := utxoSegmentSize
 	utxoSegmentSize = n
 	t.Cleanup(func() { utxoSegmentSize = old })
+}
+
+// With a spool, each instance keeps the long lists it produced or read
+// whole from Redis (plain and gzip) on disk and answers repeats from
+// there, with their length: they come back byte for byte with Redis
+// emptied. A list that fits one segment is not spooled.
+func TestUTxOListsSpooled(t *testing.T) {
+	smp := testSamples(t)
+	smallSegments(t, 512) // the gzip copy too spans several
+	rc := testdb.Redis(t)
+	newInstance := func() (*Server, *spool.Spool) {
+		sp, err := spool.New(t.TempDir(), 64<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sp.Close() })
+		return New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Spool: sp, Log: quietLog}), sp
+	}
+	send := func(s *Server, path, acceptEncoding string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Authorization", "Bearer "+mainnetKey)
+		req.Header.Set("Accept-Encoding", acceptEncoding)
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %s", path, w.Code, w.Body.String())
+		}
+		return w
+	}
+	dropRedis := func() {
+		for _, name := range []string{"utxos", "utxosgz"} {
+			keys, _ := rc.Redis().Keys(t.Context(), rc.Key(name, "*")).Result()
+			rc.Redis().Del(t.Context(), keys...)
+		}
+	}
+	dropRedis()
+	producer, producerSpool := newInstance()
+	reader, readerSpool := newInstance()
+	big := "/v1/utxos/address/" + smp.Byron
+	want := send(producer, big, "").Body.Bytes()
+	if len(want) < 2*utxoSegmentSize || producerSpool.Used() <= int64(len(want)) {
+		t.Fatalf("list of %d bytes, producer's spool %d bytes: want the list and its gzip copy", len(want), producerSpool.Used())
+	}
+	// The other instance reads both copies from Redis, so spools them.
+	if w := send(reader, big, ""); w.Header().Get("Content-Length") != "" || !bytes.Equal(w.Body.Bytes(), want) {
+		t.Fatalf("read from Redis: Content-Length %q, %d bytes", w.Header().Get("Content-Length"), w.Body.Len())
+	}
+	send(reader, big, "gzip")
+	if readerSpool.Used() != producerSpool.Used() {
+		t.Fatalf("reader spooled %d bytes, producer %d", readerSpool.Used(), producerSpool.Used())
+	}
+
+	dropRedis()
+	for name, s := range map[string]*Server{"producer": producer, "reader": reader} {
+		w := send(s, big, "")
+		if !bytes.Equal(w.Body.Bytes(), want) || w.Header().Get("Content-Length") != strconv.Itoa(len(want)) {
+			t.Fatalf("%s, spooled plain list: %d bytes, Content-Length %q, want %d", name, w.Body.Len(), w.Header().Get("Content-Length"), len(want))
+		}
+		w = send(s, big, "gzip")
+		if w.Header().Get("Content-Encoding") != "gzip" || w.Header().Get("Content-Length") != strconv.Itoa(w.Body.Len()) {
+			t.Fatalf("%s, spooled gzip copy: Content-Encoding %q, Content-Length %q for %d bytes", name, w.Header().Get("Content-Encoding"), w.Header().Get("Content-Length"), w.Body.Len())
+		}
+		zr, err := gzip.NewReader(w.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: spooled gzip copy gives %d bytes (%v), want %d", name, len(got), err, len(want))
+		}
+	}
+
+	smallSegments(t, 4<<10)
+	third, thirdSpool := newInstance()
+	if w := send(third, "/v1/utxos/address/"+smp.Small, ""); w.Body.Len() > utxoSegmentSize || thirdSpool.Used() != 0 {
+		t.Fatalf("a one-segment list (%d bytes) took %d bytes of spool", w.Body.Len(), thirdSpool.Used())
+	}
 }

@@ -1,0 +1,235 @@
+// Package spool keeps whole copies of long cached answers (UTxO lists of
+// tens of megabytes) in files of one private directory, bounded in bytes
+// and in age. An instance that has produced or read such an answer once
+// serves it again from the file: with its length known, net/http sends a
+// file by sendfile(2), from the page cache to the socket, so a repeated
+// 41 MB answer costs no Redis round trips and never passes through the Go
+// heap (Redis replies of 256 kB segments made the heap, and the process's
+// RSS, grow with every concurrent reader).
+//
+// Entries never change once committed (their keys name the chain tip they
+// were read at), so a file can be served while it is being evicted: an
+// open file outlives its name.
+package spool
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Spool is safe for concurrent use. A nil *Spool holds nothing.
+type Spool struct {
+	dir string
+	max int64
+	now func() time.Time
+
+	mu      sync.Mutex
+	used    int64                    // bytes of committed entries
+	entries map[string]*list.Element // key → *entry, oldest first in order
+	order   *list.List
+	filling map[string]bool // keys a Writer is writing
+	serial  uint64          // file names
+}
+
+type entry struct {
+	key     string
+	path    string
+	size    int64
+	expires time.Time
+}
+
+// New makes a private directory under parent (os.TempDir() when empty)
+// holding at most maxBytes of entries.
+func New(parent string, maxBytes int64) (*Spool, error) {
+	if maxBytes <= 0 {
+		return nil, errors.New("spool: the bound must be positive")
+	}
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	dir, err := os.MkdirTemp(parent, "syncgate-spool-")
+	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	return &Spool{dir: dir, max: maxBytes, now: time.Now,
+		entries: map[string]*list.Element{}, order: list.New(), filling: map[string]bool{}}, nil
+}
+
+// Dir is the spool's directory.
+func (s *Spool) Dir() string { return s.dir }
+
+// Close removes the directory and everything in it (files being served
+// stay readable until they are closed).
+func (s *Spool) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.entries, s.order, s.used = map[string]*list.Element{}, list.New(), 0
+	return os.RemoveAll(s.dir)
+}
+
+// Open returns key's committed file, positioned at its start, and its
+// size; ok is false when there is none (missing, expired or evicted). The
+// caller closes the file.
+func (s *Spool) Open(key string) (f *os.File, size int64, ok bool) {
+	if s == nil {
+		return nil, 0, false
+	}
+	s.mu.Lock()
+	el, found := s.entries[key]
+	if !found {
+		s.mu.Unlock()
+		return nil, 0, false
+	}
+	e := el.Value.(*entry)
+	if !s.now().Before(e.expires) {
+		s.remove(el)
+		s.mu.Unlock()
+		return nil, 0, false
+	}
+	s.mu.Unlock()
+	f, err := os.Open(e.path)
+	if err != nil { // evicted between the lookup and the open
+		return nil, 0, false
+	}
+	return f, e.size, true
+}
+
+// Create returns a Writer for key, whose entry will be served for ttl
+// after its commit, or nil when key is held or already being written (one
+// copy is enough), or when there is no spool.
+func (s *Spool) Create(key string, ttl time.Duration) *Writer {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if el, ok := s.entries[key]; ok && s.now().Before(el.Value.(*entry).expires) {
+		return nil
+	}
+	if s.filling[key] {
+		return nil
+	}
+	s.serial++
+	path := filepath.Join(s.dir, fmt.Sprintf("%d", s.serial))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil
+	}
+	s.filling[key] = true
+	return &Writer{s: s, key: key, path: path, f: f, ttl: ttl}
+}
+
+// remove forgets an entry and deletes its file; s.mu is held.
+func (s *Spool) remove(el *list.Element) {
+	e := el.Value.(*entry)
+	s.order.Remove(el)
+	delete(s.entries, e.key)
+	s.used -= e.size
+	_ = os.Remove(e.path)
+}
+
+// commit adds a written file, evicting expired entries and then the
+// oldest until the bound holds.
+func (s *Spool) commit(key, path string, size int64, ttl time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.filling, key)
+	if size > s.max {
+		_ = os.Remove(path)
+		return false
+	}
+	if el, ok := s.entries[key]; ok { // an expired copy
+		s.remove(el)
+	}
+	now := s.now()
+	for el := s.order.Front(); el != nil; {
+		next := el.Next()
+		if e := el.Value.(*entry); !now.Before(e.expires) || s.used+size > s.max {
+			s.remove(el)
+		}
+		el = next
+	}
+	e := &entry{key: key, path: path, size: size, expires: now.Add(ttl)}
+	s.entries[key] = s.order.PushBack(e)
+	s.used += size
+	return true
+}
+
+func (s *Spool) abandon(key, path string) {
+	s.mu.Lock()
+	delete(s.filling, key)
+	s.mu.Unlock()
+	_ = os.Remove(path)
+}
+
+// Used reports the bytes of committed entries.
+func (s *Spool) Used() int64 {
+	if s == nil {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
+}
+
+// Writer writes one entry. It gives up silently at the first failure
+// (a full disk, an entry over the bound): the answer being served does
+// not depend on its copy. A nil *Writer ignores every call.
+type Writer struct {
+	s      *Spool
+	key    string
+	path   string
+	f      *os.File
+	ttl    time.Duration
+	size   int64
+	failed bool
+	done   bool
+}
+
+// Write appends p.
+func (w *Writer) Write(p []byte) {
+	if w == nil || w.failed || w.done {
+		return
+	}
+	if w.size+int64(len(p)) > w.s.max {
+		w.failed = true
+		return
+	}
+	n, err := w.f.Write(p)
+	w.size += int64(n)
+	if err != nil {
+		w.failed = true
+	}
+}
+
+// Commit makes the entry visible; it reports whether it did.
+func (w *Writer) Commit() bool {
+	if w == nil || w.done {
+		return false
+	}
+	w.done = true
+	if err := w.f.Close(); err != nil || w.failed {
+		w.s.abandon(w.key, w.path)
+		return false
+	}
+	return w.s.commit(w.key, w.path, w.size, w.ttl)
+}
+
+// Abort drops an entry not committed (after Commit it does nothing), so
+// a deferred Abort ends every Writer.
+func (w *Writer) Abort() {
+	if w == nil || w.done {
+		return
+	}
+	w.done = true
+	_ = w.f.Close()
+	w.s.abandon(w.key, w.path)
+}

@@ -1,0 +1,187 @@
+package spool
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newSpool(t *testing.T, max int64) *Spool {
+	t.Helper()
+	s, err := New(t.TempDir(), max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func write(t *testing.T, s *Spool, key, body string) bool {
+	t.Helper()
+	w := s.Create(key, time.Minute)
+	if w == nil {
+		t.Fatalf("Create(%q) = nil", key)
+	}
+	defer w.Abort()
+	for _, part := range strings.SplitAfter(body, ",") {
+		w.Write([]byte(part))
+	}
+	return w.Commit()
+}
+
+func read(t *testing.T, s *Spool, key string) (string, bool) {
+	t.Helper()
+	f, size, ok := s.Open(key)
+	if !ok {
+		return "", false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(b)) != size {
+		t.Fatalf("size %d, read %d bytes", size, len(b))
+	}
+	return string(b), true
+}
+
+func TestCommittedEntriesAreServedWhole(t *testing.T) {
+	s := newSpool(t, 1<<20)
+	if _, ok := read(t, s, "a"); ok {
+		t.Fatal("an empty spool served an entry")
+	}
+	w := s.Create("a", time.Minute)
+	w.Write([]byte(`{"data":[1,`))
+	if _, ok := read(t, s, "a"); ok {
+		t.Fatal("an entry was visible before its commit")
+	}
+	if s.Create("a", time.Minute) != nil {
+		t.Fatal("a second writer was given a key being written")
+	}
+	w.Write([]byte(`2]}`))
+	if !w.Commit() {
+		t.Fatal("commit failed")
+	}
+	if got, ok := read(t, s, "a"); !ok || got != `{"data":[1,2]}` {
+		t.Fatalf("read %q, %v", got, ok)
+	}
+	if s.Create("a", time.Minute) != nil {
+		t.Fatal("a writer was given a key already held")
+	}
+	if s.Used() != int64(len(`{"data":[1,2]}`)) {
+		t.Fatalf("used %d", s.Used())
+	}
+}
+
+func TestAbortedAndOversizedEntriesLeaveNothing(t *testing.T) {
+	s := newSpool(t, 10)
+	w := s.Create("a", time.Minute)
+	w.Write([]byte("12345"))
+	w.Abort()
+	if _, ok := read(t, s, "a"); ok {
+		t.Fatal("an aborted entry was served")
+	}
+	if write(t, s, "b", "0123456789,x") {
+		t.Fatal("an entry over the bound was committed")
+	}
+	if _, ok := read(t, s, "b"); ok {
+		t.Fatal("an entry over the bound was served")
+	}
+	files, _ := os.ReadDir(s.Dir())
+	if len(files) != 0 || s.Used() != 0 {
+		t.Fatalf("%d files and %d bytes left behind", len(files), s.Used())
+	}
+	if !write(t, s, "a", "again") {
+		t.Fatal("a key could not be written after an abort")
+	}
+}
+
+func TestOldestEntriesGoFirstAndOpenFilesSurvive(t *testing.T) {
+	s := newSpool(t, 10)
+	write(t, s, "a", "aaaa")
+	write(t, s, "b", "bbbb")
+	f, _, ok := s.Open("a")
+	if !ok {
+		t.Fatal("a missing")
+	}
+	defer f.Close()
+	write(t, s, "c", "cccc") // 12 bytes > 10: a goes
+	if _, ok := read(t, s, "a"); ok {
+		t.Fatal("the oldest entry was not evicted")
+	}
+	for _, k := range []string{"b", "c"} {
+		if _, ok := read(t, s, k); !ok {
+			t.Fatalf("%s evicted", k)
+		}
+	}
+	if b, _ := io.ReadAll(f); string(b) != "aaaa" {
+		t.Fatalf("an evicted file being read gave %q", b)
+	}
+	files, _ := os.ReadDir(s.Dir())
+	if len(files) != 2 || s.Used() != 8 {
+		t.Fatalf("%d files, %d bytes", len(files), s.Used())
+	}
+}
+
+func TestEntriesExpire(t *testing.T) {
+	s := newSpool(t, 100)
+	now := time.Unix(1_700_000_000, 0)
+	s.now = func() time.Time { return now }
+	write(t, s, "a", "aaaa")
+	now = now.Add(59 * time.Second)
+	if _, ok := read(t, s, "a"); !ok {
+		t.Fatal("expired early")
+	}
+	now = now.Add(time.Second)
+	if _, ok := read(t, s, "a"); ok {
+		t.Fatal("served after its age")
+	}
+	if s.Used() != 0 {
+		t.Fatalf("an expired entry still counts %d bytes", s.Used())
+	}
+	write(t, s, "b", "bbbb")
+	now = now.Add(2 * time.Minute)
+	write(t, s, "c", "cccc") // commits sweep expired entries
+	if files, _ := os.ReadDir(s.Dir()); len(files) != 1 {
+		t.Fatalf("%d files after the sweep", len(files))
+	}
+}
+
+func TestNilSpoolHoldsNothing(t *testing.T) {
+	var s *Spool
+	if w := s.Create("a", time.Minute); w != nil {
+		t.Fatal("nil spool gave a writer")
+	}
+	var w *Writer
+	w.Write([]byte("x"))
+	w.Abort()
+	if w.Commit() {
+		t.Fatal("nil writer committed")
+	}
+	if _, _, ok := s.Open("a"); ok {
+		t.Fatal("nil spool served")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCloseRemovesTheDirectory(t *testing.T) {
+	s, err := New(t.TempDir(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, "a", "aaaa")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Dir()); !os.IsNotExist(err) {
+		t.Fatalf("directory still there: %v", err)
+	}
+	if _, err := New(t.TempDir(), 0); err == nil {
+		t.Fatal("a zero bound was accepted")
+	}
+}

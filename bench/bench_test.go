@@ -134,6 +134,32 @@ func TestHTTPCaller(t *testing.T) {
 	}
 }
 
+// TestFirstByte: an HTTP call records when the answer's first bytes came,
+// before its body has been read whole.
+func TestFirstByte(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"success":true,"data":[`))
+		w.(http.Flusher).Flush()
+		time.Sleep(100 * time.Millisecond)
+		_, _ = w.Write([]byte(`]}`))
+	}))
+	defer srv.Close()
+	call := httpCaller(srv.Client(), srv.URL, []string{"a"}, func(r *rand.Rand) Request { return Request{Method: "GET", Path: "/v1/slow"} })
+	res := run(t.Context(), "s", "gateway", 2, time.Minute, 4, call)
+	if res.Errors != 0 || res.FirstByteP50ms <= 0 || res.FirstByteP99ms >= res.P50ms || res.P50ms < 100 {
+		t.Fatalf("first byte p50 %.1f / p99 %.1f ms, whole answer p50 %.1f ms: want the first byte before the body's end", res.FirstByteP50ms, res.FirstByteP99ms, res.P50ms)
+	}
+	raw := run(t.Context(), "s", "raw", 1, time.Minute, 3, func(ctx context.Context, r *rand.Rand) error { return nil })
+	if raw.FirstByteP99ms != 0 {
+		t.Fatalf("a raw call has a first byte: %.1f ms", raw.FirstByteP99ms)
+	}
+	var b strings.Builder
+	writeMarkdown(&b, nil, &report{Results: []Result{res}})
+	if !strings.Contains(b.String(), "first byte p99 ms") {
+		t.Fatalf("no first-byte column in\n%s", b.String())
+	}
+}
+
 // TestBuildScenarios walks a small seeded chain as the bench does at start
 // and runs every target of every scenario once through the store: each
 // identifier the manifest and the walks give must be valid and found.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 )
 
@@ -43,6 +44,12 @@ func writeMarkdown(w io.Writer, before, after *report) {
 	}
 	header := "| scenario | conc | req/s | p50 ms | p99 ms | errors | raw req/s | gw/raw |"
 	rule := "|---|---:|---:|---:|---:|---:|---:|---:|"
+	// Results taken since the bench records it show the time to first byte.
+	firstBytes := slices.ContainsFunc(after.Results, func(r Result) bool { return r.FirstByteP99ms > 0 })
+	if firstBytes {
+		header += " first byte p99 ms |"
+		rule += "---:|"
+	}
 	if before != nil {
 		header += " before req/s | before p99 ms |"
 		rule += "---:|---:|"
@@ -70,6 +77,9 @@ func writeMarkdown(w io.Writer, before, after *report) {
 			errs += fmt.Sprintf(" (%d cut)", r.Incomplete)
 		}
 		fmt.Fprintf(w, "| %s | %d | %.0f | %.1f | %s | %s | %s | %s |", r.Scenario, r.Concurrency, r.RPS, r.P50ms, p99, errs, rawRPS, ratio)
+		if firstBytes {
+			fmt.Fprintf(w, " %.1f |", r.FirstByteP99ms)
+		}
 		if before != nil {
 			if o, ok := old[key(r)]; ok {
 				fmt.Fprintf(w, " %.0f | %.1f |", o.RPS, o.P99ms)

@@ -50,6 +50,11 @@ type Result struct {
 	P95ms      float64 `json:"p95_ms"`
 	P99ms      float64 `json:"p99_ms"`
 	MaxMs      float64 `json:"max_ms"`
+	// FirstByteP99ms is the gateway's time to an answer's first byte (its
+	// headers, sent with the first bytes of the body): what a client of a
+	// long, streamed answer waits before it can start reading.
+	FirstByteP50ms float64 `json:"first_byte_p50_ms,omitempty"`
+	FirstByteP99ms float64 `json:"first_byte_p99_ms,omitempty"`
 	// FirstError is a sample of what failed, for the report.
 	FirstError string `json:"first_error,omitempty"`
 	usage
@@ -70,6 +75,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 	var (
 		mu        sync.Mutex
 		latencies []time.Duration
+		firsts    []time.Duration
 		errs      int
 		cut       int
 		firstErr  string
@@ -83,6 +89,9 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, 0x5eed))
 			local := make([]time.Duration, 0, 1024)
+			var localFirsts []time.Duration
+			firstByte := time.Duration(-1)
+			wctx := context.WithValue(ctx, firstByteKey{}, &firstByte)
 			localErrs, localCut := 0, 0
 			var localFirst string
 			for ctx.Err() == nil {
@@ -90,7 +99,11 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 					break
 				}
 				t0 := time.Now()
-				err := call(ctx, r)
+				firstByte = -1
+				err := call(wctx, r)
+				if firstByte >= 0 && err == nil && ctx.Err() == nil {
+					localFirsts = append(localFirsts, firstByte)
+				}
 				if ctx.Err() != nil {
 					// The run ended mid-call: not a completed request, but
 					// its time so far is a lower bound of its latency.
@@ -108,6 +121,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 			}
 			mu.Lock()
 			latencies = append(latencies, local...)
+			firsts = append(firsts, localFirsts...)
 			errs += localErrs
 			cut += localCut
 			if firstErr == "" {
@@ -127,8 +141,14 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 	res.RPS = float64(res.Requests) / elapsed.Seconds()
 	res.P50ms, res.P95ms = percentileMs(latencies, 0.50), percentileMs(latencies, 0.95)
 	res.P99ms, res.MaxMs = percentileMs(latencies, 0.99), percentileMs(latencies, 1)
+	slices.Sort(firsts)
+	res.FirstByteP50ms, res.FirstByteP99ms = percentileMs(firsts, 0.50), percentileMs(firsts, 0.99)
 	return res
 }
+
+// firstByteKey carries, in a call's context, where an HTTP call records
+// its time to the answer's first byte.
+type firstByteKey struct{}
 
 // percentileMs is the nearest-rank p-quantile (0 < p <= 1) of sorted
 // latencies, in milliseconds: the smallest value with at least p of the
@@ -163,9 +183,13 @@ func httpCaller(client *http.Client, base string, keys []string, next func(r *ra
 		if q.Body != "" {
 			req.Header.Set("Content-Type", "application/json")
 		}
-		resp, err := client.Do(req)
+		sent := time.Now()
+		resp, err := client.Do(req) // returns once the headers are in
 		if err != nil {
 			return err
+		}
+		if fb, ok := ctx.Value(firstByteKey{}).(*time.Duration); ok {
+			*fb = time.Since(sent)
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()

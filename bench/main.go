@@ -409,7 +409,7 @@ func machineInfo() machine {
 // gateway/raw throughput ratio when a raw run exists.
 func printTable(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tconc\treq/s\tp50 ms\tp95 ms\tp99 ms\terrors\tcut\traw req/s\traw p99\tgw/raw\tclient cpu\tserver cpu\tserver MB\t")
+	fmt.Fprintln(tw, "scenario\tconc\treq/s\tp50 ms\tp95 ms\tp99 ms\t1st byte p99\terrors\tcut\traw req/s\traw p99\tgw/raw\tclient cpu\tserver cpu\tserver MB\t")
 	rawBy := map[string]Result{}
 	for _, r := range results {
 		if r.Mode == "raw" {
@@ -426,8 +426,8 @@ func printTable(w io.Writer, results []Result) {
 			rawP99 = fmt.Sprintf("%.1f", rr.P99ms)
 			ratio = fmt.Sprintf("%.0f%%", 100*r.RPS/rr.RPS)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%s\t%s\t%s\t%.2f\t%.2f\t%.0f\t\n", r.Scenario, r.Concurrency, r.RPS,
-			r.P50ms, r.P95ms, r.P99ms, r.Errors, r.Incomplete, rawRPS, rawP99, ratio, r.ClientCores, r.ServerCores, r.ServerRSSMB)
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%s\t%s\t%s\t%.2f\t%.2f\t%.0f\t\n", r.Scenario, r.Concurrency, r.RPS,
+			r.P50ms, r.P95ms, r.P99ms, r.FirstByteP99ms, r.Errors, r.Incomplete, rawRPS, rawP99, ratio, r.ClientCores, r.ServerCores, r.ServerRSSMB)
 	}
 	tw.Flush()
 }

@@ -55,6 +55,7 @@ type Result struct {
 	// long, streamed answer waits before it can start reading.
 	FirstByteP50ms float64 `json:"first_byte_p50_ms,omitempty"`
 	FirstByteP99ms float64 `json:"first_byte_p99_ms,omitempty"`
+	FirstByteMaxMs float64 `json:"first_byte_max_ms,omitempty"` // a cold answer's, in a short run
 	// FirstError is a sample of what failed, for the report.
 	FirstError string `json:"first_error,omitempty"`
 	usage
@@ -143,6 +144,7 @@ func run(ctx context.Context, name, mode string, concurrency int, d time.Duratio
 	res.P99ms, res.MaxMs = percentileMs(latencies, 0.99), percentileMs(latencies, 1)
 	slices.Sort(firsts)
 	res.FirstByteP50ms, res.FirstByteP99ms = percentileMs(firsts, 0.50), percentileMs(firsts, 0.99)
+	res.FirstByteMaxMs = percentileMs(firsts, 1)
 	return res
 }
 

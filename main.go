@@ -19,8 +19,11 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	_ "github.com/lib/pq"
+
+	"github.com/syncgate/syncgate/internal/logbuf"
 )
 
 func main() {
@@ -78,6 +81,16 @@ func newLogger(level string) *slog.Logger {
 	var lv slog.Level
 	_ = lv.UnmarshalText([]byte(level))
 	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: lv}))
+}
+
+// newServiceLogger is serve's logger: its lines (one access-log line per
+// request) reach stdout in batches, at most 100 ms late (internal/logbuf);
+// flush writes what is held.
+func newServiceLogger(level string) (log *slog.Logger, flush func()) {
+	var lv slog.Level
+	_ = lv.UnmarshalText([]byte(level))
+	lines := logbuf.New(os.Stdout, 100*time.Millisecond, 64<<10)
+	return slog.New(slog.NewJSONHandler(lines, &slog.HandlerOptions{Level: lv})), func() { _ = lines.Close() }
 }
 
 func envOr(k, def string) string {

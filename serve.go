@@ -34,7 +34,9 @@ func runServe(ctx context.Context, environ []string, args []string) error {
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
-	return serve(ctx, cfg, newLogger(cfg.LogLevel), nil)
+	log, flush := newServiceLogger(cfg.LogLevel)
+	defer flush()
+	return serve(ctx, cfg, log, nil)
 }
 
 // serve runs the service with cfg. ready, if set, receives the bound address.

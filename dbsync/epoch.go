@@ -53,6 +53,11 @@ func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 // transaction they build, and for a statement this cheap the round trip
 // is most of a request's cost.
 func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
+	if p := db.readerNow(ctx); p != nil {
+		if pos, ok := p.position.fresh(); ok {
+			return pos, nil
+		}
+	}
 	var pos ChainPosition
 	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
 		var err error

@@ -37,6 +37,11 @@ const RecentTipMaxAge = time.Second
 // the server when the memo is older. An answer cached under this tip and
 // read afterwards in the same pinned context is never older than it.
 func (db *DB) RecentTip(ctx context.Context) (Tip, error) {
+	if p := db.readerNow(ctx); p != nil {
+		if t, ok := p.tip.fresh(); ok {
+			return t, nil
+		}
+	}
 	var t Tip
 	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
 		var err error
@@ -64,10 +69,7 @@ type recent[T any] struct {
 }
 
 func (m *recent[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
-	m.mu.Lock()
-	v, at := m.v, m.at
-	m.mu.Unlock()
-	if !at.IsZero() && time.Since(at) < RecentTipMaxAge {
+	if v, ok := m.fresh(); ok {
 		return v, nil
 	}
 	v, err := read(ctx)
@@ -79,6 +81,34 @@ func (m *recent[T]) get(ctx context.Context, read func(context.Context) (T, erro
 	m.v, m.at = v, time.Now()
 	m.mu.Unlock()
 	return v, nil
+}
+
+// fresh returns the value when it is younger than RecentTipMaxAge.
+func (m *recent[T]) fresh() (T, bool) {
+	m.mu.Lock()
+	v, at := m.v, m.at
+	m.mu.Unlock()
+	if !at.IsZero() && time.Since(at) < RecentTipMaxAge {
+		return v, true
+	}
+	var zero T
+	return zero, false
+}
+
+// readerNow is the reader a request would use when the network is ready
+// and it is in rotation, else nil. RecentTip and RecentPosition answer from
+// its memo without an attempt: at tens of thousands of requests a second
+// an attempt's cancelable context, registered on the server's down signal
+// (one mutex for every request), cost more than the memo read.
+func (db *DB) readerNow(ctx context.Context) *pool {
+	if !db.ready.Load() {
+		return nil
+	}
+	p := db.reader(ctx)
+	if up, _ := p.isUp(); !up {
+		return nil
+	}
+	return p
 }
 
 // forget makes the next get read again.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -48,6 +49,18 @@ func TestEpochsLatest(t *testing.T) {
 			t.Fatal(err)
 		}
 		tipTime, start := want.Time.UTC(), want.Start.UTC()
+		// One server whose clock moves: its remembered answer must follow
+		// the progress.
+		var now time.Time
+		s := New(Deps{
+			Networks:    map[string]*dbsync.DB{"mainnet": c.db},
+			Credentials: testCredentials,
+			Redis:       testdb.Redis(t),
+			Log:         quietLog,
+			Config:      config.Config{MaxTipLag: 10 * time.Minute},
+			Now:         func() time.Time { return now },
+			Limiter:     cache.NewLimiter(nil, time.Now), // the test's clock runs backwards
+		})
 		for _, tc := range []struct {
 			now      time.Time
 			progress float64
@@ -56,17 +69,13 @@ func TestEpochsLatest(t *testing.T) {
 			{tipTime.Add(tipTime.Sub(start)), 50}, // the tip halfway between start and now
 			{tipTime.Add(tipTime.Sub(start) / 3), 75},
 		} {
-			s := New(Deps{
-				Networks:    map[string]*dbsync.DB{"mainnet": c.db},
-				Credentials: testCredentials,
-				Redis:       testdb.Redis(t),
-				Log:         quietLog,
-				Config:      config.Config{MaxTipLag: 10 * time.Minute},
-				Now:         func() time.Time { return tc.now },
-			})
+			now = tc.now
 			r := get(t, s, "/v1/epochs/latest")
 			if r.Status != http.StatusOK || !r.Success {
 				t.Fatalf("%s: %d %s", c.mode, r.Status, r.Raw)
+			}
+			if again := get(t, s, "/v1/epochs/latest"); string(again.Raw) != string(r.Raw) {
+				t.Fatalf("%s: the answer repeated differs:\n%s\nwant\n%s", c.mode, again.Raw, r.Raw)
 			}
 			got := decodeSDK[sdkEpochLatest](t, r.Data)
 			if got.Tip.Slot != want.Slot || got.Tip.Epoch != want.Epoch || got.Tip.EpochSlot != want.EpochSlot {

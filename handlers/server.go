@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -87,6 +88,8 @@ type Server struct {
 	txJSON txJSONMemo
 	// hotPages: history pages asked for lately (tx.go).
 	hotPages hotPages
+	// epochAnswers: each network's last /v1/epochs/latest answer (epoch.go).
+	epochAnswers sync.Map
 }
 
 // New builds the server and its routes.

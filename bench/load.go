@@ -193,12 +193,32 @@ func httpCaller(client *http.Client, base string, keys []string, next func(r *ra
 		if fb, ok := ctx.Value(firstByteKey{}).(*time.Duration); ok {
 			*fb = time.Since(sent)
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
+		drain(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode >= 300 {
 			return &statusError{code: resp.StatusCode, path: q.Path}
 		}
 		return nil
+	}
+}
+
+// drainBuffers are what drain reads into.
+var drainBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 256<<10)
+	return &b
+}}
+
+// drain reads a body to its end, 256 kB at a time. io.Copy to io.Discard
+// reads 8 kB at a time: for a 41 MB list that is 5,000 reads, and the
+// bench client, on the same two cores, took that CPU from the server it
+// measures (0.73 cores at 80 answers a second).
+func drain(r io.Reader) {
+	b := drainBuffers.Get().(*[]byte)
+	defer drainBuffers.Put(b)
+	for {
+		if _, err := r.Read(*b); err != nil {
+			return
+		}
 	}
 }
 

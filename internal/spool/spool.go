@@ -18,7 +18,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -52,12 +54,50 @@ func New(parent string, maxBytes int64) (*Spool, error) {
 	if parent == "" {
 		parent = os.TempDir()
 	}
-	dir, err := os.MkdirTemp(parent, "syncgate-spool-")
+	removeOrphans(parent)
+	dir, err := os.MkdirTemp(parent, dirPrefix)
 	if err != nil {
+		return nil, fmt.Errorf("spool: %w", err)
+	}
+	// The owner's pid, so that a later process can tell a directory left
+	// by one that died without Close (killed, crashed) from a live one.
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("spool: %w", err)
 	}
 	return &Spool{dir: dir, max: maxBytes, now: time.Now,
 		entries: map[string]*list.Element{}, order: list.New(), filling: map[string]bool{}}, nil
+}
+
+const (
+	dirPrefix = "syncgate-spool-"
+	ownerFile = "owner.pid"
+)
+
+// removeOrphans deletes the spool directories under parent whose owner
+// process is gone: a service restarted after a crash would otherwise
+// leave up to its bound on disk each time. A directory without an owner
+// file is left alone (not ours to judge), as is one whose owner lives.
+func removeOrphans(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, dirPrefix+"*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(string(b))
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		_ = os.RemoveAll(dir)
+	}
+}
+
+// processAlive reports whether a process with this pid exists (signal 0
+// checks without signalling; EPERM means it exists under another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Dir is the spool's directory.

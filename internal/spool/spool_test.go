@@ -3,6 +3,9 @@ package spool
 import (
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +94,7 @@ func TestAbortedAndOversizedEntriesLeaveNothing(t *testing.T) {
 		t.Fatal("an entry over the bound was served")
 	}
 	files, _ := os.ReadDir(s.Dir())
-	if len(files) != 0 || s.Used() != 0 {
+	if len(files) != 1 || s.Used() != 0 { // the owner file
 		t.Fatalf("%d files and %d bytes left behind", len(files), s.Used())
 	}
 	if !write(t, s, "a", "again") {
@@ -121,7 +124,7 @@ func TestOldestEntriesGoFirstAndOpenFilesSurvive(t *testing.T) {
 		t.Fatalf("an evicted file being read gave %q", b)
 	}
 	files, _ := os.ReadDir(s.Dir())
-	if len(files) != 2 || s.Used() != 8 {
+	if len(files) != 3 || s.Used() != 8 { // b, c and the owner file
 		t.Fatalf("%d files, %d bytes", len(files), s.Used())
 	}
 }
@@ -144,8 +147,8 @@ func TestEntriesExpire(t *testing.T) {
 	}
 	write(t, s, "b", "bbbb")
 	now = now.Add(2 * time.Minute)
-	write(t, s, "c", "cccc") // commits sweep expired entries
-	if files, _ := os.ReadDir(s.Dir()); len(files) != 1 {
+	write(t, s, "c", "cccc")                              // commits sweep expired entries
+	if files, _ := os.ReadDir(s.Dir()); len(files) != 2 { // c and the owner file
 		t.Fatalf("%d files after the sweep", len(files))
 	}
 }
@@ -183,5 +186,41 @@ func TestCloseRemovesTheDirectory(t *testing.T) {
 	}
 	if _, err := New(t.TempDir(), 0); err == nil {
 		t.Fatal("a zero bound was accepted")
+	}
+}
+
+// A directory left by a process that died is removed by the next spool
+// made under the same parent; a live owner's, and a directory that is not
+// a spool's, stay.
+func TestOrphansAreRemoved(t *testing.T) {
+	parent := t.TempDir()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true(1) to get a finished pid:", err)
+	}
+	orphan := filepath.Join(parent, dirPrefix+"orphan")
+	live := filepath.Join(parent, dirPrefix+"live")
+	foreign := filepath.Join(parent, dirPrefix+"foreign")
+	for dir, owner := range map[string]string{orphan: strconv.Itoa(dead.Process.Pid), live: strconv.Itoa(os.Getpid()), foreign: ""} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "1"), []byte("old list"), 0o600)
+		if owner != "" {
+			os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600)
+		}
+	}
+	s, err := New(parent, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Fatalf("the dead process's spool is still there (%v)", err)
+	}
+	for _, dir := range []string{live, foreign, s.Dir()} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("%s removed: %v", dir, err)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/metrics"
 	"github.com/syncgate/syncgate/internal/pgconn"
 	"github.com/syncgate/syncgate/internal/poolstats"
 	"github.com/syncgate/syncgate/internal/registry"
@@ -184,6 +185,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			log.Warn("UTxO lists will not be spooled", slog.String("error", err.Error()))
 		default:
 			defer lists.Close()
+			metrics.WatchSpool(lists.Used)
 		}
 	}
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/metrics"
 	"github.com/syncgate/syncgate/internal/spool"
 )
 
@@ -115,10 +116,15 @@ func (s *Segments) Open(ctx context.Context, key string) *Reader {
 		return nil
 	}
 	full := s.rc.Key(s.name, key)
-	if f, size, ok := s.spool.Open(full); ok {
-		return &Reader{s: s, full: full, file: f, size: size}
+	if s.spool != nil {
+		f, size, ok := s.spool.Open(full)
+		metrics.CacheLookup(s.name+"_spool", ok) // a tier of its own in the cache metrics
+		if ok {
+			return &Reader{s: s, full: full, file: f, size: size}
+		}
 	}
 	b, r := s.rc.get(ctx, full)
+	metrics.CacheLookup(s.name, r == found && len(b) > 0)
 	if r != found || len(b) == 0 {
 		return nil
 	}

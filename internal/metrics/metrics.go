@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -90,6 +91,16 @@ var (
 		Help: "Cache lookups by cache name and result (hit or miss).",
 	}, []string{"cache", "result"})
 
+	listSpoolBytes = prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: ns, Name: "list_spool_bytes",
+		Help: "Bytes of long UTxO lists this instance holds on disk to answer repeats (LIST_SPOOL_MB bounds it).",
+	}, func() float64 {
+		if f := spoolUsed.Load(); f != nil {
+			return float64((*f)())
+		}
+		return 0
+	})
+
 	usageFlushFailures = prometheus.NewCounter(prometheus.CounterOpts{
 		Namespace: ns, Name: "usage_flush_failures_total",
 		Help: "Usage flushes to the admin database that failed (their counts are retried).",
@@ -116,7 +127,7 @@ func init() {
 		httpRequests, httpDuration, authFailures, rateLimited,
 		dbQueryDuration, dbQueryErrors,
 		gateQueued, gateActive, gateWait, shed, serverUp,
-		cacheRequests, usageFlushFailures, usageFlushLastSuccess,
+		cacheRequests, listSpoolBytes, usageFlushFailures, usageFlushLastSuccess,
 		pools, probes,
 	)
 }
@@ -194,6 +205,12 @@ func CacheLookup(cache string, hit bool) {
 	}
 	cacheRequests.WithLabelValues(cache, result).Inc()
 }
+
+// spoolUsed reads the list spool's size (serve installs it).
+var spoolUsed atomic.Pointer[func() int64]
+
+// WatchSpool makes syncgate_list_spool_bytes report used().
+func WatchSpool(used func() int64) { spoolUsed.Store(&used) }
 
 // ---- usage flush ----
 
@@ -316,7 +333,7 @@ func Names() []string {
 		for _, c := range []prometheus.Collector{
 			httpRequests, httpDuration, authFailures, rateLimited,
 			dbQueryDuration, dbQueryErrors, gateQueued, gateActive, gateWait, shed, serverUp,
-			cacheRequests, usageFlushFailures, usageFlushLastSuccess, pools, probes,
+			cacheRequests, listSpoolBytes, usageFlushFailures, usageFlushLastSuccess, pools, probes,
 		} {
 			c.Describe(ch)
 		}

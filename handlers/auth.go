@@ -73,7 +73,7 @@ func (s *Server) dataMiddleware() []gin.HandlerFunc {
 // from a slice costs no round trip, and the cached entry then stands on
 // Redis' last word if that is under a second old (auth.Confirm).
 func (s *Server) requireCredential(c *gin.Context) {
-	if s.guard.refused(c, c.ClientIP()) {
+	if s.guard.refused(c) {
 		return
 	}
 	key, ok := bearerKey(c)
@@ -188,7 +188,7 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 // key. Missing permission: 403. Both are recorded as security events.
 func (s *Server) requireAdmin(perm string) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if s.guard.refused(c, c.ClientIP()) {
+		if s.guard.refused(c) {
 			return
 		}
 		if s.deps.AdminReady != nil && !s.deps.AdminReady() {

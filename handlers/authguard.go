@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -37,6 +38,10 @@ type authGuard struct {
 
 	mu      sync.Mutex
 	blocked map[string]time.Time // client IP → refused until
+	// nblocked is len(blocked), read without the lock: while no IP is
+	// blocked (nearly always), a request costs neither the shared mutex nor
+	// working out its client IP.
+	nblocked atomic.Int32
 }
 
 func newAuthGuard(perMinute int, limiter *cache.Limiter, now func() time.Time) *authGuard {
@@ -46,19 +51,22 @@ func newAuthGuard(perMinute int, limiter *cache.Limiter, now func() time.Time) *
 	return &authGuard{perMinute: perMinute, limiter: limiter, now: now, blocked: map[string]time.Time{}}
 }
 
-// refused answers 429 when ip is blocked and reports whether it did.
-func (g *authGuard) refused(c *gin.Context, ip string) bool {
-	if g.perMinute <= 0 {
+// refused answers 429 when the client's IP is blocked and reports whether
+// it did.
+func (g *authGuard) refused(c *gin.Context) bool {
+	if g.perMinute <= 0 || g.nblocked.Load() == 0 {
 		return false
 	}
+	ip := c.ClientIP()
 	g.mu.Lock()
 	until, ok := g.blocked[ip]
-	g.mu.Unlock()
-	if !ok {
-		return false
-	}
 	left := until.Sub(g.now())
-	if left <= 0 {
+	if ok && left <= 0 { // expired: forget it
+		delete(g.blocked, ip)
+		g.nblocked.Store(int32(len(g.blocked)))
+	}
+	g.mu.Unlock()
+	if !ok || left <= 0 {
 		return false
 	}
 	c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(left))))
@@ -88,6 +96,7 @@ func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool)
 		}
 	}
 	g.blocked[ip] = now.Add(wait)
+	g.nblocked.Store(int32(len(g.blocked)))
 	g.mu.Unlock()
 	return wait, true
 }

@@ -1,11 +1,11 @@
 // Package spool keeps whole copies of long cached answers (UTxO lists of
 // tens of megabytes) in files of one private directory, bounded in bytes
-// and in age. An instance that has produced or read such an answer once
-// serves it again from the file: with its length known, net/http sends a
-// file by sendfile(2), from the page cache to the socket, so a repeated
-// 41 MB answer costs no Redis round trips and never passes through the Go
-// heap (Redis replies of 256 kB segments made the heap, and the process's
-// RSS, grow with every concurrent reader).
+// (files being written included) and in age. An instance that has
+// produced or read such an answer once serves it again from the file, a
+// small pooled buffer at a time: a repeated 41 MB answer costs no Redis
+// round trips, and the bytes sit in the page cache, not in the Go heap
+// (Redis replies of 256 kB segments made the heap, and the process's RSS,
+// grow with every concurrent reader).
 //
 // Entries never change once committed (their keys name the chain tip they
 // were read at), so a file can be served while it is being evicted: an
@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -26,12 +25,14 @@ import (
 
 // Spool is safe for concurrent use. A nil *Spool holds nothing.
 type Spool struct {
-	dir string
-	max int64
-	now func() time.Time
+	dir  string
+	max  int64
+	now  func() time.Time
+	lock *os.File // held (flock) while the spool lives
 
 	mu      sync.Mutex
 	used    int64                    // bytes of committed entries
+	pending int64                    // bytes written by Writers not committed yet
 	entries map[string]*list.Element // key → *entry, oldest first in order
 	order   *list.List
 	filling map[string]bool // keys a Writer is writing
@@ -59,45 +60,47 @@ func New(parent string, maxBytes int64) (*Spool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spool: %w", err)
 	}
-	// The owner's pid, so that a later process can tell a directory left
-	// by one that died without Close (killed, crashed) from a live one.
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+	// The owner holds an exclusive lock on the directory's lock file for
+	// its life; the kernel drops it when the process ends however it ends,
+	// so a later process can tell a directory left by a dead one from a
+	// live one's (pids cannot: a restarted container's process is pid 1
+	// again, and another container's pid means nothing here).
+	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err == nil {
+		if err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			lock.Close()
+		}
+	}
+	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("spool: %w", err)
 	}
-	return &Spool{dir: dir, max: maxBytes, now: time.Now,
+	return &Spool{dir: dir, max: maxBytes, now: time.Now, lock: lock,
 		entries: map[string]*list.Element{}, order: list.New(), filling: map[string]bool{}}, nil
 }
 
 const (
 	dirPrefix = "syncgate-spool-"
-	ownerFile = "owner.pid"
+	lockFile  = "owner.lock"
 )
 
 // removeOrphans deletes the spool directories under parent whose owner
-// process is gone: a service restarted after a crash would otherwise
-// leave up to its bound on disk each time. A directory without an owner
-// file is left alone (not ours to judge), as is one whose owner lives.
+// is gone (its lock file can be locked): a service restarted after a
+// crash would otherwise leave up to its bound on disk each time. A
+// directory without a lock file is left alone (not ours to judge), as is
+// one whose owner holds its lock.
 func removeOrphans(parent string) {
 	dirs, _ := filepath.Glob(filepath.Join(parent, dirPrefix+"*"))
 	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, ownerFile))
+		f, err := os.Open(filepath.Join(dir, lockFile))
 		if err != nil {
 			continue
 		}
-		pid, err := strconv.Atoi(string(b))
-		if err != nil || pid <= 0 || processAlive(pid) {
-			continue
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			_ = os.RemoveAll(dir) // the lock goes with the file's close below
 		}
-		_ = os.RemoveAll(dir)
+		f.Close()
 	}
-}
-
-// processAlive reports whether a process with this pid exists (signal 0
-// checks without signalling; EPERM means it exists under another user).
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // Dir is the spool's directory.
@@ -112,7 +115,11 @@ func (s *Spool) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.entries, s.order, s.used = map[string]*list.Element{}, list.New(), 0
-	return os.RemoveAll(s.dir)
+	err := os.RemoveAll(s.dir)
+	if s.lock != nil {
+		s.lock.Close()
+	}
+	return err
 }
 
 // Open returns key's committed file, positioned at its start, and its
@@ -176,36 +183,53 @@ func (s *Spool) remove(el *list.Element) {
 	_ = os.Remove(e.path)
 }
 
-// commit adds a written file, evicting expired entries and then the
-// oldest until the bound holds.
-func (s *Spool) commit(key, path string, size int64, ttl time.Duration) bool {
+// reserve counts n more bytes of a Writer against the bound, evicting
+// expired entries and then the oldest to make room; false when even an
+// empty spool could not hold them. The bound covers files being written
+// too, so many lists produced at once cannot overfill the disk.
+func (s *Spool) reserve(n int64) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.filling, key)
-	if size > s.max {
-		_ = os.Remove(path)
+	if s.pending+n > s.max {
 		return false
 	}
-	if el, ok := s.entries[key]; ok { // an expired copy
-		s.remove(el)
-	}
 	now := s.now()
-	for el := s.order.Front(); el != nil; {
+	for el := s.order.Front(); el != nil && s.used+s.pending+n > s.max; {
 		next := el.Next()
-		if e := el.Value.(*entry); !now.Before(e.expires) || s.used+size > s.max {
+		s.remove(el)
+		el = next
+	}
+	for el := s.order.Front(); el != nil; { // expired entries go anyway
+		next := el.Next()
+		if !now.Before(el.Value.(*entry).expires) {
 			s.remove(el)
 		}
 		el = next
 	}
-	e := &entry{key: key, path: path, size: size, expires: now.Add(ttl)}
+	s.pending += n
+	return true
+}
+
+// commit adds a written file (its bytes reserved).
+func (s *Spool) commit(key, path string, size int64, ttl time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.filling, key)
+	s.pending -= size
+	if el, ok := s.entries[key]; ok { // an expired copy
+		s.remove(el)
+	}
+	e := &entry{key: key, path: path, size: size, expires: s.now().Add(ttl)}
 	s.entries[key] = s.order.PushBack(e)
 	s.used += size
 	return true
 }
 
-func (s *Spool) abandon(key, path string) {
+// abandon drops a file not committed and releases its reserved bytes.
+func (s *Spool) abandon(key, path string, reserved int64) {
 	s.mu.Lock()
 	delete(s.filling, key)
+	s.pending -= reserved
 	s.mu.Unlock()
 	_ = os.Remove(path)
 }
@@ -224,14 +248,15 @@ func (s *Spool) Used() int64 {
 // (a full disk, an entry over the bound): the answer being served does
 // not depend on its copy. A nil *Writer ignores every call.
 type Writer struct {
-	s      *Spool
-	key    string
-	path   string
-	f      *os.File
-	ttl    time.Duration
-	size   int64
-	failed bool
-	done   bool
+	s        *Spool
+	key      string
+	path     string
+	f        *os.File
+	ttl      time.Duration
+	size     int64 // written
+	reserved int64 // counted against the bound
+	failed   bool
+	done     bool
 }
 
 // Write appends p.
@@ -239,10 +264,11 @@ func (w *Writer) Write(p []byte) {
 	if w == nil || w.failed || w.done {
 		return
 	}
-	if w.size+int64(len(p)) > w.s.max {
+	if !w.s.reserve(int64(len(p))) {
 		w.failed = true
 		return
 	}
+	w.reserved += int64(len(p))
 	n, err := w.f.Write(p)
 	w.size += int64(n)
 	if err != nil {
@@ -256,8 +282,8 @@ func (w *Writer) Commit() bool {
 		return false
 	}
 	w.done = true
-	if err := w.f.Close(); err != nil || w.failed {
-		w.s.abandon(w.key, w.path)
+	if err := w.f.Close(); err != nil || w.failed || w.size != w.reserved {
+		w.s.abandon(w.key, w.path, w.reserved)
 		return false
 	}
 	return w.s.commit(w.key, w.path, w.size, w.ttl)
@@ -271,5 +297,5 @@ func (w *Writer) Abort() {
 	}
 	w.done = true
 	_ = w.f.Close()
-	w.s.abandon(w.key, w.path)
+	w.s.abandon(w.key, w.path, w.reserved)
 }

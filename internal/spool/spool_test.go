@@ -3,10 +3,9 @@ package spool
 import (
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -189,38 +188,84 @@ func TestCloseRemovesTheDirectory(t *testing.T) {
 	}
 }
 
-// A directory left by a process that died is removed by the next spool
-// made under the same parent; a live owner's, and a directory that is not
-// a spool's, stay.
+// A directory left by a process that died (its lock file unlocked) is
+// removed by the next spool made under the same parent; one whose owner
+// holds its lock, and a directory that is not a spool's, stay.
 func TestOrphansAreRemoved(t *testing.T) {
 	parent := t.TempDir()
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Skip("no true(1) to get a finished pid:", err)
-	}
 	orphan := filepath.Join(parent, dirPrefix+"orphan")
 	live := filepath.Join(parent, dirPrefix+"live")
 	foreign := filepath.Join(parent, dirPrefix+"foreign")
-	for dir, owner := range map[string]string{orphan: strconv.Itoa(dead.Process.Pid), live: strconv.Itoa(os.Getpid()), foreign: ""} {
+	for _, dir := range []string{orphan, live, foreign} {
 		if err := os.Mkdir(dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, "1"), []byte("old list"), 0o600)
-		if owner != "" {
-			os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600)
+		if dir != foreign {
+			os.WriteFile(filepath.Join(dir, lockFile), nil, 0o600)
 		}
+	}
+	held, err := os.Open(filepath.Join(live, lockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
 	}
 	s, err := New(parent, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
-		t.Fatalf("the dead process's spool is still there (%v)", err)
+		t.Fatalf("the dead owner's spool is still there (%v)", err)
 	}
 	for _, dir := range []string{live, foreign, s.Dir()} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Fatalf("%s removed: %v", dir, err)
 		}
+	}
+	// A second spool in the same parent leaves the first, which is alive.
+	s2, err := New(parent, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if _, err := os.Stat(s.Dir()); err != nil {
+		t.Fatalf("a live spool was removed: %v", err)
+	}
+	// Once closed (its lock released with it), nothing is left behind.
+	s.Close()
+	if _, err := os.Stat(s.Dir()); !os.IsNotExist(err) {
+		t.Fatalf("a closed spool's directory is still there (%v)", err)
+	}
+}
+
+// Files being written count against the bound: a second writer cannot
+// take more than what the first leaves, and committed entries are evicted
+// to make room for new bytes.
+func TestWritersInProgressCount(t *testing.T) {
+	s := newSpool(t, 10)
+	a := s.Create("a", time.Minute)
+	b := s.Create("b", time.Minute)
+	a.Write([]byte("123456"))
+	b.Write([]byte("12345")) // 11 > 10: b gives up
+	if b.Commit() {
+		t.Fatal("a writer passed the bound with another in progress")
+	}
+	if !a.Commit() || s.Used() != 6 {
+		t.Fatalf("used %d after a's commit", s.Used())
+	}
+	if !write(t, s, "c", "abcdefgh") { // evicts a
+		t.Fatal("a new entry could not make room")
+	}
+	if _, ok := read(t, s, "a"); ok || s.Used() != 8 {
+		t.Fatalf("a still served, or used %d", s.Used())
+	}
+	s.mu.Lock()
+	pending := s.pending
+	s.mu.Unlock()
+	if pending != 0 {
+		t.Fatalf("%d bytes still reserved with no writer left", pending)
 	}
 }

@@ -42,6 +42,7 @@ type authGuard struct {
 	// blocked (nearly always), a request costs neither the shared mutex nor
 	// working out its client IP.
 	nblocked atomic.Int32
+	sweptAt  time.Time // last drop of expired blocks (under mu)
 }
 
 func newAuthGuard(perMinute int, limiter *cache.Limiter, now func() time.Time) *authGuard {
@@ -59,6 +60,17 @@ func (g *authGuard) refused(c *gin.Context) bool {
 	}
 	ip := c.ClientIP()
 	g.mu.Lock()
+	if now := g.now(); now.After(g.sweptAt.Add(time.Second)) {
+		// Blocks of IPs that never came back would keep the fast path
+		// above off for good: drop the expired ones now and then.
+		g.sweptAt = now
+		for k, t := range g.blocked {
+			if !t.After(now) {
+				delete(g.blocked, k)
+			}
+		}
+		g.nblocked.Store(int32(len(g.blocked)))
+	}
 	until, ok := g.blocked[ip]
 	left := until.Sub(g.now())
 	if ok && left <= 0 { // expired: forget it

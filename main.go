@@ -14,6 +14,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -84,13 +85,38 @@ func newLogger(level string) *slog.Logger {
 }
 
 // newServiceLogger is serve's logger: its lines (one access-log line per
-// request) reach stdout in batches, at most 100 ms late (internal/logbuf);
+// request) reach stdout in batches, at most 100 ms late (internal/logbuf),
+// except warnings and errors, which are written at once with what is held
+// before them (the lines that explain a crash must not wait in a buffer);
 // flush writes what is held.
-func newServiceLogger(level string) (log *slog.Logger, flush func()) {
+func newServiceLogger(out io.Writer, level string) (log *slog.Logger, flush func()) {
 	var lv slog.Level
 	_ = lv.UnmarshalText([]byte(level))
-	lines := logbuf.New(os.Stdout, 100*time.Millisecond, 64<<10)
-	return slog.New(slog.NewJSONHandler(lines, &slog.HandlerOptions{Level: lv})), func() { _ = lines.Close() }
+	lines := logbuf.New(out, 100*time.Millisecond, 64<<10)
+	h := flushingHandler{slog.NewJSONHandler(lines, &slog.HandlerOptions{Level: lv}), lines}
+	return slog.New(h), func() { _ = lines.Close() }
+}
+
+// flushingHandler writes a batched log out at every warning or error.
+type flushingHandler struct {
+	slog.Handler
+	lines *logbuf.Writer
+}
+
+func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	if r.Level >= slog.LevelWarn {
+		_ = h.lines.Flush()
+	}
+	return err
+}
+
+func (h flushingHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return flushingHandler{h.Handler.WithAttrs(attrs), h.lines}
+}
+
+func (h flushingHandler) WithGroup(name string) slog.Handler {
+	return flushingHandler{h.Handler.WithGroup(name), h.lines}
 }
 
 func envOr(k, def string) string {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -35,7 +36,7 @@ func runServe(ctx context.Context, environ []string, args []string) error {
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)
 	}
-	log, flush := newServiceLogger(cfg.LogLevel)
+	log, flush := newServiceLogger(os.Stdout, cfg.LogLevel)
 	defer flush()
 	return serve(ctx, cfg, log, nil)
 }

@@ -13,13 +13,14 @@ import (
 
 // Writer is safe for concurrent use; each Write is kept whole.
 type Writer struct {
-	mu   sync.Mutex
-	w    io.Writer
-	buf  []byte
-	max  int
-	stop chan struct{}
-	done chan struct{}
-	once sync.Once
+	mu     sync.Mutex
+	w      io.Writer
+	buf    []byte
+	max    int
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	closed bool
 }
 
 // New returns a Writer to w that writes what it holds every interval, or
@@ -49,6 +50,9 @@ func (b *Writer) loop(interval time.Duration) {
 func (b *Writer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closed { // nothing would write held lines any more
+		return b.w.Write(p)
+	}
 	if len(b.buf)+len(p) > b.max {
 		if err := b.flushLocked(); err != nil {
 			return 0, err
@@ -78,9 +82,12 @@ func (b *Writer) flushLocked() error {
 }
 
 // Close stops the periodic writes and writes what is held; later Writes
-// still go through, held until the next Flush, or direct when too big.
+// go straight through.
 func (b *Writer) Close() error {
 	b.once.Do(func() { close(b.stop) })
 	<-b.done
-	return b.Flush()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	return b.flushLocked()
 }

@@ -47,8 +47,14 @@ func TestLinesAreBatchedAndKeptWhole(t *testing.T) {
 	if got, _ = out.get(); got != strings.Repeat("line of twenty bytes\n", 10) {
 		t.Fatalf("after Close: %q", got)
 	}
+	w.Write([]byte("after close\n"))
+	if got, _ = out.get(); !strings.HasSuffix(got, "after close\n") {
+		t.Fatal("a line written after Close was held")
+	}
+	w2 := New(out, time.Hour, 64)
+	defer w2.Close()
 	big := strings.Repeat("x", 100) + "\n"
-	w.Write([]byte(big))
+	w2.Write([]byte(big))
 	if got, _ = out.get(); !strings.HasSuffix(got, big) {
 		t.Fatal("a line bigger than the buffer was held")
 	}

@@ -79,9 +79,14 @@ const usage = `usage: syncgate [serve|migrate|demo|seed|indexes|utxo-index|admin
   sql [--layout L] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)`
 
 func newLogger(level string) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: logLevel(level)}))
+}
+
+// logLevel reads LOG_LEVEL (validated by config; anything else is info).
+func logLevel(level string) slog.Level {
 	var lv slog.Level
 	_ = lv.UnmarshalText([]byte(level))
-	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: lv}))
+	return lv
 }
 
 // newServiceLogger is serve's logger: its lines (one access-log line per
@@ -90,10 +95,8 @@ func newLogger(level string) *slog.Logger {
 // before them (the lines that explain a crash must not wait in a buffer);
 // flush writes what is held.
 func newServiceLogger(out io.Writer, level string) (log *slog.Logger, flush func()) {
-	var lv slog.Level
-	_ = lv.UnmarshalText([]byte(level))
 	lines := logbuf.New(out, 100*time.Millisecond, 64<<10)
-	h := flushingHandler{slog.NewJSONHandler(lines, &slog.HandlerOptions{Level: lv}), lines}
+	h := flushingHandler{slog.NewJSONHandler(lines, &slog.HandlerOptions{Level: logLevel(level)}), lines}
 	return slog.New(h), func() { _ = lines.Close() }
 }
 

@@ -53,18 +53,7 @@ func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 // transaction they build, and for a statement this cheap the round trip
 // is most of a request's cost.
 func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
-	if p := db.readerNow(ctx); p != nil {
-		if pos, ok := p.position.fresh(); ok {
-			return pos, nil
-		}
-	}
-	var pos ChainPosition
-	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
-		var err error
-		pos, err = p.position.get(ctx, p.readPosition)
-		return err
-	})
-	return pos, err
+	return recentOn(ctx, db, func(p *pool) *recent[ChainPosition] { return &p.position }, (*pool).readPosition)
 }
 
 // positionErr classifies a position read's error (and converts its times).

@@ -37,18 +37,32 @@ const RecentTipMaxAge = time.Second
 // the server when the memo is older. An answer cached under this tip and
 // read afterwards in the same pinned context is never older than it.
 func (db *DB) RecentTip(ctx context.Context) (Tip, error) {
-	if p := db.readerNow(ctx); p != nil {
-		if t, ok := p.tip.fresh(); ok {
-			return t, nil
+	t, err := recentOn(ctx, db, func(p *pool) *recent[Tip] { return &p.tip }, (*pool).readTip)
+	return t, classify(err)
+}
+
+// recentOn returns a reader's memo of a value (memo picks it), reading it
+// on that reader when older than RecentTipMaxAge. A fresh memo of an
+// in-rotation reader is answered without an attempt: at tens of thousands
+// of requests a second an attempt's cancelable context, registered on the
+// server's down signal (one mutex for every request), cost more than the
+// memo read.
+func recentOn[T any](ctx context.Context, db *DB, memo func(*pool) *recent[T], read func(*pool, context.Context) (T, error)) (T, error) {
+	if db.ready.Load() {
+		p := db.reader(ctx)
+		if up, _ := p.isUp(); up {
+			if v, ok := memo(p).fresh(); ok {
+				return v, nil
+			}
 		}
 	}
-	var t Tip
+	var v T
 	err := db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
 		var err error
-		t, err = p.tip.get(ctx, p.readTip)
+		v, err = memo(p).get(ctx, func(ctx context.Context) (T, error) { return read(p, ctx) })
 		return err
 	})
-	return t, classify(err)
+	return v, err
 }
 
 func (p *pool) readTip(ctx context.Context) (Tip, error) {
@@ -93,22 +107,6 @@ func (m *recent[T]) fresh() (T, bool) {
 	}
 	var zero T
 	return zero, false
-}
-
-// readerNow is the reader a request would use when the network is ready
-// and it is in rotation, else nil. RecentTip and RecentPosition answer from
-// its memo without an attempt: at tens of thousands of requests a second
-// an attempt's cancelable context, registered on the server's down signal
-// (one mutex for every request), cost more than the memo read.
-func (db *DB) readerNow(ctx context.Context) *pool {
-	if !db.ready.Load() {
-		return nil
-	}
-	p := db.reader(ctx)
-	if up, _ := p.isUp(); !up {
-		return nil
-	}
-	return p
 }
 
 // forget makes the next get read again.

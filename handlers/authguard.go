@@ -59,25 +59,17 @@ func (g *authGuard) refused(c *gin.Context) bool {
 		return false
 	}
 	ip := c.ClientIP()
+	now := g.now()
 	g.mu.Lock()
-	if now := g.now(); now.After(g.sweptAt.Add(time.Second)) {
+	if now.After(g.sweptAt.Add(time.Second)) {
 		// Blocks of IPs that never came back would keep the fast path
 		// above off for good: drop the expired ones now and then.
 		g.sweptAt = now
-		for k, t := range g.blocked {
-			if !t.After(now) {
-				delete(g.blocked, k)
-			}
-		}
-		g.nblocked.Store(int32(len(g.blocked)))
+		g.dropExpired(now)
 	}
 	until, ok := g.blocked[ip]
-	left := until.Sub(g.now())
-	if ok && left <= 0 { // expired: forget it
-		delete(g.blocked, ip)
-		g.nblocked.Store(int32(len(g.blocked)))
-	}
 	g.mu.Unlock()
+	left := until.Sub(now)
 	if !ok || left <= 0 {
 		return false
 	}
@@ -101,16 +93,22 @@ func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool)
 	now := g.now()
 	g.mu.Lock()
 	if len(g.blocked) >= blockedSweepAt {
-		for k, t := range g.blocked {
-			if !t.After(now) {
-				delete(g.blocked, k)
-			}
-		}
+		g.dropExpired(now)
 	}
 	g.blocked[ip] = now.Add(wait)
 	g.nblocked.Store(int32(len(g.blocked)))
 	g.mu.Unlock()
 	return wait, true
+}
+
+// dropExpired forgets the blocks that ended by now; g.mu is held.
+func (g *authGuard) dropExpired(now time.Time) {
+	for k, t := range g.blocked {
+		if !t.After(now) {
+			delete(g.blocked, k)
+		}
+	}
+	g.nblocked.Store(int32(len(g.blocked)))
 }
 
 // failAuth answers an authentication failure: an unknown or malformed key

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -150,4 +152,31 @@ func TestServeWithoutAdminDatabase(t *testing.T) {
 	}
 	want("GET", "/v1/admin/keys", bootstrap, "", 503, unavailable)
 	want("GET", "/v1/epochs/latest", unknownKey, "", 503, unavailable)
+}
+
+// An unusable LIST_SPOOL_DIR stops the start with a message naming it (an
+// unusable default directory only turns the spool off).
+func TestServeRefusesAnUnusableSpoolDir(t *testing.T) {
+	chainURL, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load([]string{
+		"LISTEN_ADDR=127.0.0.1:0", "ADMIN_DATABASE_URL=" + testdb.New(t, "sg_test_serve_spool"), "DBSYNC_MAINNET_URL=" + chainURL,
+		"SHUTDOWN_TIMEOUT=2s", "SHUTDOWN_DELAY=0s", "LIST_SPOOL_DIR=" + notADir,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	err = serve(ctx, cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), func(string) { t.Error("serve started with an unusable LIST_SPOOL_DIR") })
+	if err == nil || !strings.Contains(err.Error(), "LIST_SPOOL_DIR: ") {
+		t.Fatalf("serve: %v; want a LIST_SPOOL_DIR error", err)
+	}
 }

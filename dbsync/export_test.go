@@ -96,3 +96,13 @@ func (db *DB) MemoPages() int {
 // SetHistoryMemo replaces the history memo with an empty one of n bytes
 // (below 0: off).
 func (db *DB) SetHistoryMemo(n int) { db.memo = newHistoryMemo(n) }
+
+// RecentPages reports how many newest-first history pages were read from
+// the unspent-output index's marks (hits) and how many were tried there
+// and then walked (walks).
+func (db *DB) RecentPages() (hits, walks int64) {
+	return db.recent.hits.Load(), db.recent.walks.Load()
+}
+
+// RecentTailCap is tx_history_recent.sql's TailCap.
+const RecentTailCap = recentTailCap

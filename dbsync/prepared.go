@@ -230,6 +230,9 @@ type Snapshot struct {
 	// leaveGate frees the request's place at the gate (idempotent).
 	leaveGate func()
 	network   string // labels its statements' metrics
+	// customPlans: plan_cache_mode is force_custom_plan in this
+	// transaction now (withCustomPlans).
+	customPlans bool
 }
 
 // GetContext runs query in the snapshot, prepared when registered.

@@ -3,6 +3,7 @@ package dbsync_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -191,7 +192,11 @@ var spentFiles = map[string]string{
 	"utxos_by_address.sql": "output_live_address", "balance_by_address.sql": "output_live_address",
 	"utxos_by_stake.sql": "output_live_stake", "balance_by_stake.sql": "output_live_stake",
 	"utxos_by_credential.sql": "output_live_payment_cred", "balance_by_credential.sql": "output_live_payment_cred",
+	"tx_history_recent.sql": "output_spent_address",
 }
+
+// recentParams render tx_history_recent.sql as the service does.
+var recentParams = map[string]any{"TailCap": dbsync.RecentTailCap}
 
 // TestExplainSpentIndex plans the +utxoindex statements on both address
 // layouts for the whale, the busy address and an ordinary one, the busiest
@@ -221,7 +226,9 @@ func TestExplainSpentIndex(t *testing.T) {
 				cases = append(cases,
 					explainCase{"utxos_by_address.sql", []any{a, -1, -1, 500}, nil},
 					explainCase{"utxos_by_address.sql", []any{a, 1000, 0, 500}, nil},
-					explainCase{"balance_by_address.sql", []any{a}, nil})
+					explainCase{"balance_by_address.sql", []any{a}, nil},
+					explainCase{"tx_history_recent.sql", []any{a, 0, int64(math.MaxInt64), 0, 21}, recentParams},
+					explainCase{"tx_history_recent.sql", []any{a, 0, 3000, 40, 21}, recentParams})
 			}
 			cases = append(cases,
 				explainCase{"utxos_by_stake.sql", []any{stake, -1, -1, 500}, nil},
@@ -251,11 +258,28 @@ func TestExplainSpentIndex(t *testing.T) {
 				}
 			}
 
-			// What the whale's and the busiest stake key's statements read.
-			var h int64
+			// The whale's newest history page from the marks reads the page
+			// from tx_out and the inputs after H (the tail) with one probe
+			// each; the core walk reads tx_in back from the tip until it has
+			// found the page's spends.
+			var h, tail int64
 			if err := sc.raw.Get(&h, `SELECT max(tx_id) FROM syncgate_utxo.checkpoint`); err != nil {
 				t.Fatal(err)
 			}
+			if err := sc.raw.Get(&tail, `SELECT count(*) FROM tx_in WHERE tx_in_id > $1`, h); err != nil {
+				t.Fatal(err)
+			}
+			recentArgs := []any{samples.Whale, 0, int64(math.MaxInt64), 0, 21}
+			recent := chainRowsRead(t, sc.raw, dbsync.StatementText("dbsync/tx_history_recent.sql", layout, recentParams), recentArgs)
+			walk := chainRowsRead(t, sc.raw, dbsync.StatementText("dbsync/tx_history_page.sql", dbsync.Layout{AddressTable: v.AddressTable}, map[string]any{"Order": "DESC"}), recentArgs)
+			if recent > 21+2*tail {
+				t.Errorf("the whale's newest page from the marks read %d rows of tx_out and tx_in; want at most the page and twice the %d inputs after H", recent, tail)
+			}
+			if walk <= 21+2*tail {
+				t.Errorf("the core walk read %d rows of tx_out and tx_in: the count does not see the walk", walk)
+			}
+
+			// What the whale's and the busiest stake key's statements read.
 			key := `o.address = $1`
 			if v.AddressTable {
 				key = `o.address_id = (SELECT id FROM address WHERE address = $1)`
@@ -320,6 +344,35 @@ func historyRowsRead(t *testing.T, raw *sqlx.DB, query string, args []any) int64
 		case history[p.IndexName]: // index, index-only or bitmap index scan
 			n += p.ActualRows * p.ActualLoops
 		case p.Relation == "tx_out" && p.NodeType == "Seq Scan":
+			n += (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
+		}
+		for _, c := range p.Plans {
+			walk(c)
+		}
+	}
+	walk(doc[0].Plan)
+	return int64(n)
+}
+
+// chainRowsRead runs query under EXPLAIN ANALYZE and sums the rows its
+// plan read from tx_out and tx_in (through any index or a scan), filtered
+// out or not.
+func chainRowsRead(t *testing.T, raw *sqlx.DB, query string, args []any) int64 {
+	t.Helper()
+	var out string
+	if err := raw.Get(&out, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...); err != nil {
+		t.Fatalf("EXPLAIN ANALYZE %.60s: %v", query, err)
+	}
+	var doc []struct {
+		Plan analyzedNode `json:"Plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc) != 1 {
+		t.Fatalf("unreadable plan: %v", err)
+	}
+	var n float64
+	var walk func(p analyzedNode)
+	walk = func(p analyzedNode) {
+		if p.Relation == "tx_out" || p.Relation == "tx_in" {
 			n += (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
 		}
 		for _, c := range p.Plans {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -19,6 +20,7 @@ var (
 	sqlTxHistoryPageAsc  = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
 	sqlTxHistoryTotal    = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
 	sqlTxHistorySmall    = layoutStatement("dbsync/tx_history_small.sql", alwaysGeneric, nil)
+	sqlTxHistoryRecent   = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap})
 	sqlTxOutRows         = prepared(sqlfiles.Must("dbsync/tx_out_rows.sql"))
 )
 
@@ -317,10 +319,31 @@ func (db *DB) withCustomPlans(ctx context.Context, tx *Snapshot, dense bool, fn 
 	if _, err := tx.ExecContext(ctx, sqlCustomPlans); err != nil {
 		return err
 	}
+	tx.customPlans = true
 	if err := fn(); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, sqlGenericPlans)
+	tx.customPlans = false
+	return err
+}
+
+// onGenericPlans runs fn with generic plans in a transaction that may be
+// inside withCustomPlans: for a statement whose generic plan is right for
+// every address, so it is not planned again on each run.
+func onGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
+	if !tx.customPlans {
+		return fn()
+	}
+	if _, err := tx.ExecContext(ctx, sqlGenericPlans); err != nil {
+		return err
+	}
+	tx.customPlans = false
+	err := fn()
+	if _, serr := tx.ExecContext(ctx, sqlCustomPlans); serr != nil && err == nil {
+		err = serr
+	}
+	tx.customPlans = true
 	return err
 }
 
@@ -500,6 +523,14 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		}
 		return refsOf(plain)
 	}
+	if !w.asc && w.db.Caps.UTxOMode == ModeCore {
+		if l := w.db.layoutNow(); l.SpentIndex {
+			refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
+			if err != nil || ok {
+				return refs, err
+			}
+		}
+	}
 	query := w.db.sql(sqlTxHistoryPageDesc)
 	if w.asc {
 		query = w.db.sql(sqlTxHistoryPageAsc)
@@ -509,6 +540,82 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		return nil, err
 	}
 	return refsOf(rows)
+}
+
+// recentTailCap bounds the inputs after the index's high-water tx that
+// tx_history_recent checks: the index is read only while it is at most
+// utxoindex.DefaultMaxLag (30) blocks behind, which on mainnet is a few
+// thousand inputs; a tail cut at the cap makes the page inexact (walked).
+const recentTailCap = 20000
+
+// withIndexOnly: a statement only the unspent-output index's layouts run.
+func withIndexOnly(l Layout) plan {
+	if l.SpentIndex {
+		return genericPlan
+	}
+	return notPrepared
+}
+
+// recentPages counts newest-first history pages by how they were read.
+type recentPages struct {
+	horizon atomic.Int64 // the index's horizon, as the last read saw it
+	hits    atomic.Int64 // exact from the index's marks
+	walks   atomic.Int64 // tried, then walked (a spend may lie below the horizon)
+}
+
+// fetchRecent reads a newest-first page of ids in [lo, hi) from the
+// unspent-output index (tx_history_recent.sql): the address's spends by
+// the transactions of the last Keep blocks are its marked rows, so a page
+// whose items are all that recent needs no tx_in probe per output of the
+// address, which in core mode costs a whale's newest page its whole
+// history. ok is false when the page may lack an older spend; the caller
+// then walks as without the index.
+func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, offset int, lim *int) (_ []TxRef, ok bool, err error) {
+	r := &w.db.recent
+	if hi <= r.horizon.Load()+1 {
+		return nil, false, nil // the whole range is older than the marks
+	}
+	var rows []txRefRecentRow
+	err = onGenericPlans(ctx, w.tx, func() (err error) {
+		rows, err = selectRows[txRefRecentRow](ctx, w.tx, sqlTxHistoryRecent.For(l), w.addr, lo, hi, offset, lim)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(rows) == 0 {
+		r.walks.Add(1)
+		return nil, false, nil // nothing to judge by: walk
+	}
+	above := rows[0].ExactAbove
+	if above < math.MaxInt64 {
+		r.horizon.Store(above)
+	}
+	// Every missing spend is at or below the horizon: none lies in the
+	// range, or all are older than the page's last item.
+	full := lim != nil && len(rows) == *lim
+	if lo <= above && !(full && rows[len(rows)-1].ID > above) {
+		r.walks.Add(1)
+		return nil, false, nil
+	}
+	r.hits.Add(1)
+	plain := make([]txRefRow, len(rows))
+	for i, row := range rows {
+		plain[i] = row.txRefRow
+	}
+	refs, err := refsOf(plain)
+	return refs, err == nil, err
+}
+
+// txRefRecentRow is a tx_history_recent row: a transaction and the id
+// above which the page is exact.
+type txRefRecentRow struct {
+	txRefRow
+	ExactAbove int64
+}
+
+func (r *txRefRecentRow) scanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size, &r.ExactAbove)
 }
 
 // refsOf turns history page rows into references.

@@ -37,8 +37,14 @@ import (
 )
 
 // formatVersion is the index's table format; an index of another version
-// is dropped and rebuilt.
-const formatVersion = 1
+// is dropped and rebuilt, unless upgradable says it can be brought up to
+// date in place. 2 added output_spent_address.
+const formatVersion = 2
+
+// upgradable are the older formats create.sql turns into formatVersion by
+// adding what is missing (an index over the few marked rows: seconds, not
+// the hours a mainnet rebuild takes).
+var upgradable = map[int]bool{1: true}
 
 // lockKey is the maintenance advisory lock ("sgutxo\0\0"), in the db-sync
 // database the index lives in.
@@ -65,6 +71,7 @@ var (
 var (
 	sqlMetaGet          = sqlfiles.Must("utxoindex/meta_get.sql")
 	sqlMetaSet          = sqlfiles.Must("utxoindex/meta_set.sql")
+	sqlMetaUpgrade      = sqlfiles.Must("utxoindex/meta_upgrade.sql")
 	sqlDrop             = sqlfiles.Must("utxoindex/drop.sql")
 	sqlLock             = sqlfiles.Must("utxoindex/lock.sql")
 	sqlUnlock           = sqlfiles.Must("utxoindex/unlock.sql")
@@ -178,6 +185,14 @@ func (x *Index) ensureOn(ctx context.Context, q queryExecer) error {
 	err := sqlx.GetContext(ctx, q, &meta, sqlMetaGet)
 	switch {
 	case err == nil && meta.Version == formatVersion && meta.AddressTable == x.addressTable:
+		return nil
+	case err == nil && upgradable[meta.Version] && meta.AddressTable == x.addressTable:
+		if _, err := q.ExecContext(ctx, x.sqlCreate); err != nil {
+			return fmt.Errorf("utxoindex: upgrade from format %d: %w", meta.Version, err)
+		}
+		if _, err := q.ExecContext(ctx, sqlMetaUpgrade, formatVersion); err != nil {
+			return fmt.Errorf("utxoindex: meta: %w", err)
+		}
 		return nil
 	case err == nil, errors.Is(err, sql.ErrNoRows):
 		if _, err := q.ExecContext(ctx, sqlDrop); err != nil {

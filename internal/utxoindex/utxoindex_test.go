@@ -311,3 +311,52 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestUpgradeInPlace: an index of format 1 (without output_spent_address)
+// is brought to the current format by adding the index, not rebuilt: its
+// rows and checkpoints stay, and the maintainer goes on from its H.
+func TestUpgradeInPlace(t *testing.T) {
+	db := seed(t, chaingen.Variant{Mode: chaingen.ModeCore})
+	x := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30})
+	catchUp(t, x)
+	h := high(t, db)
+	var rows, checkpoints int64
+	if err := db.Get(&rows, `SELECT count(*) FROM syncgate_utxo.output`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Get(&checkpoints, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil {
+		t.Fatal(err)
+	}
+	db.MustExec(`DROP INDEX syncgate_utxo.output_spent_address`)
+	db.MustExec(`UPDATE syncgate_utxo.meta SET version = 1`)
+	if err := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30}).Ensure(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var version int
+	var present bool
+	var rowsAfter, checkpointsAfter int64
+	if err := db.Get(&version, `SELECT version FROM syncgate_utxo.meta`); err != nil || version != 2 {
+		t.Fatalf("format %d after the upgrade (%v), want 2", version, err)
+	}
+	if err := db.Get(&present, `SELECT to_regclass('syncgate_utxo.output_spent_address') IS NOT NULL`); err != nil || !present {
+		t.Fatalf("output_spent_address present: %v (%v)", present, err)
+	}
+	if err := db.Get(&rowsAfter, `SELECT count(*) FROM syncgate_utxo.output`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Get(&checkpointsAfter, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil {
+		t.Fatal(err)
+	}
+	if rowsAfter != rows || checkpointsAfter != checkpoints || high(t, db) != h {
+		t.Errorf("after the upgrade: %d rows, %d checkpoints, H %d; want %d, %d, %d (kept, not rebuilt)",
+			rowsAfter, checkpointsAfter, high(t, db), rows, checkpoints, h)
+	}
+	// A format it cannot upgrade from is rebuilt.
+	db.MustExec(`UPDATE syncgate_utxo.meta SET version = 99`)
+	if err := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30}).Ensure(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Get(&checkpointsAfter, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil || checkpointsAfter != 0 {
+		t.Errorf("%d checkpoints after an unknown format (%v), want a fresh index", checkpointsAfter, err)
+	}
+}

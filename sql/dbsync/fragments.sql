@@ -114,14 +114,16 @@ paid AS (
 
 {{- /* spent_state: the body of a CTE with the unspent-output index's state
    as this snapshot sees it (SpentIndex layouts; internal/utxoindex): h, its
-   high-water tx id, and ok, whether db-sync still holds that tx in the
-   same block and the horizon tx below which spends were dropped. After a
-   rollback below either, ok is false and h 0 until the maintainer rewinds:
+   high-water tx id; horizon, the tx id at or below which spends were
+   dropped (every spend by a tx in (horizon, h] is kept, marked); and ok,
+   whether db-sync still holds h's tx in the same block and the horizon
+   tx. After a rollback below either, ok is false and h 0 until the
+   maintainer rewinds:
    the statements then read everything from tx_out, as core mode does, so
    an answer is exact whatever the index's state. Indexes:
    checkpoint_pkey, tx_pkey, block_pkey. */}}
 {{define "spent_state" -}}
-SELECT COALESCE(max(c.tx_id), 0) AS h, count(*) > 0 AS ok
+SELECT COALESCE(max(c.tx_id), 0) AS h, COALESCE(max(c.horizon_tx_id), 0) AS horizon, count(*) > 0 AS ok
 FROM (SELECT * FROM syncgate_utxo.checkpoint ORDER BY tx_id DESC LIMIT 1) c
 WHERE EXISTS (
     SELECT 1 FROM tx JOIN block b ON b.id = tx.block_id

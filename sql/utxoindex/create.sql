@@ -2,7 +2,9 @@
 -- its own (db-sync's tables are never written). A template over the
 -- db-sync layout: the address-table variant keys outputs by address_id.
 -- Format version: utxoindex.formatVersion (meta.version); a mismatch drops
--- and rebuilds the schema.
+-- and rebuilds the schema, except from a version utxoindex.upgradable
+-- names: this file runs again (every statement is IF NOT EXISTS) and adds
+-- what the newer version has (2: output_spent_address).
 --
 -- output: every output of a transaction with id <= H (the newest
 --   checkpoint) that is not known to be spent at a safe depth: live rows
@@ -32,6 +34,11 @@ CREATE INDEX IF NOT EXISTS output_live_address ON syncgate_utxo.output ({{if .Ad
 CREATE INDEX IF NOT EXISTS output_live_stake ON syncgate_utxo.output (stake_address_id, tx_id, index) INCLUDE (tx_out_id) WHERE spent_by_tx_id IS NULL AND stake_address_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS output_live_payment_cred ON syncgate_utxo.output (payment_cred, tx_id, index) INCLUDE (tx_out_id) WHERE spent_by_tx_id IS NULL AND payment_cred IS NOT NULL;
 CREATE INDEX IF NOT EXISTS output_spent_by ON syncgate_utxo.output (spent_by_tx_id) WHERE spent_by_tx_id IS NOT NULL;
+-- The marked rows by address and spending tx: an address's spends of the
+-- last Keep blocks, newest first, for the newest history pages
+-- (dbsync/tx_history_recent.sql), which core mode otherwise finds only by
+-- probing tx_in for the address's every output.
+CREATE INDEX IF NOT EXISTS output_spent_address ON syncgate_utxo.output ({{if .AddressTable}}address_id{{else}}address{{end}}, spent_by_tx_id) WHERE spent_by_tx_id IS NOT NULL;
 CREATE TABLE IF NOT EXISTS syncgate_utxo.checkpoint (
   tx_id bigint PRIMARY KEY,
   tx_hash bytea NOT NULL,

@@ -1,0 +1,180 @@
+package dbsync_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/utxoindex"
+)
+
+// TestSpentIndexHistoryPages: newest-first history pages read from the
+// unspent-output index's marks (tx_history_recent.sql) are the pages the
+// plain core walk gives, page by page, in offset and cursor mode, light
+// and detailed, on both address layouts and through both core walks
+// (dense and sparse); the walks are long enough that some pages come from
+// the marks and some reach below the index's horizon (40 blocks here) and
+// are walked.
+func TestSpentIndexHistoryPages(t *testing.T) {
+	for _, v := range []chaingen.Variant{
+		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
+		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
+	} {
+		t.Run(strings.ReplaceAll(v.String(), "/", "_"), func(t *testing.T) {
+			sc := seedSpent(t, v, 5)
+			sc.db.SetSmallHistoryOutputs(0) // every address walks: the path the index serves
+			if !v.AddressTable {
+				// The plain core chain also against the independent history.
+				c := &chain{mode: v.Mode, db: sc.db, raw: sc.raw}
+				for _, w := range []struct {
+					addr   string
+					limits []int
+				}{{samples.Whale, []int{20, 100}}, {samples.Busy, []int{7, samples.BusyTxs - 1}}} {
+					want := ordered(independentHistory(t, c, w.addr), false)
+					for _, limit := range w.limits {
+						if got := walkOffset(t, c, w.addr, limit, false, want); !slices.Equal(got, want) {
+							t.Fatalf("%s limit %d: offset walk gave %d txs, want %d", w.addr, limit, len(got), len(want))
+						}
+						if got := walkCursor(t, c, w.addr, limit, false, len(want)); !slices.Equal(got, want) {
+							t.Fatalf("%s limit %d: cursor walk gave %d txs, want %d", w.addr, limit, len(got), len(want))
+						}
+					}
+				}
+			}
+			for _, dense := range []int{1, 1 << 40} {
+				sc.db.SetDenseHistoryOutputs(dense)
+				compareHistory(t, fmt.Sprintf("dense=%d", dense), sc, true)
+			}
+			hits, walks := sc.db.RecentPages()
+			if hits < 20 || walks < 5 {
+				t.Errorf("%d pages from the index's marks and %d walked after trying: the comparison did not exercise both", hits, walks)
+			}
+		})
+	}
+}
+
+// TestSpentIndexHistoryWhileUnusable: while db-sync has rolled back below
+// the index's high-water tx (before the maintainer rewinds it), no page is
+// taken from the marks, and every page is still right; after the rewind
+// they are taken from the marks again.
+func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
+	ctx := t.Context()
+	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 0)
+	sc.db.SetSmallHistoryOutputs(0)
+	if _, err := testdb.CutBlocks(ctx, sc.raw, 8); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := sc.db.RecentPages()
+	compareHistory(t, "rolled back below H", sc, false)
+	if now, _ := sc.db.RecentPages(); now != hits {
+		t.Errorf("%d pages taken from the marks of an index db-sync rolled back below", now-hits)
+	}
+	x, err := utxoindex.New(ctx, sc.raw, utxoindex.Options{Batch: 700, Lag: 0, Keep: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.CatchUp(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	compareHistory(t, "rewound", sc, false)
+	if now, walks := sc.db.RecentPages(); now == hits {
+		t.Errorf("no page taken from the marks after the rewind (%d walked)", walks)
+	}
+}
+
+// compareHistory walks the newest-first history of the whale, the busy
+// address and a few ordinary ones through the index-reading DB and the
+// plain one, page by page (offset mode, cursor mode, detailed first
+// pages), and wants the same pages. deep also walks the whale to its end
+// in small pages.
+func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
+	t.Helper()
+	ctx := t.Context()
+	type walk struct {
+		addr  string
+		limit int
+		pages int // offset pages to compare (0: to the end)
+	}
+	// The whale's newest pages of 3 lie above the horizon (40 blocks).
+	walks := []walk{{samples.Whale, 3, 6}, {samples.Whale, 20, 12}, {samples.Whale, 100, 0}, {samples.Busy, 7, 0}, {samples.Busy, samples.BusyTxs - 1, 0}}
+	if deep {
+		walks = append(walks, walk{samples.Whale, 3, 0})
+	}
+	for _, a := range samples.Small[:min(3, len(samples.Small))] {
+		walks = append(walks, walk{a, 2, 0})
+	}
+	// Most transactions that spend an address's outputs also pay it
+	// change, so the paid side alone would hide a missing spend: walk the
+	// addresses with the most transactions that only spend from them.
+	for _, a := range spendOnlyAddresses(t, sc) {
+		walks = append(walks, walk{a, 2, 0}, walk{a, 5, 0})
+	}
+	page := func(db *dbsync.DB, addr string, q dbsync.HistoryQuery) dbsync.HistoryPage[dbsync.TxRef] {
+		t.Helper()
+		p, err := db.TxHistory(ctx, mustAddress(t, addr), q, nil)
+		if err != nil {
+			t.Fatalf("%s: %s %+v: %v", when, addr, q, err)
+		}
+		return p
+	}
+	same := func(what string, got, want any) {
+		t.Helper()
+		if render(got) != render(want) {
+			t.Fatalf("%s: %s differs with the index:\n got %.600s\nwant %.600s", when, what, render(got), render(want))
+		}
+	}
+	for _, w := range walks {
+		for offset, n := 0, 0; w.pages == 0 || n < w.pages; offset, n = offset+w.limit, n+1 {
+			q := dbsync.HistoryQuery{Limit: w.limit, Offset: offset}
+			want := page(sc.plain, w.addr, q)
+			same(fmt.Sprintf("%s %+v", w.addr, q), page(sc.db, w.addr, q), want)
+			if !want.HasMore() {
+				break
+			}
+		}
+		from := int64(1 << 62)
+		for n := 0; w.pages == 0 || n < w.pages; n++ {
+			q := dbsync.HistoryQuery{Limit: w.limit, FromSlot: &from}
+			want := page(sc.plain, w.addr, q)
+			same(fmt.Sprintf("%s limit %d from slot %d", w.addr, w.limit, from), page(sc.db, w.addr, q), want)
+			if !want.HasMore() {
+				break
+			}
+			from = *want.NextCursor
+		}
+		q := dbsync.HistoryQuery{Limit: min(w.limit, 20)}
+		detailed := func(db *dbsync.DB) any {
+			p, err := db.TxsByAddress(ctx, mustAddress(t, w.addr), q, nil)
+			if err != nil {
+				t.Fatalf("%s: detailed %s: %v", when, w.addr, err)
+			}
+			return p
+		}
+		same("detailed first page of "+w.addr, detailed(sc.db), detailed(sc.plain))
+	}
+}
+
+// spendOnlyAddresses are the three addresses with the most transactions
+// that spend their outputs without paying them.
+func spendOnlyAddresses(t *testing.T, sc *spentChain) []string {
+	t.Helper()
+	addr, key := "o.address", "o.address"
+	if sc.variant.AddressTable {
+		addr, key = "(SELECT a.address FROM address a WHERE a.id = o.address_id)", "o.address_id"
+	}
+	var out []string
+	if err := sc.raw.Select(&out, `SELECT `+addr+` FROM tx_in i
+		JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index
+		WHERE NOT EXISTS (SELECT 1 FROM tx_out p WHERE p.tx_id = i.tx_in_id AND `+strings.ReplaceAll(key, "o.", "p.")+` = `+key+`)
+		GROUP BY `+key+` ORDER BY count(DISTINCT i.tx_in_id) DESC, 1 LIMIT 3`); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 3 {
+		t.Fatalf("only %d addresses have transactions that only spend from them", len(out))
+	}
+	return out
+}

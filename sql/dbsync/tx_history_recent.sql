@@ -1,0 +1,75 @@
+-- tx_history_recent: a newest-first history page of a core-mode address
+-- from the unspent-output index (+utxoindex only), without the tx_in
+-- walk over the address's outputs that tx_history_page needs in core mode.
+-- A transaction belongs to the address when it pays to it (paid, from
+-- tx_out as in tx_history_page) or spends one of its outputs. The spends
+-- by transactions in (horizon, h] are the index's marked rows (marked,
+-- through output_spent_address); those after h, the newest inputs (tail:
+-- a few blocks, the index is read only while it is at most MaxLag blocks
+-- behind) checked against the address one by one. Spends at or below the
+-- horizon are not here: the page is exact when its last item is above
+-- exact_above (every missing spend is older than every item), or when $2
+-- is (the range holds no such spend); the caller checks and otherwise
+-- reads tx_history_page. exact_above is the largest bigint (never exact)
+-- while the index does not hold for this snapshot (spent_state.ok) or
+-- when the tail reached its cap.
+-- $1 address text, $2 lowest tx id (inclusive), $3 highest tx id
+-- (exclusive), $4 offset, $5 limit (NULL: no limit)
+-- Indexes: sg_tx_out_address_tx_id (paid, backwards, index-only);
+-- output_spent_address (marked, backwards); idx_tx_in_tx_in_id (tail,
+-- backwards from the newest input, capped) with one unique_txout probe
+-- per input (a LATERAL, so no plan joins the tail to the address's whole
+-- history); tx_pkey, block_pkey. See fragments "spent_state".
+{{- if not .SpentIndex}}
+-- (not used without the index: no rendering is prepared or run)
+SELECT NULL::bigint AS id WHERE false
+{{- else}}
+WITH spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), paid AS (
+  SELECT DISTINCT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
+  ORDER BY o.tx_id DESC
+  LIMIT $4::bigint + $5::bigint
+), marked AS (
+  SELECT DISTINCT u.spent_by_tx_id AS id
+  FROM syncgate_utxo.output u
+  WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id IS NOT NULL
+    AND u.spent_by_tx_id >= $2 AND u.spent_by_tx_id < $3
+    AND (SELECT ok FROM spent_state)
+  ORDER BY u.spent_by_tx_id DESC
+  LIMIT $4::bigint + $5::bigint
+), tail_in AS MATERIALIZED (
+  SELECT i.tx_in_id, i.tx_out_id, i.tx_out_index
+  FROM tx_in i
+  WHERE i.tx_in_id > (SELECT h FROM spent_state) AND (SELECT ok FROM spent_state)
+  ORDER BY i.tx_in_id DESC
+  LIMIT {{.TailCap}}
+), tail AS (
+  SELECT DISTINCT ti.tx_in_id AS id
+  FROM tail_in ti
+  CROSS JOIN LATERAL (
+    SELECT 1 FROM tx_out o
+    WHERE o.tx_id = ti.tx_out_id AND o.index = ti.tx_out_index AND {{addrKey "o"}} = {{addrParam "$1"}}
+    LIMIT 1
+  ) hit
+  WHERE ti.tx_in_id >= $2 AND ti.tx_in_id < $3
+), page AS (
+  SELECT id FROM paid
+  UNION
+  SELECT id FROM marked
+  UNION
+  SELECT id FROM tail
+  ORDER BY id DESC
+  OFFSET $4 LIMIT $5
+)
+SELECT
+  {{template "tx_columns" .}},
+  (SELECT CASE WHEN s.ok AND (SELECT count(*) FROM tail_in) < {{.TailCap}} THEN s.horizon
+     ELSE 9223372036854775807 END FROM spent_state s) AS exact_above
+FROM page p
+JOIN tx t ON t.id = p.id
+JOIN block b ON b.id = t.block_id
+ORDER BY t.id DESC
+{{- end}}

@@ -78,6 +78,9 @@ type DB struct {
 	// recent: newest-first history pages read from the index's marks
 	// (tx_history_recent.sql), see historyWalk.fetchRecent.
 	recent recentPages
+	// counts: addresses' history counts, remembered to count on from
+	// (history_count.go).
+	counts historyCounts
 
 	primary  *pool
 	replicas []*pool
@@ -127,7 +130,7 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 		o.ProbeTimeout = DefaultProbeTimeout
 	}
 	db := &DB{Network: nc.Network, smallHistory: smallHistoryOutputs, opts: o, log: o.Log, started: make(chan struct{}),
-		memo: newHistoryMemo(o.HistoryMemoBytes)}
+		memo: newHistoryMemo(o.HistoryMemoBytes), counts: newHistoryCounts()}
 	if db.log == nil {
 		db.log = slog.Default()
 	}

@@ -106,3 +106,9 @@ func (db *DB) RecentPages() (hits, walks int64) {
 
 // RecentTailCap is tx_history_recent.sql's TailCap.
 const RecentTailCap = recentTailCap
+
+// HistoryCounts reports how many history counts were answered from a
+// remembered base and how many were counted whole.
+func (db *DB) HistoryCounts() (fromBase, whole int64) {
+	return db.counts.fromBase.Load(), db.counts.whole.Load()
+}

@@ -162,19 +162,30 @@ func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
 // that spend their outputs without paying them.
 func spendOnlyAddresses(t *testing.T, sc *spentChain) []string {
 	t.Helper()
+	out := spendOnlyAfter(t, sc, 0)
+	if len(out) < 3 {
+		t.Fatalf("only %d addresses have transactions that only spend from them", len(out))
+	}
+	return out
+}
+
+// spendOnlyAfter is spendOnlyAddresses for the transactions after tx id
+// after (at most three).
+func spendOnlyAfter(t *testing.T, sc *spentChain, after int64) []string {
+	t.Helper()
 	addr, key := "o.address", "o.address"
 	if sc.variant.AddressTable {
 		addr, key = "(SELECT a.address FROM address a WHERE a.id = o.address_id)", "o.address_id"
 	}
-	var out []string
-	if err := sc.raw.Select(&out, `SELECT `+addr+` FROM tx_in i
-		JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index
-		WHERE NOT EXISTS (SELECT 1 FROM tx_out p WHERE p.tx_id = i.tx_in_id AND `+strings.ReplaceAll(key, "o.", "p.")+` = `+key+`)
-		GROUP BY `+key+` ORDER BY count(DISTINCT i.tx_in_id) DESC, 1 LIMIT 3`); err != nil {
-		t.Fatal(err)
+	spends := `SELECT i.tx_in_id AS spender, o.* FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
+	if sc.variant.Mode == chaingen.ModeConsumed {
+		spends = `SELECT o.consumed_by_tx_id AS spender, o.* FROM tx_out o WHERE o.consumed_by_tx_id IS NOT NULL`
 	}
-	if len(out) < 3 {
-		t.Fatalf("only %d addresses have transactions that only spend from them", len(out))
+	var out []string
+	if err := sc.raw.Select(&out, `SELECT `+addr+` FROM (`+spends+`) o
+		WHERE o.spender > $1 AND NOT EXISTS (SELECT 1 FROM tx_out p WHERE p.tx_id = o.spender AND `+strings.ReplaceAll(key, "o.", "p.")+` = `+key+`)
+		GROUP BY `+key+` ORDER BY count(DISTINCT o.spender) DESC, 1 LIMIT 3`, after); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -192,7 +192,7 @@ var spentFiles = map[string]string{
 	"utxos_by_address.sql": "output_live_address", "balance_by_address.sql": "output_live_address",
 	"utxos_by_stake.sql": "output_live_stake", "balance_by_stake.sql": "output_live_stake",
 	"utxos_by_credential.sql": "output_live_payment_cred", "balance_by_credential.sql": "output_live_payment_cred",
-	"tx_history_recent.sql": "output_spent_address",
+	"tx_history_recent.sql": "output_spent_address", "tx_history_count_after.sql": "output_spent_address",
 }
 
 // recentParams render tx_history_recent.sql as the service does.
@@ -228,7 +228,8 @@ func TestExplainSpentIndex(t *testing.T) {
 					explainCase{"utxos_by_address.sql", []any{a, 1000, 0, 500}, nil},
 					explainCase{"balance_by_address.sql", []any{a}, nil},
 					explainCase{"tx_history_recent.sql", []any{a, 0, int64(math.MaxInt64), 0, 21}, recentParams},
-					explainCase{"tx_history_recent.sql", []any{a, 0, 3000, 40, 21}, recentParams})
+					explainCase{"tx_history_recent.sql", []any{a, 0, 3000, 40, 21}, recentParams},
+					explainCase{"tx_history_count_after.sql", []any{a, 3000}, recentParams})
 			}
 			cases = append(cases,
 				explainCase{"utxos_by_stake.sql", []any{stake, -1, -1, 500}, nil},

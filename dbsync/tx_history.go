@@ -296,10 +296,12 @@ func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q His
 
 // countHistory counts the address's transactions at tip (through counter).
 func (db *DB) countHistory(ctx context.Context, tx *Snapshot, addr string, tip Tip, counter TotalCounter) (int64, error) {
+	var tipBlock int64
+	if tip.BlockNo != nil {
+		tipBlock = *tip.BlockNo
+	}
 	count := func(ctx context.Context) (int64, error) {
-		var n int64
-		err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
-		return n, err
+		return db.historyCount(ctx, tx, addr, tipBlock)
 	}
 	if counter == nil {
 		return count(ctx)

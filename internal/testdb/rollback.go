@@ -17,6 +17,9 @@ type Cut struct {
 	Block, Tx int64
 	// Txs: how many transactions were cut.
 	Txs int64
+	// consumed: tx_out has consumed_by_tx_id (unmarked by the cut, marked
+	// again by Restore).
+	consumed bool
 }
 
 // CutBlocks rolls the database back by its newest n blocks, the way
@@ -39,6 +42,10 @@ func CutBlocks(ctx context.Context, db *sqlx.DB, n int) (*Cut, error) {
 		ORDER BY 1`); err != nil {
 		return nil, err
 	}
+	if err := db.GetContext(ctx, &c.consumed, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+		WHERE table_schema = 'public' AND table_name = 'tx_out' AND column_name = 'consumed_by_tx_id')`); err != nil {
+		return nil, err
+	}
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -48,6 +55,15 @@ func CutBlocks(ctx context.Context, db *sqlx.DB, n int) (*Cut, error) {
 	steps := []step{
 		{`DROP SCHEMA IF EXISTS sg_cut CASCADE`, nil},
 		{`CREATE SCHEMA sg_cut`, nil},
+	}
+	if c.consumed {
+		// db-sync unmarks the kept outputs the rolled-back transactions
+		// spent (consumed layouts).
+		steps = append(steps,
+			step{`CREATE TABLE sg_cut.consumed AS SELECT id, consumed_by_tx_id FROM tx_out WHERE tx_id <= $1 AND consumed_by_tx_id > $1`, []any{t}},
+			step{`UPDATE tx_out SET consumed_by_tx_id = NULL WHERE tx_id <= $1 AND consumed_by_tx_id > $1`, []any{t}})
+	}
+	steps = append(steps, []step{
 		{`CREATE TABLE sg_cut.block AS SELECT * FROM block WHERE id > $1`, []any{b}},
 		{`CREATE TABLE sg_cut.tx AS SELECT * FROM tx WHERE id > $1`, []any{t}},
 		{`CREATE TABLE sg_cut.tx_out AS SELECT * FROM tx_out WHERE tx_id > $1`, []any{t}},
@@ -58,7 +74,7 @@ func CutBlocks(ctx context.Context, db *sqlx.DB, n int) (*Cut, error) {
 		{`DELETE FROM collateral_tx_in WHERE tx_in_id > $1`, []any{t}},
 		{`DELETE FROM reference_tx_in WHERE tx_in_id > $1`, []any{t}},
 		{`DELETE FROM tx_out WHERE tx_id > $1`, []any{t}},
-	}
+	}...)
 	for _, name := range tables {
 		steps = append(steps, step{`DELETE FROM ` + pq.QuoteIdentifier(name) + ` WHERE tx_id > $1`, []any{t}})
 	}
@@ -104,13 +120,20 @@ func (c *Cut) Restore(ctx context.Context, shift int64) error {
 		{`UPDATE sg_cut.ma_tx_out SET id = id + $1, tx_out_id = tx_out_id + $1`, []any{shift}},
 		{`UPDATE sg_cut.tx_out SET id = id + $1, tx_id = tx_id + $1`, []any{shift}},
 		{`UPDATE sg_cut.tx_in SET id = id + $2, tx_in_id = tx_in_id + $2, tx_out_id = CASE WHEN tx_out_id > $1 THEN tx_out_id + $2 ELSE tx_out_id END`, []any{t, shift}},
+	}
+	if c.consumed {
+		steps = append(steps,
+			step{`UPDATE sg_cut.tx_out SET consumed_by_tx_id = consumed_by_tx_id + $2 WHERE consumed_by_tx_id > $1`, []any{t, shift}},
+			step{`UPDATE tx_out o SET consumed_by_tx_id = c.consumed_by_tx_id + $1 FROM sg_cut.consumed c WHERE o.id = c.id`, []any{shift}})
+	}
+	steps = append(steps, []step{
 		{`INSERT INTO block SELECT * FROM sg_cut.block`, nil},
 		{`INSERT INTO tx SELECT * FROM sg_cut.tx`, nil},
 		{`INSERT INTO tx_out SELECT * FROM sg_cut.tx_out`, nil},
 		{`INSERT INTO tx_in SELECT * FROM sg_cut.tx_in`, nil},
 		{`INSERT INTO ma_tx_out SELECT * FROM sg_cut.ma_tx_out`, nil},
 		{`DROP SCHEMA sg_cut CASCADE`, nil},
-	}
+	}...)
 	if err := run(ctx, tx, steps); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

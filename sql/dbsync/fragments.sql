@@ -132,3 +132,30 @@ WHERE EXISTS (
     SELECT 1 FROM tx JOIN block b ON b.id = tx.block_id
     WHERE tx.id = c.horizon_tx_id AND tx.hash = c.horizon_tx_hash AND b.hash = c.horizon_block_hash))
 {{- end}}
+
+{{- /* spent_tail: the CTEs tail_in, the newest inputs after the index's
+   high-water tx h (at most .TailCap; none while the index does not hold,
+   spent_state.ok), and tail, the ids of those that spend an output of the
+   address $1, each input checked by one probe (a LATERAL, so no plan joins
+   the tail to the address's whole history). Needs the CTE spent_state. The
+   index is read only while it is at most MaxLag blocks behind, so the tail
+   is a few blocks' inputs; a tail at the cap may be cut, and the caller
+   treats its answer as inexact. Indexes: idx_tx_in_tx_in_id (backwards
+   from the newest input), sg_tx_out_address_tx_id or unique_txout. */}}
+{{define "spent_tail" -}}
+tail_in AS MATERIALIZED (
+  SELECT i.tx_in_id, i.tx_out_id, i.tx_out_index
+  FROM tx_in i
+  WHERE i.tx_in_id > (SELECT h FROM spent_state) AND (SELECT ok FROM spent_state)
+  ORDER BY i.tx_in_id DESC
+  LIMIT {{.TailCap}}
+), tail AS (
+  SELECT DISTINCT ti.tx_in_id AS id
+  FROM tail_in ti
+  CROSS JOIN LATERAL (
+    SELECT 1 FROM tx_out o
+    WHERE o.tx_id = ti.tx_out_id AND o.index = ti.tx_out_index AND {{addrKey "o"}} = {{addrParam "$1"}}
+    LIMIT 1
+  ) hit
+)
+{{- end}}

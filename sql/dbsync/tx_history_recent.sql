@@ -16,10 +16,8 @@
 -- $1 address text, $2 lowest tx id (inclusive), $3 highest tx id
 -- (exclusive), $4 offset, $5 limit (NULL: no limit)
 -- Indexes: sg_tx_out_address_tx_id (paid, backwards, index-only);
--- output_spent_address (marked, backwards); idx_tx_in_tx_in_id (tail,
--- backwards from the newest input, capped) with one unique_txout probe
--- per input (a LATERAL, so no plan joins the tail to the address's whole
--- history); tx_pkey, block_pkey. See fragments "spent_state".
+-- output_spent_address (marked, backwards); the tail's (fragments
+-- "spent_tail"); tx_pkey, block_pkey. See fragments "spent_state".
 {{- if not .SpentIndex}}
 -- (not used without the index: no rendering is prepared or run)
 SELECT NULL::bigint AS id WHERE false
@@ -40,27 +38,12 @@ WITH spent_state AS MATERIALIZED (
     AND (SELECT ok FROM spent_state)
   ORDER BY u.spent_by_tx_id DESC
   LIMIT $4::bigint + $5::bigint
-), tail_in AS MATERIALIZED (
-  SELECT i.tx_in_id, i.tx_out_id, i.tx_out_index
-  FROM tx_in i
-  WHERE i.tx_in_id > (SELECT h FROM spent_state) AND (SELECT ok FROM spent_state)
-  ORDER BY i.tx_in_id DESC
-  LIMIT {{.TailCap}}
-), tail AS (
-  SELECT DISTINCT ti.tx_in_id AS id
-  FROM tail_in ti
-  CROSS JOIN LATERAL (
-    SELECT 1 FROM tx_out o
-    WHERE o.tx_id = ti.tx_out_id AND o.index = ti.tx_out_index AND {{addrKey "o"}} = {{addrParam "$1"}}
-    LIMIT 1
-  ) hit
-  WHERE ti.tx_in_id >= $2 AND ti.tx_in_id < $3
-), page AS (
+), {{template "spent_tail" .}}, page AS (
   SELECT id FROM paid
   UNION
   SELECT id FROM marked
   UNION
-  SELECT id FROM tail
+  SELECT id FROM tail WHERE id >= $2 AND id < $3
   ORDER BY id DESC
   OFFSET $4 LIMIT $5
 )

@@ -1,0 +1,119 @@
+package dbsync
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/syncgate/syncgate/internal/bounded"
+)
+
+// History counts that follow the chain.
+//
+// A history page's total is the address's distinct transaction count at
+// the page's tip. Counted whole (tx_history_total.sql) it costs the
+// address's history: 0.7 s for the 1 M core whale, paid again at every
+// new block because the total is cached per tip. An address's count up
+// to a transaction never changes while that transaction stays on chain,
+// so each count is remembered with the snapshot's newest transaction (a
+// base), and the next count adds what came after it
+// (tx_history_count_after.sql): one block's worth for an address counted
+// every block. A base whose transaction a rollback removed (tx_is.sql)
+// is dropped and the address counted whole again.
+//
+// Consumed layouts find the spends after the base in tx_out; core mode
+// only through the unspent-output index's marks, which hold the spends of
+// its last Keep blocks: a base older than its horizon is counted whole
+// again (once per Keep blocks for an address asked for less often), and
+// without the index every count is whole, as before.
+
+var sqlTxHistoryCountAfter = layoutStatement("dbsync/tx_history_count_after.sql", alwaysGeneric, map[string]any{"TailCap": recentTailCap})
+
+// countBase is an address's transaction count up to and including
+// transaction id, whose hash and block number let a later count tell
+// whether it is still on chain.
+type countBase struct {
+	id, blockNo int64
+	hash        []byte
+	n           int64
+}
+
+// historyCounts are the remembered bases, per process, bounded.
+type historyCounts struct {
+	bases *bounded.Map[string, countBase]
+	// Counts answered from a base and counted whole (tests, metrics).
+	fromBase, whole atomic.Int64
+}
+
+// countBasesBytes bounds the bases (about 150 bytes each with the key).
+const countBasesBytes = 4 << 20
+
+func newHistoryCounts() historyCounts {
+	return historyCounts{bases: bounded.New[string, countBase](countBasesBytes, nil)}
+}
+
+// countAfterRow is a tx_history_count_after row.
+type countAfterRow struct {
+	N             int64  `db:"n"`
+	Exact         bool   `db:"exact"`
+	NewestID      int64  `db:"newest_id"`
+	NewestHash    []byte `db:"newest_hash"`
+	NewestBlockNo int64  `db:"newest_block_no"`
+}
+
+// historyCount is addr's distinct transaction count in the snapshot tx
+// (whose tip block is tipBlock): from its remembered base when that still
+// holds, else counted whole; either way the count becomes the new base.
+func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string, tipBlock int64) (int64, error) {
+	l := db.layoutNow()
+	if !l.Consumed && !l.SpentIndex {
+		db.counts.whole.Add(1)
+		return db.countWhole(ctx, tx, addr)
+	}
+	query := sqlTxHistoryCountAfter.For(l)
+	if base, ok := db.counts.bases.Get(addr); ok {
+		valid := tipBlock-base.blockNo > rollbackDepth
+		if !valid {
+			if err := tx.GetContext(ctx, &valid, sqlTxIs, base.id, base.hash); err != nil {
+				return 0, err
+			}
+		}
+		if valid {
+			var after countAfterRow
+			if err := tx.GetContext(ctx, &after, query, addr, base.id); err != nil {
+				return 0, err
+			}
+			if after.Exact {
+				n := base.n + after.N
+				db.rememberCount(addr, after, n)
+				db.counts.fromBase.Add(1)
+				return n, nil
+			}
+		}
+	}
+	n, err := db.countWhole(ctx, tx, addr)
+	if err != nil {
+		return 0, err
+	}
+	db.counts.whole.Add(1)
+	// The snapshot's newest transaction, for the base (nothing counted
+	// after the largest id).
+	var newest countAfterRow
+	if err := tx.GetContext(ctx, &newest, query, addr, int64(1<<63-1)); err != nil {
+		return 0, err
+	}
+	db.rememberCount(addr, newest, n)
+	return n, nil
+}
+
+// rememberCount makes n, addr's count up to the snapshot's newest
+// transaction, its base.
+func (db *DB) rememberCount(addr string, at countAfterRow, n int64) {
+	db.counts.bases.Set(addr, countBase{id: at.NewestID, blockNo: at.NewestBlockNo, hash: at.NewestHash, n: n}, len(addr)+len(at.NewestHash)+96)
+}
+
+// countWhole counts addr's transactions over its whole history.
+func (db *DB) countWhole(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
+	var n int64
+	err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
+	return n, err
+}

@@ -1,0 +1,137 @@
+package dbsync_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/utxoindex"
+)
+
+// TestHistoryCountFollowsChain: a history total counted once is counted
+// on from there (what came after the snapshot's newest transaction) and
+// stays exact through a rollback (the remembered transaction gone: counted
+// whole) and the blocks coming back with new ids; in core mode with the
+// unspent-output index too, counting whole while db-sync is rolled back
+// below the index.
+func TestHistoryCountFollowsChain(t *testing.T) {
+	for _, v := range []chaingen.Variant{
+		{Mode: chaingen.ModeConsumed, Schema: chaingen.Schema137},
+		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
+		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
+	} {
+		t.Run(strings.ReplaceAll(v.String(), "/", "_"), func(t *testing.T) {
+			ctx := t.Context()
+			var lc *layoutChain
+			var x *utxoindex.Index
+			if v.Mode == chaingen.ModeCore {
+				sc := seedSpent(t, v, 0)
+				lc, x = sc.layoutChain, sc.index
+			} else {
+				lc = seedLayout(t, v)
+			}
+			lc.db.SetSmallHistoryOutputs(0) // every page walks and counts
+			sc := &spentChain{layoutChain: lc}
+			addrs := append([]string{samples.Whale, samples.Busy}, spendOnlyAddresses(t, sc)...)
+			check := func(when string, wantBase, wantWhole int64) {
+				t.Helper()
+				base0, whole0 := lc.db.HistoryCounts()
+				for _, a := range addrs {
+					p, err := lc.db.TxHistory(ctx, mustAddress(t, a), dbsync.HistoryQuery{Limit: 1, Offset: 1}, nil)
+					if err != nil {
+						t.Fatalf("%s: %s: %v", when, a, err)
+					}
+					if want := independentCount(t, lc, a); p.Total != want {
+						t.Errorf("%s: %s has %d transactions, the page says %d", when, a, want, p.Total)
+					}
+				}
+				base, whole := lc.db.HistoryCounts()
+				if base-base0 != wantBase || whole-whole0 != wantWhole {
+					t.Errorf("%s: %d counts from a base and %d whole, want %d and %d", when, base-base0, whole-whole0, wantBase, wantWhole)
+				}
+			}
+			n := int64(len(addrs))
+			check("first", 0, n)
+			check("again", n, 0)
+			cut, err := testdb.CutBlocks(ctx, lc.raw, cutBlocks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("rolled back", 0, n)
+			if x != nil {
+				// Blocks back while the index still sees the rollback: no
+				// marks to count spends with, so counted whole.
+				if err := cut.Restore(ctx, 50000); err != nil {
+					t.Fatal(err)
+				}
+				check("blocks back, index rolled back below", 0, n)
+				if _, err := x.CatchUp(ctx, nil); err != nil {
+					t.Fatal(err)
+				}
+				check("index caught up", n, 0)
+				if cut, err = testdb.CutBlocks(ctx, lc.raw, cutBlocks); err != nil {
+					t.Fatal(err)
+				}
+				check("rolled back again", 0, n)
+				if _, err := x.CatchUp(ctx, nil); err != nil { // rewinds
+					t.Fatal(err)
+				}
+			}
+			if err := cut.Restore(ctx, 100000); err != nil {
+				t.Fatal(err)
+			}
+			// The blocks back (new ids) are counted on from the base taken
+			// while they were gone; core: through the index's tail.
+			check("blocks back", n, 0)
+			if x != nil {
+				if _, err := x.CatchUp(ctx, nil); err != nil {
+					t.Fatal(err)
+				}
+				check("index caught up again", n, 0)
+				// Spends at or below the horizon are no longer marked: a
+				// base below it cannot be counted on from.
+				var horizon int64
+				if err := lc.raw.Get(&horizon, `SELECT horizon_tx_id FROM syncgate_utxo.checkpoint ORDER BY tx_id DESC LIMIT 1`); err != nil || horizon == 0 {
+					t.Fatalf("horizon %d (%v)", horizon, err)
+				}
+				query := dbsync.StatementText("dbsync/tx_history_count_after.sql", dbsync.Layout{AddressTable: v.AddressTable, SpentIndex: true}, map[string]any{"TailCap": dbsync.RecentTailCap})
+				for _, c := range []struct {
+					from  int64
+					exact bool
+				}{{horizon - 1, false}, {horizon, true}} {
+					var exact bool
+					if err := lc.raw.QueryRow(`SELECT exact FROM (`+query+`) q`, samples.Whale, c.from).Scan(&exact); err != nil {
+						t.Fatal(err)
+					}
+					if exact != c.exact {
+						t.Errorf("counting on from tx %d with the horizon at %d: exact %v", c.from, horizon, exact)
+					}
+				}
+			}
+		})
+	}
+}
+
+// cutBlocks is how deep the rollbacks go: within the index's Keep (40
+// blocks in these tests).
+const cutBlocks = 8
+
+// independentCount counts addr's transactions with plain SQL.
+func independentCount(t *testing.T, lc *layoutChain, addr string) int64 {
+	t.Helper()
+	key, param := "o.address", "$1"
+	if lc.variant.AddressTable {
+		key, param = "o.address_id", "(SELECT id FROM address WHERE address = $1)"
+	}
+	spent := `SELECT i.tx_in_id FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index WHERE ` + key + ` = ` + param
+	if lc.variant.Mode == chaingen.ModeConsumed {
+		spent = `SELECT o.consumed_by_tx_id FROM tx_out o WHERE ` + key + ` = ` + param + ` AND o.consumed_by_tx_id IS NOT NULL`
+	}
+	var n int64
+	if err := lc.raw.Get(&n, `SELECT count(*) FROM (SELECT o.tx_id FROM tx_out o WHERE `+key+` = `+param+` UNION `+spent+`) ids`, addr); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

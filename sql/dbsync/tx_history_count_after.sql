@@ -1,0 +1,49 @@
+-- tx_history_count_after: how many distinct transactions after tx id $2
+-- pay to or spend from the address $1, and the newest transaction of the
+-- snapshot (id, hash, block number). dbsync/history_count.go adds the
+-- count to the address's count up to $2, remembered from an earlier
+-- count, so a whale's total follows the chain block by block instead of
+-- being counted over its whole history at every tip. Consumed layouts
+-- read both sides from tx_out; with the unspent-output index (core), the
+-- spends after $2 are its marks and the tail after its high-water tx,
+-- which hold them all only when $2 is at or above its horizon: exact says
+-- whether the count can be used. Core without the index has no cheap way
+-- to the spends after $2 (not run: exact is false).
+-- $1 address text, $2 tx id
+-- Indexes: tx_pkey (max, then the row), block_pkey; sg_tx_out_address_tx_id
+-- (paid, from $2); consumed: sg_tx_out_address_consumed_by (from $2);
+-- +utxoindex: output_spent_address (from $2) and fragments "spent_tail".
+WITH {{if .SpentIndex -}}
+spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), {{template "spent_tail" .}}, {{end -}}
+newest AS (
+  SELECT t.id, t.hash, COALESCE(b.block_no, 0) AS block_no
+  FROM tx t
+  JOIN block b ON b.id = t.block_id
+  WHERE t.id = (SELECT max(id) FROM tx)
+)
+SELECT
+{{- if .Consumed}}
+  (SELECT count(*) FROM (
+    SELECT o.tx_id FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id > $2
+    UNION
+    SELECT o.consumed_by_tx_id FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id > $2
+  ) ids) AS n,
+  true AS exact,
+{{- else if .SpentIndex}}
+  (SELECT count(*) FROM (
+    SELECT o.tx_id FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id > $2
+    UNION
+    SELECT u.spent_by_tx_id FROM syncgate_utxo.output u
+    WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id > $2 AND (SELECT ok FROM spent_state)
+    UNION
+    SELECT id FROM tail WHERE id > $2
+  ) ids) AS n,
+  (SELECT s.ok AND $2 >= s.horizon AND (SELECT count(*) FROM tail_in) < {{.TailCap}} FROM spent_state s) AS exact,
+{{- else}}
+  0::bigint AS n,
+  false AS exact,
+{{- end}}
+  n.id AS newest_id, n.hash AS newest_hash, n.block_no AS newest_block_no
+FROM newest n

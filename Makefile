@@ -5,7 +5,7 @@ PKGS := ./...
 STATIC_OUT ?= syncgate
 ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
 
-.PHONY: help demo test build bench static image
+.PHONY: help demo test build bench bench-limit static image
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -24,6 +24,10 @@ test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and
 bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario (bench/run.sh; docs/PERFORMANCE.md)
 	@bash .ci/services
 	@bash bench/run.sh
+
+bench-limit: ## 4 instances on one Redis: how far past its rate limit one key gets (bench/limitcheck.sh)
+	@bash .ci/services
+	@bash bench/limitcheck.sh
 
 build: ## build ./syncgate
 	$(GO) build -o syncgate .

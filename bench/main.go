@@ -93,6 +93,7 @@ func mainErr() error {
 	doTeardown := flag.Bool("teardown", false, "revoke the keys --setup wrote to --key-file (with --admin-db) and exit")
 	adminDB := flag.String("admin-db", "", "admin database URL: --setup creates keys there; raw pool runs read the stored pool stake from it")
 	nKeys := flag.Int("keys", 64, "--setup: how many API keys to create")
+	keyLimit := flag.Int("rate-limit", benchRateLimit, "--setup: the keys' rate limit a minute (1 to 10000)")
 	network := flag.String("network", "mainnet", "--setup: the keys' network")
 	auditRows := flag.Int("audit-rows", 0, "with --admin-db: give one admin key this many audit entries and time the audit-log list, then exit")
 	authFlood := flag.Int("auth-flood", 0, "send this many unknown-key requests (as client 198.51.100.66 via X-Forwarded-For; the server must trust 127.0.0.1) while one legitimate client (--key) runs, print its latency, then exit")
@@ -149,7 +150,7 @@ func mainErr() error {
 		return authFloodBench(ctx, *base, *key, *authFlood)
 	}
 	if *doSetup {
-		return setup(ctx, *adminDB, *network, *nKeys, *keyFile)
+		return setup(ctx, *adminDB, *network, *nKeys, *keyLimit, *keyFile)
 	}
 	if *doTeardown {
 		return teardown(ctx, *adminDB, *keyFile)

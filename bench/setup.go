@@ -24,16 +24,20 @@ const benchRateLimit = 10_000
 
 // setup prepares the admin database for a bench run: creates it if
 // missing, applies the migrations, and issues an admin key, a user and n
-// API keys for network at the highest rate limit, written one per line to
+// API keys for network at limit a minute (benchRateLimit, the highest, for
+// the scenarios; --limit-check runs take a low one), written one per line to
 // keyFile (mode 0600). It writes through admin.Store, as the admin API
 // would, so the keys are ordinary credentials with their audit entries.
 // What teardown needs to revoke them again goes beside, in keyFile.ids.
-func setup(ctx context.Context, adminURL, network string, n int, keyFile string) error {
+func setup(ctx context.Context, adminURL, network string, n, limit int, keyFile string) error {
 	if adminURL == "" || keyFile == "" {
 		return errors.New("--setup needs --admin-db and --key-file")
 	}
 	if n < 1 {
 		return errors.New("--keys must be at least 1")
+	}
+	if limit < 1 || limit > benchRateLimit {
+		return fmt.Errorf("--rate-limit must be from 1 to %d", benchRateLimit)
 	}
 	nw, ok := config.NetworkByName(network)
 	if !ok {
@@ -66,7 +70,7 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 	ids := benchIDs{AdminKeyID: k.ID, PartnerID: k.PartnerID, EntityName: k.EntityName}
 	for i := range keys {
 		c, key, err := store.CreateCredential(ctx, a, admin.NewCredential{
-			Name: fmt.Sprintf("bench-%d", i), UserAccountID: u.ID, NetworkID: nw.ID, RateLimitPerMinute: benchRateLimit,
+			Name: fmt.Sprintf("bench-%d", i), UserAccountID: u.ID, NetworkID: nw.ID, RateLimitPerMinute: limit,
 		})
 		if err != nil {
 			return err
@@ -84,7 +88,7 @@ func setup(ctx context.Context, adminURL, network string, n int, keyFile string)
 	if err := os.WriteFile(keyFile, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "bench setup: %d API keys for %s (%d/min each) written to %s\n", n, network, benchRateLimit, keyFile)
+	fmt.Fprintf(os.Stderr, "bench setup: %d API keys for %s (%d/min each) written to %s\n", n, network, limit, keyFile)
 	return nil
 }
 

@@ -14,7 +14,7 @@ import (
 func TestSetupThenTeardown(t *testing.T) {
 	dsn := testdb.New(t, "bench_setup")
 	keyFile := filepath.Join(t.TempDir(), "keys.txt")
-	if err := setup(t.Context(), dsn, "mainnet", 3, keyFile); err != nil {
+	if err := setup(t.Context(), dsn, "mainnet", 3, 600, keyFile); err != nil {
 		t.Fatal(err)
 	}
 	keys, err := readKeys(keyFile)
@@ -24,9 +24,16 @@ func TestSetupThenTeardown(t *testing.T) {
 	authn := auth.New(auth.Options{DB: testdb.Open(t, dsn)})
 	defer authn.Close()
 	for _, k := range keys {
-		if _, err := authn.Authenticate(t.Context(), k); err != nil {
+		id, err := authn.Authenticate(t.Context(), k)
+		if err != nil {
 			t.Fatalf("fresh bench key: %v", err)
 		}
+		if id.RateLimitPerMinute != 600 {
+			t.Errorf("bench key at %d/min, want the 600 asked for", id.RateLimitPerMinute)
+		}
+	}
+	if err := setup(t.Context(), dsn, "mainnet", 1, 10001, keyFile+"2"); err == nil {
+		t.Error("setup took a limit above the schema's 10000/min")
 	}
 	if err := teardown(t.Context(), dsn, keyFile); err != nil {
 		t.Fatal(err)

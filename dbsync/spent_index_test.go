@@ -326,39 +326,35 @@ func TestExplainSpentIndex(t *testing.T) {
 // key's history).
 func historyRowsRead(t *testing.T, raw *sqlx.DB, query string, args []any) int64 {
 	t.Helper()
-	var out string
-	if err := raw.Get(&out, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...); err != nil {
-		t.Fatalf("EXPLAIN ANALYZE %.60s: %v", query, err)
-	}
-	var doc []struct {
-		Plan analyzedNode `json:"Plan"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc) != 1 {
-		t.Fatalf("unreadable plan: %v", err)
-	}
 	history := map[string]bool{"sg_tx_out_address_tx_id": true, "idx_tx_out_stake_address_id": true,
 		"idx_tx_out_payment_cred": true, "sg_tx_out_stake_address": true}
-	var n float64
-	var walk func(p analyzedNode)
-	walk = func(p analyzedNode) {
+	return rowsRead(t, raw, query, args, func(p analyzedNode) float64 {
 		switch {
 		case history[p.IndexName]: // index, index-only or bitmap index scan
-			n += p.ActualRows * p.ActualLoops
+			return p.ActualRows * p.ActualLoops
 		case p.Relation == "tx_out" && p.NodeType == "Seq Scan":
-			n += (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
+			return (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
 		}
-		for _, c := range p.Plans {
-			walk(c)
-		}
-	}
-	walk(doc[0].Plan)
-	return int64(n)
+		return 0
+	})
 }
 
 // chainRowsRead runs query under EXPLAIN ANALYZE and sums the rows its
 // plan read from tx_out and tx_in (through any index or a scan), filtered
 // out or not.
 func chainRowsRead(t *testing.T, raw *sqlx.DB, query string, args []any) int64 {
+	t.Helper()
+	return rowsRead(t, raw, query, args, func(p analyzedNode) float64 {
+		if p.Relation == "tx_out" || p.Relation == "tx_in" {
+			return (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
+		}
+		return 0
+	})
+}
+
+// rowsRead runs query under EXPLAIN ANALYZE and sums rows over the nodes
+// of its plan.
+func rowsRead(t *testing.T, raw *sqlx.DB, query string, args []any, rows func(analyzedNode) float64) int64 {
 	t.Helper()
 	var out string
 	if err := raw.Get(&out, "EXPLAIN (ANALYZE, FORMAT JSON) "+query, args...); err != nil {
@@ -373,9 +369,7 @@ func chainRowsRead(t *testing.T, raw *sqlx.DB, query string, args []any) int64 {
 	var n float64
 	var walk func(p analyzedNode)
 	walk = func(p analyzedNode) {
-		if p.Relation == "tx_out" || p.Relation == "tx_in" {
-			n += (p.ActualRows + p.RemovedByFilter) * p.ActualLoops
-		}
+		n += rows(p)
 		for _, c := range p.Plans {
 			walk(c)
 		}

@@ -233,6 +233,7 @@ func useUTxOIndex(ctx context.Context, db *dbsync.DB, dbURL string) error {
 		return nil // no index (or not current): the server would not read it either
 	}
 	db.UseSpentIndex(true)
+	db.UseSpentMarks(st.MarksByAddress)
 	for deadline := time.Now().Add(30 * time.Second); !db.SpentIndexOn(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return errors.New("raw: the unspent-output index was never switched on")

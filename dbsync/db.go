@@ -75,6 +75,8 @@ type DB struct {
 	// (UseSpentIndex); spentOn: and the primary has prepared its
 	// renderings, so sql() picks them (layoutNow).
 	spentWanted, spentOn atomic.Bool
+	// spentMarks: the index has output_spent_address (UseSpentMarks).
+	spentMarks atomic.Bool
 	// recent: newest-first history pages read from the index's marks
 	// (tx_history_recent.sql), see historyWalk.fetchRecent.
 	recent recentPages

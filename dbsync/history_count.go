@@ -65,7 +65,7 @@ type countAfterRow struct {
 // holds, else counted whole; either way the count becomes the new base.
 func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string, tipBlock int64) (int64, error) {
 	l := db.layoutNow()
-	if !l.Consumed && !l.SpentIndex {
+	if !l.Consumed && !db.marksReadable(l) {
 		db.counts.whole.Add(1)
 		return db.countWhole(ctx, tx, addr)
 	}

@@ -53,6 +53,14 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 			if hits < 20 || walks < 5 {
 				t.Errorf("%d pages from the index's marks and %d walked after trying: the comparison did not exercise both", hits, walks)
 			}
+			// An index without output_spent_address (an older build's):
+			// the marks are not read.
+			sc.db.UseSpentMarks(false)
+			compareHistory(t, "without the marks' index", sc, false)
+			if now, _ := sc.db.RecentPages(); now != hits {
+				t.Errorf("%d pages read from the marks without their index", now-hits)
+			}
+			sc.db.UseSpentMarks(true)
 		})
 	}
 }

@@ -34,6 +34,23 @@ func (db *DB) UseSpentIndex(on bool) {
 	}
 }
 
+// UseSpentMarks says whether the index has output_spent_address, which the
+// history statements that read its marks (tx_history_recent,
+// tx_history_count_after) need: an index an older build made lacks it
+// until this build's maintainer adds it, and without it those statements
+// would read every marked row. Without it history reads walk tx_in as
+// before.
+func (db *DB) UseSpentMarks(on bool) { db.spentMarks.Store(on) }
+
+// SpentMarksOn reports whether the index has output_spent_address (as its
+// watcher last saw).
+func (db *DB) SpentMarksOn() bool { return db.spentMarks.Load() }
+
+// marksReadable: history may be read from the index's marks now.
+func (db *DB) marksReadable(l Layout) bool {
+	return l.SpentIndex && db.spentMarks.Load()
+}
+
 // SpentIndexOn reports whether the unspent-output statements read the index now.
 func (db *DB) SpentIndexOn() bool { return db.spentOn.Load() }
 

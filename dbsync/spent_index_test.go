@@ -48,6 +48,7 @@ func seedSpent(t *testing.T, v chaingen.Variant, lag int) *spentChain {
 func useIndex(t *testing.T, db *dbsync.DB) {
 	t.Helper()
 	db.UseSpentIndex(true)
+	db.UseSpentMarks(true)
 	deadline := time.Now().Add(15 * time.Second)
 	for !db.SpentIndexOn() {
 		if time.Now().After(deadline) {

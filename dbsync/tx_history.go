@@ -526,7 +526,7 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		return refsOf(plain)
 	}
 	if !w.asc && w.db.Caps.UTxOMode == ModeCore {
-		if l := w.db.layoutNow(); l.SpentIndex {
+		if l := w.db.layoutNow(); w.db.marksReadable(l) {
 			refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
 			if err != nil || ok {
 				return refs, err

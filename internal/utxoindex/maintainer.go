@@ -153,6 +153,7 @@ func (w *watch) tick(ctx context.Context) bool {
 		return true
 	}
 	w.db.UseSpentIndex(st.Usable(w.m.opts.MaxLag))
+	w.db.UseSpentMarks(st.MarksByAddress)
 	return true
 }
 

@@ -37,14 +37,10 @@ import (
 )
 
 // formatVersion is the index's table format; an index of another version
-// is dropped and rebuilt, unless upgradable says it can be brought up to
-// date in place. 2 added output_spent_address.
-const formatVersion = 2
-
-// upgradable are the older formats create.sql turns into formatVersion by
-// adding what is missing (an index over the few marked rows: seconds, not
-// the hours a mainnet rebuild takes).
-var upgradable = map[int]bool{1: true}
+// is dropped and rebuilt. Indexes added later that need no rebuild (see
+// additions) leave it unchanged, so an older build maintaining the same
+// database does not drop what a newer one built.
+const formatVersion = 1
 
 // lockKey is the maintenance advisory lock ("sgutxo\0\0"), in the db-sync
 // database the index lives in.
@@ -71,7 +67,6 @@ var (
 var (
 	sqlMetaGet          = sqlfiles.Must("utxoindex/meta_get.sql")
 	sqlMetaSet          = sqlfiles.Must("utxoindex/meta_set.sql")
-	sqlMetaUpgrade      = sqlfiles.Must("utxoindex/meta_upgrade.sql")
 	sqlDrop             = sqlfiles.Must("utxoindex/drop.sql")
 	sqlLock             = sqlfiles.Must("utxoindex/lock.sql")
 	sqlUnlock           = sqlfiles.Must("utxoindex/unlock.sql")
@@ -181,17 +176,18 @@ func (x *Index) ensureOn(ctx context.Context, q queryExecer) error {
 	var meta struct {
 		Version      int  `db:"version"`
 		AddressTable bool `db:"address_table"`
+		Complete     bool `db:"complete"`
 	}
 	err := sqlx.GetContext(ctx, q, &meta, sqlMetaGet)
 	switch {
 	case err == nil && meta.Version == formatVersion && meta.AddressTable == x.addressTable:
-		return nil
-	case err == nil && upgradable[meta.Version] && meta.AddressTable == x.addressTable:
-		if _, err := q.ExecContext(ctx, x.sqlCreate); err != nil {
-			return fmt.Errorf("utxoindex: upgrade from format %d: %w", meta.Version, err)
+		if meta.Complete {
+			return nil
 		}
-		if _, err := q.ExecContext(ctx, sqlMetaUpgrade, formatVersion); err != nil {
-			return fmt.Errorf("utxoindex: meta: %w", err)
+		// Built by a build without the later additions: create.sql (all
+		// IF NOT EXISTS) adds them in place; a rebuild would take hours.
+		if _, err := q.ExecContext(ctx, x.sqlCreate); err != nil {
+			return fmt.Errorf("utxoindex: add to the index: %w", err)
 		}
 		return nil
 	case err == nil, errors.Is(err, sql.ErrNoRows):
@@ -495,6 +491,10 @@ type Status struct {
 	// Valid: db-sync still holds H and the horizon as indexed (no
 	// rollback below either since the last step).
 	Valid bool
+	// MarksByAddress: the index has output_spent_address, which the
+	// history statements read (an older build's index lacks it until this
+	// build's maintainer adds it).
+	MarksByAddress bool
 }
 
 // Lag is how many blocks the index is behind the tip.
@@ -515,6 +515,7 @@ func StatusOf(ctx context.Context, db sqlx.QueryerContext) (Status, error) {
 		BlockNo    int64 `db:"block_no"`
 		Valid      bool  `db:"valid"`
 		TipBlockNo int64 `db:"tip_block_no"`
+		Marks      bool  `db:"marks_by_address"`
 	}
 	err := sqlx.GetContext(ctx, db, &row, sqlStatus)
 	switch {
@@ -523,5 +524,6 @@ func StatusOf(ctx context.Context, db sqlx.QueryerContext) (Status, error) {
 	case err != nil:
 		return Status{}, fmt.Errorf("utxoindex status: %w", err)
 	}
-	return Status{Present: true, TxID: row.TxID, BlockNo: row.BlockNo, TipBlockNo: row.TipBlockNo, Valid: row.Valid}, nil
+	return Status{Present: true, TxID: row.TxID, BlockNo: row.BlockNo, TipBlockNo: row.TipBlockNo, Valid: row.Valid,
+		MarksByAddress: row.Marks}, nil
 }

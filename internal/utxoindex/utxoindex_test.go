@@ -285,6 +285,7 @@ func TestMaintainer(t *testing.T) {
 	m.Start(t.Context())
 	defer m.Stop()
 	waitFor(t, "the DB reads the index", db.SpentIndexOn)
+	waitFor(t, "the DB reads the index's marks", db.SpentMarksOn)
 	if h := high(t, raw); h != maxTx(t, raw) {
 		t.Errorf("H = %d, want the tip's tx %d", h, maxTx(t, raw))
 	}
@@ -312,51 +313,54 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestUpgradeInPlace: an index of format 1 (without output_spent_address)
-// is brought to the current format by adding the index, not rebuilt: its
-// rows and checkpoints stay, and the maintainer goes on from its H.
-func TestUpgradeInPlace(t *testing.T) {
+// TestAdditionsInPlace: an index an older build made (the same format,
+// without output_spent_address) gets the addition in place, not a
+// rebuild: its rows and checkpoints stay, its format stays (so the older
+// build, if it still runs, keeps maintaining it), and Status reports the
+// addition. An index of an unknown format is rebuilt.
+func TestAdditionsInPlace(t *testing.T) {
 	db := seed(t, chaingen.Variant{Mode: chaingen.ModeCore})
 	x := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30})
 	catchUp(t, x)
 	h := high(t, db)
-	var rows, checkpoints int64
-	if err := db.Get(&rows, `SELECT count(*) FROM syncgate_utxo.output`); err != nil {
-		t.Fatal(err)
+	counts := func() (rows, checkpoints int64) {
+		t.Helper()
+		if err := db.Get(&rows, `SELECT count(*) FROM syncgate_utxo.output`); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Get(&checkpoints, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil {
+			t.Fatal(err)
+		}
+		return rows, checkpoints
 	}
-	if err := db.Get(&checkpoints, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil {
-		t.Fatal(err)
+	rows, checkpoints := counts()
+	if st, err := x.Status(t.Context()); err != nil || !st.MarksByAddress {
+		t.Fatalf("status of a fresh index: %+v (%v), want MarksByAddress", st, err)
 	}
 	db.MustExec(`DROP INDEX syncgate_utxo.output_spent_address`)
-	db.MustExec(`UPDATE syncgate_utxo.meta SET version = 1`)
+	if st, err := x.Status(t.Context()); err != nil || st.MarksByAddress || !st.Present {
+		t.Fatalf("status without the addition: %+v (%v)", st, err)
+	}
 	if err := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30}).Ensure(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	var version int
-	var present bool
-	var rowsAfter, checkpointsAfter int64
-	if err := db.Get(&version, `SELECT version FROM syncgate_utxo.meta`); err != nil || version != 2 {
-		t.Fatalf("format %d after the upgrade (%v), want 2", version, err)
+	if err := db.Get(&version, `SELECT version FROM syncgate_utxo.meta`); err != nil || version != 1 {
+		t.Fatalf("format %d after the addition (%v), want 1 as before", version, err)
 	}
-	if err := db.Get(&present, `SELECT to_regclass('syncgate_utxo.output_spent_address') IS NOT NULL`); err != nil || !present {
-		t.Fatalf("output_spent_address present: %v (%v)", present, err)
+	if st, err := x.Status(t.Context()); err != nil || !st.MarksByAddress {
+		t.Fatalf("status after the addition: %+v (%v)", st, err)
 	}
-	if err := db.Get(&rowsAfter, `SELECT count(*) FROM syncgate_utxo.output`); err != nil {
-		t.Fatal(err)
+	if r, c := counts(); r != rows || c != checkpoints || high(t, db) != h {
+		t.Errorf("after the addition: %d rows, %d checkpoints, H %d; want %d, %d, %d (kept, not rebuilt)",
+			r, c, high(t, db), rows, checkpoints, h)
 	}
-	if err := db.Get(&checkpointsAfter, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil {
-		t.Fatal(err)
-	}
-	if rowsAfter != rows || checkpointsAfter != checkpoints || high(t, db) != h {
-		t.Errorf("after the upgrade: %d rows, %d checkpoints, H %d; want %d, %d, %d (kept, not rebuilt)",
-			rowsAfter, checkpointsAfter, high(t, db), rows, checkpoints, h)
-	}
-	// A format it cannot upgrade from is rebuilt.
+	// A format it does not know is rebuilt.
 	db.MustExec(`UPDATE syncgate_utxo.meta SET version = 99`)
 	if err := open(t, db, utxoindex.Options{Batch: 400, Lag: 20, Keep: 30}).Ensure(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Get(&checkpointsAfter, `SELECT count(*) FROM syncgate_utxo.checkpoint`); err != nil || checkpointsAfter != 0 {
-		t.Errorf("%d checkpoints after an unknown format (%v), want a fresh index", checkpointsAfter, err)
+	if _, c := counts(); c != 0 {
+		t.Errorf("%d checkpoints after an unknown format, want a fresh index", c)
 	}
 }

@@ -2,9 +2,11 @@
 -- its own (db-sync's tables are never written). A template over the
 -- db-sync layout: the address-table variant keys outputs by address_id.
 -- Format version: utxoindex.formatVersion (meta.version); a mismatch drops
--- and rebuilds the schema, except from a version utxoindex.upgradable
--- names: this file runs again (every statement is IF NOT EXISTS) and adds
--- what the newer version has (2: output_spent_address).
+-- and rebuilds the schema. Indexes added since (output_spent_address) do
+-- not change it: on an index built without them this file runs again
+-- (every statement is IF NOT EXISTS) and adds them in place, and an older
+-- build sharing the database keeps maintaining it (PostgreSQL keeps every
+-- index of the table current) instead of rebuilding it.
 --
 -- output: every output of a transaction with id <= H (the newest
 --   checkpoint) that is not known to be spent at a safe depth: live rows

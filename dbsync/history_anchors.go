@@ -54,10 +54,9 @@ const (
 
 // anchor is one transaction of an address's history and its rank.
 type anchor struct {
-	rank    int64
-	id      int64
-	hash    []byte
-	blockNo int64
+	rank int64
+	id   int64
+	hash []byte
 }
 
 // addressAnchors are one address's anchors, sorted by rank.
@@ -181,12 +180,11 @@ func (h *historyAnchors) forget(addr string) {
 // than that cannot have been replaced.
 const rollbackDepth = 2160
 
-// valid reports whether anchor x's transaction still exists with its hash
-// (without asking when it is too deep to have been rolled back).
+// valid reports whether anchor x's transaction still exists with its
+// hash. It always asks (one primary-key probe): an anchor remembered near
+// the tip may have been rolled back since, and once it is deep its block
+// number no longer says whether it was final when remembered.
 func (w historyWalk) valid(ctx context.Context, x anchor) (bool, error) {
-	if w.tipBlock-x.blockNo > rollbackDepth {
-		return true, nil
-	}
 	var ok bool
 	err := w.tx.GetContext(ctx, &ok, sqlTxIs, x.id, x.hash)
 	return ok, err
@@ -302,10 +300,9 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 		rank = func(n int64) int64 { return downFrom + 1 - n }
 	}
 	var rows []struct {
-		N       int64  `db:"n"`
-		ID      int64  `db:"id"`
-		Hash    []byte `db:"hash"`
-		BlockNo int64  `db:"block_no"`
+		N    int64  `db:"n"`
+		ID   int64  `db:"id"`
+		Hash []byte `db:"hash"`
 	}
 	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride); err != nil {
 		return err
@@ -313,7 +310,7 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 	found := make([]anchor, 0, len(rows))
 	for _, r := range rows {
 		if rk := rank(r.N); rk >= 0 && rk < total {
-			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash), blockNo: r.BlockNo})
+			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash)})
 		}
 	}
 	w.db.anchors.add(w.addr, found...)
@@ -341,7 +338,7 @@ func (w historyWalk) remember(firstRank int64, items []TxRef) {
 	var keep []anchor
 	for _, i := range []int{0, len(items) - 1}[:min(len(items), 2)] {
 		if h, err := hex.DecodeString(items[i].Hash); err == nil {
-			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h, blockNo: items[i].BlockNo})
+			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h})
 		}
 	}
 	w.db.anchors.add(w.addr, keep...)

@@ -60,26 +60,26 @@ type countAfterRow struct {
 	NewestBlockNo int64  `db:"newest_block_no"`
 }
 
-// historyCount is addr's distinct transaction count in the snapshot tx
-// (whose tip block is tipBlock): from its remembered base when that still
-// holds, else counted whole; either way the count becomes the new base.
-func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string, tipBlock int64) (int64, error) {
+// historyCount is addr's distinct transaction count in the snapshot tx:
+// from its remembered base when that still holds, else counted whole;
+// either way the count becomes the new base.
+func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
 	l := db.layoutNow()
 	if !l.Consumed && !db.marksReadable(l) {
 		db.counts.whole.Add(1)
 		return db.countWhole(ctx, tx, addr)
 	}
-	query := sqlTxHistoryCountAfter.For(l)
-	if base, ok := db.counts.bases.Get(addr); ok {
-		valid := tipBlock-base.blockNo > rollbackDepth
-		if !valid {
-			if err := tx.GetContext(ctx, &valid, sqlTxIs, base.id, base.hash); err != nil {
-				return 0, err
-			}
+	var newest *countAfterRow // the snapshot's newest transaction, once read
+	if base, ok := db.counts.bases.Get(addr); ok && (l.Consumed || base.id >= db.recent.horizon.Load()) {
+		// The base's transaction may have been rolled back since, however
+		// deep it is now (it was the newest when remembered): one probe.
+		var valid bool
+		if err := tx.GetContext(ctx, &valid, sqlTxIs, base.id, base.hash); err != nil {
+			return 0, err
 		}
 		if valid {
-			var after countAfterRow
-			if err := tx.GetContext(ctx, &after, query, addr, base.id); err != nil {
+			after, err := db.countAfter(ctx, tx, l, addr, base.id)
+			if err != nil {
 				return 0, err
 			}
 			if after.Exact {
@@ -88,6 +88,7 @@ func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string, tipBl
 				db.counts.fromBase.Add(1)
 				return n, nil
 			}
+			newest = &after
 		}
 	}
 	n, err := db.countWhole(ctx, tx, addr)
@@ -95,14 +96,27 @@ func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string, tipBl
 		return 0, err
 	}
 	db.counts.whole.Add(1)
-	// The snapshot's newest transaction, for the base (nothing counted
-	// after the largest id).
-	var newest countAfterRow
-	if err := tx.GetContext(ctx, &newest, query, addr, int64(1<<63-1)); err != nil {
-		return 0, err
+	if newest == nil {
+		// Nothing is counted after the largest id: only the newest
+		// transaction is read.
+		after, err := db.countAfter(ctx, tx, l, addr, int64(1<<63-1))
+		if err != nil {
+			return 0, err
+		}
+		newest = &after
 	}
-	db.rememberCount(addr, newest, n)
+	db.rememberCount(addr, *newest, n)
 	return n, nil
+}
+
+// countAfter runs tx_history_count_after (on its generic plan, also for a
+// dense address whose history walk is custom-planned).
+func (db *DB) countAfter(ctx context.Context, tx *Snapshot, l Layout, addr string, from int64) (countAfterRow, error) {
+	var row countAfterRow
+	err := onGenericPlans(ctx, tx, func() error {
+		return tx.GetContext(ctx, &row, sqlTxHistoryCountAfter.For(l), addr, from)
+	})
+	return row, err
 }
 
 // rememberCount makes n, addr's count up to the snapshot's newest

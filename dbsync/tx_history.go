@@ -189,9 +189,6 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q His
 		}()
 	}
 	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64, finalSlot: head.FinalSlot}
-	if head.BlockNo != nil {
-		w.tipBlock = *head.BlockNo
-	}
 	if q.FromSlot != nil {
 		if q.Ascending {
 			w.lo, err = w.firstIDFromSlot(ctx, *q.FromSlot)
@@ -296,12 +293,8 @@ func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q His
 
 // countHistory counts the address's transactions at tip (through counter).
 func (db *DB) countHistory(ctx context.Context, tx *Snapshot, addr string, tip Tip, counter TotalCounter) (int64, error) {
-	var tipBlock int64
-	if tip.BlockNo != nil {
-		tipBlock = *tip.BlockNo
-	}
 	count := func(ctx context.Context) (int64, error) {
-		return db.historyCount(ctx, tx, addr, tipBlock)
+		return db.historyCount(ctx, tx, addr)
 	}
 	if counter == nil {
 		return count(ctx)
@@ -325,9 +318,11 @@ func (db *DB) withCustomPlans(ctx context.Context, tx *Snapshot, dense bool, fn 
 	if err := fn(); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, sqlGenericPlans)
+	if _, err := tx.ExecContext(ctx, sqlGenericPlans); err != nil {
+		return err
+	}
 	tx.customPlans = false
-	return err
+	return nil
 }
 
 // onGenericPlans runs fn with generic plans in a transaction that may be
@@ -342,8 +337,8 @@ func onGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
 	}
 	tx.customPlans = false
 	err := fn()
-	if _, serr := tx.ExecContext(ctx, sqlCustomPlans); serr != nil && err == nil {
-		err = serr
+	if _, serr := tx.ExecContext(ctx, sqlCustomPlans); serr != nil {
+		return errors.Join(err, serr)
 	}
 	tx.customPlans = true
 	return err
@@ -441,8 +436,6 @@ type historyWalk struct {
 	addr   string
 	asc    bool
 	lo, hi int64
-	// tipBlock is the snapshot's tip block number (anchors' rollback check).
-	tipBlock int64
 	// finalSlot is the newest slot no rollback can reach (history_memo.go).
 	finalSlot *int64
 	// total is set for an address with few outputs, whose reads go through

@@ -7,7 +7,7 @@
 -- read both sides from tx_out; with the unspent-output index (core), the
 -- spends after $2 are its marks and the tail after its high-water tx,
 -- which hold them all only when $2 is at or above its horizon: exact says
--- whether the count can be used. Core without the index has no cheap way
+-- whether the count can be used (n is 0, not counted, when it cannot). Core without the index has no cheap way
 -- to the spends after $2 (not run: exact is false).
 -- $1 address text, $2 tx id
 -- Indexes: tx_pkey (max, then the row), block_pkey; sg_tx_out_address_tx_id
@@ -32,18 +32,25 @@ SELECT
   ) ids) AS n,
   true AS exact,
 {{- else if .SpentIndex}}
-  (SELECT count(*) FROM (
+  -- Counted only when it can be used (a CASE runs its subquery lazily).
+  CASE WHEN x.exact THEN (SELECT count(*) FROM (
     SELECT o.tx_id FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id > $2
     UNION
     SELECT u.spent_by_tx_id FROM syncgate_utxo.output u
-    WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id > $2 AND (SELECT ok FROM spent_state)
+    WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id > $2
     UNION
     SELECT id FROM tail WHERE id > $2
-  ) ids) AS n,
-  (SELECT s.ok AND $2 >= s.horizon AND (SELECT count(*) FROM tail_in) < {{.TailCap}} FROM spent_state s) AS exact,
+  ) ids) ELSE 0 END AS n,
+  x.exact,
 {{- else}}
   0::bigint AS n,
   false AS exact,
 {{- end}}
   n.id AS newest_id, n.hash AS newest_hash, n.block_no AS newest_block_no
 FROM newest n
+{{- if and .SpentIndex (not .Consumed)}}
+CROSS JOIN (
+  SELECT s.ok AND $2 >= s.horizon AND (SELECT count(*) FROM tail_in) < {{.TailCap}} AS exact
+  FROM spent_state s
+) x
+{{- end}}

@@ -176,8 +176,8 @@ func (h *historyAnchors) forget(addr string) {
 }
 
 // rollbackDepth: db-sync rolls back at most the security parameter k
-// (2160 blocks on every Cardano network); an anchor deeper below the tip
-// than that cannot have been replaced.
+// (2160 blocks on every Cardano network): what is deeper is final
+// (history_memo.go).
 const rollbackDepth = 2160
 
 // valid reports whether anchor x's transaction still exists with its

@@ -29,12 +29,12 @@ import (
 var sqlTxHistoryCountAfter = layoutStatement("dbsync/tx_history_count_after.sql", alwaysGeneric, map[string]any{"TailCap": recentTailCap})
 
 // countBase is an address's transaction count up to and including
-// transaction id, whose hash and block number let a later count tell
-// whether it is still on chain.
+// transaction id, whose hash lets a later count tell whether it is still
+// on chain.
 type countBase struct {
-	id, blockNo int64
-	hash        []byte
-	n           int64
+	id   int64
+	hash []byte
+	n    int64
 }
 
 // historyCounts are the remembered bases, per process, bounded.
@@ -53,11 +53,10 @@ func newHistoryCounts() historyCounts {
 
 // countAfterRow is a tx_history_count_after row.
 type countAfterRow struct {
-	N             int64  `db:"n"`
-	Exact         bool   `db:"exact"`
-	NewestID      int64  `db:"newest_id"`
-	NewestHash    []byte `db:"newest_hash"`
-	NewestBlockNo int64  `db:"newest_block_no"`
+	N          int64  `db:"n"`
+	Exact      bool   `db:"exact"`
+	NewestID   int64  `db:"newest_id"`
+	NewestHash []byte `db:"newest_hash"`
 }
 
 // historyCount is addr's distinct transaction count in the snapshot tx:
@@ -122,7 +121,7 @@ func (db *DB) countAfter(ctx context.Context, tx *Snapshot, l Layout, addr strin
 // rememberCount makes n, addr's count up to the snapshot's newest
 // transaction, its base.
 func (db *DB) rememberCount(addr string, at countAfterRow, n int64) {
-	db.counts.bases.Set(addr, countBase{id: at.NewestID, blockNo: at.NewestBlockNo, hash: at.NewestHash, n: n}, len(addr)+len(at.NewestHash)+96)
+	db.counts.bases.Set(addr, countBase{id: at.NewestID, hash: at.NewestHash, n: n}, len(addr)+len(at.NewestHash)+96)
 }
 
 // countWhole counts addr's transactions over its whole history.

@@ -518,8 +518,8 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		}
 		return refsOf(plain)
 	}
-	if !w.asc && w.db.Caps.UTxOMode == ModeCore {
-		if l := w.db.layoutNow(); w.db.marksReadable(l) {
+	if !w.asc {
+		if l := w.db.layoutNow(); w.db.marksReadable(l) { // core with the index
 			refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
 			if err != nil || ok {
 				return refs, err

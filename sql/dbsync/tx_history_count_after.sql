@@ -1,6 +1,6 @@
 -- tx_history_count_after: how many distinct transactions after tx id $2
 -- pay to or spend from the address $1, and the newest transaction of the
--- snapshot (id, hash, block number). dbsync/history_count.go adds the
+-- snapshot (id, hash). dbsync/history_count.go adds the
 -- count to the address's count up to $2, remembered from an earlier
 -- count, so a whale's total follows the chain block by block instead of
 -- being counted over its whole history at every tip. Consumed layouts
@@ -10,7 +10,7 @@
 -- whether the count can be used (n is 0, not counted, when it cannot). Core without the index has no cheap way
 -- to the spends after $2 (not run: exact is false).
 -- $1 address text, $2 tx id
--- Indexes: tx_pkey (max, then the row), block_pkey; sg_tx_out_address_tx_id
+-- Indexes: tx_pkey (max, then the row); sg_tx_out_address_tx_id
 -- (paid, from $2); consumed: sg_tx_out_address_consumed_by (from $2);
 -- +utxoindex: output_spent_address (from $2) and fragments "spent_tail".
 WITH {{if .SpentIndex -}}
@@ -18,10 +18,7 @@ spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), {{template "spent_tail" .}}, {{end -}}
 newest AS (
-  SELECT t.id, t.hash, COALESCE(b.block_no, 0) AS block_no
-  FROM tx t
-  JOIN block b ON b.id = t.block_id
-  WHERE t.id = (SELECT max(id) FROM tx)
+  SELECT t.id, t.hash FROM tx t WHERE t.id = (SELECT max(id) FROM tx)
 )
 SELECT
 {{- if .Consumed}}
@@ -46,7 +43,7 @@ SELECT
   0::bigint AS n,
   false AS exact,
 {{- end}}
-  n.id AS newest_id, n.hash AS newest_hash, n.block_no AS newest_block_no
+  n.id AS newest_id, n.hash AS newest_hash
 FROM newest n
 {{- if and .SpentIndex (not .Consumed)}}
 CROSS JOIN (

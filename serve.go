@@ -172,7 +172,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		defer c.Close()
 		utxoConns[name] = c
 	}
-	utxoIndex := utxoindex.NewMaintainer(networks, utxoConns, utxoindex.MaintainerOptions{Index: utxoindex.DefaultOptions(), Log: log})
+	indexOpts := utxoindex.DefaultOptions()
+	if indexOpts.Keep = cfg.UTxOIndexKeepBlocks; indexOpts.Keep < 0 {
+		indexOpts.Keep = utxoindex.KeepAll
+	}
+	utxoIndex := utxoindex.NewMaintainer(networks, utxoConns, utxoindex.MaintainerOptions{Index: indexOpts, Log: log})
 	utxoIndex.Start(ctx)
 	defer utxoIndex.Stop()
 

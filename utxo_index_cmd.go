@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/internal/utxoindex"
 )
 
@@ -23,9 +25,17 @@ func runUTxOIndex(ctx context.Context, args []string) error {
 	o := utxoindex.DefaultOptions()
 	fs.IntVar(&o.Batch, "batch", o.Batch, "transactions per step (one transaction each)")
 	fs.IntVar(&o.Lag, "lag", o.Lag, "blocks below the tip the index stops at")
+	keep := fs.String("keep-blocks", strconv.Itoa(config.MinKeepBlocks), "blocks spends stay marked (history pages read them), or all")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var err error
+	if o.Keep, err = config.ParseKeepBlocks(*keep); err != nil {
+		return fmt.Errorf("utxo-index: --keep-blocks: %w", err)
+	}
+	if o.Keep < 0 {
+		o.Keep = utxoindex.KeepAll
 	}
 	if *dbURL == "" {
 		return errors.New("utxo-index: --db is required")

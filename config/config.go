@@ -115,6 +115,10 @@ type Config struct {
 	// temporary directory); 0: no copies, every repeat is read from Redis.
 	ListSpoolBytes int64
 	ListSpoolDir   string
+	// UTxOIndexKeepBlocks is how many blocks the unspent-output index
+	// (core-mode db-sync) keeps each spend marked; -1: for ever. See
+	// ParseKeepBlocks.
+	UTxOIndexKeepBlocks int
 	Hardening
 	Resilience
 }
@@ -161,6 +165,7 @@ func Load(environ []string, args []string) (Config, error) {
 	memoMB := fs.String("history-memo-mb", env("HISTORY_MEMO_MB", "32"), "MB per network for final history pages and transaction details; 0: off (HISTORY_MEMO_MB)")
 	spoolMB := fs.String("list-spool-mb", env("LIST_SPOOL_MB", "256"), "disk MB for this instance's copies of long UTxO lists; 0: off (LIST_SPOOL_MB)")
 	spoolDir := fs.String("list-spool-dir", env("LIST_SPOOL_DIR", ""), "directory for those copies (LIST_SPOOL_DIR; empty: the system temporary directory)")
+	keepBlocks := fs.String("utxo-index-keep-blocks", env("UTXO_INDEX_KEEP_BLOCKS", strconv.Itoa(MinKeepBlocks)), "blocks the unspent-output index keeps spends for (core-mode db-sync), or all (UTXO_INDEX_KEEP_BLOCKS)")
 	proxies := fs.String("trusted-proxies", env("TRUSTED_PROXIES", ""), "comma-separated proxy CIDRs/IPs whose X-Forwarded-For is trusted (TRUSTED_PROXIES)")
 	checkHardening := hardeningFlags(fs, env)
 	checkResilience := resilienceFlags(fs, env)
@@ -287,6 +292,11 @@ func Load(environ []string, args []string) (Config, error) {
 		cfg.ListSpoolBytes = int64(n) << 20
 	}
 	cfg.ListSpoolDir = strings.TrimSpace(*spoolDir)
+	if n, err := ParseKeepBlocks(*keepBlocks); err != nil {
+		add("UTXO_INDEX_KEEP_BLOCKS: %v", err)
+	} else {
+		cfg.UTxOIndexKeepBlocks = n
+	}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p == "" {
 			continue
@@ -427,4 +437,28 @@ func checkLoopback(addr string) error {
 		return fmt.Errorf("%q: only a loopback address (127.0.0.1, ::1, localhost) is allowed", addr)
 	}
 	return nil
+}
+
+// MinKeepBlocks is the fewest blocks the unspent-output index may keep a
+// spend marked: Cardano's security parameter k, the deepest rollback it
+// must be able to undo.
+const MinKeepBlocks = 2160
+
+// maxKeepBlocks bounds a number of blocks (mainnet has about 13 M).
+const maxKeepBlocks = 1 << 30
+
+// ParseKeepBlocks reads how long the unspent-output index keeps spends:
+// a whole number of blocks from MinKeepBlocks, or "all" (-1). The marks
+// also serve history pages without a tx_in walk, so keeping more trades
+// disk for history pages (docs/DECISIONS.md).
+func ParseKeepBlocks(v string) (int, error) {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, "all") {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < MinKeepBlocks || n > maxKeepBlocks {
+		return 0, fmt.Errorf("%q is not all or a whole number of blocks from %d to %d", v, MinKeepBlocks, maxKeepBlocks)
+	}
+	return n, nil
 }

@@ -201,3 +201,23 @@ func TestListSpool(t *testing.T) {
 		}
 	}
 }
+
+func TestUTxOIndexKeepBlocks(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	for _, tc := range []struct {
+		value  string
+		blocks int
+	}{{"", 2160}, {"UTXO_INDEX_KEEP_BLOCKS=100000", 100000}, {"UTXO_INDEX_KEEP_BLOCKS= ALL ", -1}} {
+		cfg, err := Load(append(base, tc.value), nil)
+		if err != nil || cfg.UTxOIndexKeepBlocks != tc.blocks {
+			t.Errorf("%q: %d blocks, %v; want %d", tc.value, cfg.UTxOIndexKeepBlocks, err, tc.blocks)
+		}
+	}
+	// Fewer than k blocks would sweep spends a rollback can still undo.
+	for _, bad := range []string{"2159", "0", "-1", "forever", "1073741825"} {
+		if _, err := Load(append(base, "UTXO_INDEX_KEEP_BLOCKS="+bad), nil); err == nil ||
+			!strings.Contains(err.Error(), `UTXO_INDEX_KEEP_BLOCKS: "`+bad+`" is not all or a whole number of blocks from 2160 to 1073741824`) {
+			t.Errorf("UTXO_INDEX_KEEP_BLOCKS=%s: %v", bad, err)
+		}
+	}
+}

@@ -15,8 +15,11 @@
 // rollback of db-sync below H is seen by the readers at once (they fall
 // back to the plain anti-join) and undone by the next step (rewind to the
 // newest checkpoint db-sync still holds). Spends are kept, marked, until
-// they are Options.Keep blocks deep, so a rewind can unmark them. Only one
-// process maintains a database at a time (an advisory lock in it).
+// they are Options.Keep blocks deep, so a rewind can unmark them; the
+// history statements read the marks too, so an operator may keep them
+// longer, or for ever (KeepAll), trading disk for history pages that need
+// no tx_in walk. Only one process maintains a database at a time (an
+// advisory lock in it).
 package utxoindex
 
 import (
@@ -25,6 +28,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"text/template"
 	"time"
@@ -51,7 +55,13 @@ const (
 	DefaultBatch = 20000 // transactions per step
 	DefaultLag   = 3     // blocks kept out of the index below the tip
 	DefaultKeep  = 2160  // blocks a spend is kept (marked) for rollbacks: Cardano's k
+	// KeepAll (as Options.Keep): every spend stays marked, none is swept.
+	KeepAll = -1
 )
+
+// keepAllBlocks is KeepAll's depth in target.sql: more blocks than any
+// chain has, so there is never a horizon.
+const keepAllBlocks = math.MaxInt32
 
 var (
 	// ErrBusy: another process maintains this database right now.
@@ -94,7 +104,15 @@ var (
 type Options struct {
 	Batch int // transactions per step (DefaultBatch)
 	Lag   int // blocks below the tip the index stops at (0: up to the tip; DefaultOptions has DefaultLag)
-	Keep  int // blocks a spend stays marked before it is swept (DefaultKeep)
+	// Keep: blocks a spend stays marked before it is swept (DefaultKeep;
+	// KeepAll: for ever). Raising it on a built index takes effect as the
+	// tip moves on: the spends already swept are gone, so the horizon
+	// never moves back (rebuild the index for a longer window at once).
+	Keep int
+	// RollbackDepth: the deepest rollback the index must undo, in blocks
+	// (DefaultKeep, Cardano's k); checkpoints older than that (and than
+	// the horizon) are pruned.
+	RollbackDepth int
 	// StepTimeout bounds one step's statements (0: none).
 	StepTimeout time.Duration
 }
@@ -104,8 +122,14 @@ func (o Options) withDefaults() Options {
 		o.Batch = DefaultBatch
 	}
 	o.Lag = max(o.Lag, 0)
-	if o.Keep <= 0 {
+	if o.RollbackDepth <= 0 {
+		o.RollbackDepth = DefaultKeep
+	}
+	switch {
+	case o.Keep == 0:
 		o.Keep = DefaultKeep
+	case o.Keep < 0:
+		o.Keep = KeepAll
 	}
 	return o
 }
@@ -285,8 +309,15 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		TipBlockNo int64 `db:"tip_block_no"`
 		Target     int64 `db:"target"`
 		Horizon    int64 `db:"horizon"`
+		Final      int64 `db:"final"`
 	}
-	if err := tx.GetContext(ctx, &tgt, sqlTarget, x.opts.Lag, x.opts.Keep); err != nil {
+	keep := x.opts.Keep
+	if keep == KeepAll {
+		keep = keepAllBlocks
+	}
+	// Checkpoints are kept for rewinds, so as deep as a rollback can go
+	// whatever the marks' window.
+	if err := tx.GetContext(ctx, &tgt, sqlTarget, x.opts.Lag, keep, min(keep, x.opts.RollbackDepth)); err != nil {
 		return res, fmt.Errorf("target: %w", err)
 	}
 	res.Target = tgt.Target
@@ -305,7 +336,7 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		res.Action = "current"
 		// Still sweep: the horizon moves with the tip.
 		if horizon.TxID > cur.HorizonTxID && cur.TxID > 0 {
-			if res.Swept, err = x.sweep(ctx, tx, cur, horizon); err != nil {
+			if res.Swept, err = x.sweep(ctx, tx, cur, horizon, tgt.Final); err != nil {
 				return res, err
 			}
 		}
@@ -330,7 +361,7 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		res.Deleted, res.Marked = n.Deleted, n.Marked
 	}
 	next.HorizonTxID, next.HorizonTxHash, next.HorizonBlockHash = horizon.TxID, horizon.TxHash, horizon.BlockHash
-	if res.Swept, err = x.sweep(ctx, tx, next, horizon); err != nil {
+	if res.Swept, err = x.sweep(ctx, tx, next, horizon, tgt.Final); err != nil {
 		return res, err
 	}
 	res.Action, res.To = "advanced", next.TxID
@@ -338,8 +369,10 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 }
 
 // sweep deletes the rows spent at or below the horizon, records cp with
-// the horizon and prunes the checkpoints no rewind can need.
-func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint) (int64, error) {
+// the horizon and prunes the checkpoints no rewind can need: those older
+// than both the horizon and final, the newest tx no rollback can reach
+// (a rollback below the checkpoints kept resets the index).
+func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint, final int64) (int64, error) {
 	var swept int64
 	if horizon.TxID > 0 {
 		r, err := tx.ExecContext(ctx, sqlSweep, horizon.TxID)
@@ -355,7 +388,7 @@ func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint) 
 	if _, err := tx.ExecContext(ctx, sqlCheckpointInsert, cp.TxID, cp.TxHash, cp.BlockHash, horizon.TxID, hTx, hBlock); err != nil {
 		return 0, fmt.Errorf("checkpoint: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, sqlCheckpointPrune, horizon.TxID); err != nil {
+	if _, err := tx.ExecContext(ctx, sqlCheckpointPrune, max(horizon.TxID, final)); err != nil {
 		return 0, fmt.Errorf("checkpoint prune: %w", err)
 	}
 	return swept, nil

@@ -364,3 +364,85 @@ func TestAdditionsInPlace(t *testing.T) {
 		t.Errorf("%d checkpoints after an unknown format, want a fresh index", c)
 	}
 }
+
+// TestKeepAll keeps every spend marked (the history statements read the
+// marks): nothing is swept, checkpoints are still pruned below the
+// deepest rollback, and rewinds still unmark. Raising the window on a
+// built index never moves its horizon back (the spends below it are
+// gone), and lowering it sweeps.
+func TestKeepAll(t *testing.T) {
+	db := seed(t, chaingen.Variant{Mode: chaingen.ModeCore})
+	ctx := t.Context()
+	horizon := func() (h int64) {
+		t.Helper()
+		if err := db.Get(&h, `SELECT horizon_tx_id FROM syncgate_utxo.checkpoint ORDER BY tx_id DESC LIMIT 1`); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	spentUpToH := func() (n int64) {
+		t.Helper()
+		if err := db.Get(&n, `SELECT count(DISTINCT (i.tx_out_id, i.tx_out_index)) FROM tx_in i
+			WHERE i.tx_in_id <= (SELECT max(tx_id) FROM syncgate_utxo.checkpoint)`); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	// A window of 30 blocks first, well below the tip; then 300 blocks,
+	// then for ever.
+	catchUp(t, open(t, db, utxoindex.Options{Batch: 250, Lag: 60, Keep: 30}))
+	first := horizon()
+	if first == 0 {
+		t.Fatal("no horizon with a 30-block window")
+	}
+	for _, keep := range []int{300, utxoindex.KeepAll} {
+		catchUp(t, open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: keep}))
+		if h := horizon(); h != first {
+			t.Errorf("horizon %d after raising the window to %d, want it kept at %d", h, keep, first)
+		}
+		check(t, db, false)
+	}
+	x := open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: utxoindex.KeepAll, RollbackDepth: 20})
+
+	// Built with every spend kept from the start.
+	if _, err := db.Exec(`DROP SCHEMA syncgate_utxo CASCADE`); err != nil {
+		t.Fatal(err)
+	}
+	catchUp(t, x)
+	if h := horizon(); h != 0 {
+		t.Errorf("horizon %d, want none", h)
+	}
+	if _, marked := check(t, db, false); marked != spentUpToH() {
+		t.Errorf("%d marked rows, want every spent output up to H (%d)", marked, spentUpToH())
+	}
+	var below int64
+	if err := db.Get(&below, `SELECT count(*) FROM syncgate_utxo.checkpoint WHERE tx_id <= (
+		SELECT max(t.id) FROM tx t JOIN block b ON b.id = t.block_id
+		WHERE b.block_no <= (SELECT max(block_no) FROM block) - 20)`); err != nil {
+		t.Fatal(err)
+	}
+	if below != 1 {
+		t.Errorf("%d checkpoints older than the deepest rollback, want 1", below)
+	}
+
+	// A rollback is rewound as with a window.
+	if _, err := testdb.CutBlocks(ctx, db, 6); err != nil {
+		t.Fatal(err)
+	}
+	if res := step(t, x); res.Action != "rewound" || res.Unmarked == 0 {
+		t.Fatalf("step after a rollback: %+v, want a rewind that unmarks", res)
+	}
+	catchUp(t, x)
+	if _, marked := check(t, db, false); marked != spentUpToH() {
+		t.Errorf("%d marked rows after the rollback, want %d", marked, spentUpToH())
+	}
+
+	// Back to a window: the next step sweeps what it no longer keeps.
+	x = open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: 30})
+	res := step(t, x)
+	if res.Swept == 0 || horizon() == 0 {
+		t.Errorf("step with a 30-block window: %+v, horizon %d; want a sweep", res, horizon())
+	}
+	check(t, db, false)
+}

@@ -111,3 +111,17 @@ const RecentTailCap = recentTailCap
 func (db *DB) HistoryCounts() (fromBase, whole int64) {
 	return db.counts.fromBase.Load(), db.counts.whole.Load()
 }
+
+// HistoryCountsFromMarks reports how many whole counts were counted from
+// the unspent-output index's marks (kept for ever).
+func (db *DB) HistoryCountsFromMarks() int64 { return db.counts.wholeFromMarks.Load() }
+
+// CountHistory is addr's history total as a page's pagination.total is
+// counted, without reading a page first.
+func (db *DB) CountHistory(ctx context.Context, addr string) (n int64, err error) {
+	err = db.readTx(ctx, false, func(tx *Snapshot) error {
+		n, err = db.historyCount(ctx, tx, addr)
+		return err
+	})
+	return n, err
+}

@@ -24,7 +24,8 @@ import (
 // only through the unspent-output index's marks, which hold the spends of
 // its last Keep blocks: a base older than its horizon is counted whole
 // again (once per Keep blocks for an address asked for less often), and
-// without the index every count is whole, as before.
+// without the index every count is whole, as before. With the marks kept
+// for ever (no horizon) the whole count is a count after 0 too.
 
 var sqlTxHistoryCountAfter = layoutStatement("dbsync/tx_history_count_after.sql", alwaysGeneric, map[string]any{"TailCap": recentTailCap})
 
@@ -40,8 +41,9 @@ type countBase struct {
 // historyCounts are the remembered bases, per process, bounded.
 type historyCounts struct {
 	bases *bounded.Map[string, countBase]
-	// Counts answered from a base and counted whole (tests, metrics).
-	fromBase, whole atomic.Int64
+	// Counts answered from a base and counted whole (tests, metrics);
+	// wholeFromMarks: of those whole, how many from the marks kept for ever.
+	fromBase, whole, wholeFromMarks atomic.Int64
 }
 
 // countBasesBytes bounds the bases (about 150 bytes each with the key).
@@ -55,6 +57,7 @@ func newHistoryCounts() historyCounts {
 type countAfterRow struct {
 	N          int64  `db:"n"`
 	Exact      bool   `db:"exact"`
+	Horizon    int64  `db:"horizon"`
 	NewestID   int64  `db:"newest_id"`
 	NewestHash []byte `db:"newest_hash"`
 }
@@ -90,6 +93,20 @@ func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string) (int6
 			newest = &after
 		}
 	}
+	if !l.Consumed && db.recent.horizon.Load() == 0 {
+		// Maybe every spend is marked: then counting after 0 is whole.
+		after, err := db.countAfter(ctx, tx, l, addr, 0)
+		if err != nil {
+			return 0, err
+		}
+		if after.Exact {
+			db.rememberCount(addr, after, after.N)
+			db.counts.whole.Add(1)
+			db.counts.wholeFromMarks.Add(1)
+			return after.N, nil
+		}
+		newest = &after
+	}
 	n, err := db.countWhole(ctx, tx, addr)
 	if err != nil {
 		return 0, err
@@ -115,6 +132,9 @@ func (db *DB) countAfter(ctx context.Context, tx *Snapshot, l Layout, addr strin
 	err := onGenericPlans(ctx, tx, func() error {
 		return tx.GetContext(ctx, &row, sqlTxHistoryCountAfter.For(l), addr, from)
 	})
+	if err == nil && !l.Consumed && row.Horizon >= 0 {
+		db.recent.horizon.Store(row.Horizon)
+	}
 	return row, err
 }
 

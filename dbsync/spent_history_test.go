@@ -53,6 +53,13 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 			if hits < 20 || walks < 5 {
 				t.Errorf("%d pages from the index's marks and %d walked after trying: the comparison did not exercise both", hits, walks)
 			}
+			// Oldest first, only a page starting above the horizon comes
+			// from the marks (the last cursor pages).
+			compareHistoryOrder(t, "oldest first", sc, false, true)
+			if now, _ := sc.db.RecentPages(); now == hits {
+				t.Error("no oldest-first page from the marks")
+			}
+			hits, _ = sc.db.RecentPages()
 			// An index without output_spent_address (an older build's):
 			// the marks are not read.
 			sc.db.UseSpentMarks(false)
@@ -94,12 +101,46 @@ func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
 	}
 }
 
+// TestSpentIndexKeepAllHistory: with every spend kept marked
+// (UTXO_INDEX_KEEP_BLOCKS=all) there is no horizon, so pages in both
+// orders, at any depth, come from the marks, and are still the plain core
+// walk's pages; so are the totals, counted from the marks.
+func TestSpentIndexKeepAllHistory(t *testing.T) {
+	sc := seedSpentKeeping(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 5, utxoindex.KeepAll)
+	sc.db.SetSmallHistoryOutputs(0)
+	// Totals first, before any page has read where the horizon is: from
+	// the marks (a count after 0), so no base is used and nothing walked.
+	addrs := append([]string{samples.Whale, samples.Busy}, spendOnlyAddresses(t, sc)...)
+	for _, a := range addrs {
+		got, err := sc.db.CountHistory(t.Context(), a)
+		if want := independentCount(t, sc.layoutChain, a); err != nil || got != want {
+			t.Errorf("count of %s: %d (%v), want %d", a, got, err, want)
+		}
+	}
+	if n := sc.db.HistoryCountsFromMarks(); n != int64(len(addrs)) {
+		t.Errorf("%d of %d totals counted from the marks", n, len(addrs))
+	}
+	for _, asc := range []bool{false, true} {
+		compareHistoryOrder(t, fmt.Sprintf("kept for ever, asc=%v", asc), sc, true, asc)
+	}
+	hits, walks := sc.db.RecentPages()
+	if hits < 100 || walks*50 > hits {
+		t.Errorf("%d pages from the marks and %d walked: want nearly all from the marks", hits, walks)
+	}
+}
+
 // compareHistory walks the newest-first history of the whale, the busy
 // address and a few ordinary ones through the index-reading DB and the
 // plain one, page by page (offset mode, cursor mode, detailed first
 // pages), and wants the same pages. deep also walks the whale to its end
 // in small pages.
 func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
+	t.Helper()
+	compareHistoryOrder(t, when, sc, deep, false)
+}
+
+// compareHistoryOrder is compareHistory in either order.
+func compareHistoryOrder(t *testing.T, when string, sc *spentChain, deep, asc bool) {
 	t.Helper()
 	ctx := t.Context()
 	type walk struct {
@@ -137,7 +178,7 @@ func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
 	}
 	for _, w := range walks {
 		for offset, n := 0, 0; w.pages == 0 || n < w.pages; offset, n = offset+w.limit, n+1 {
-			q := dbsync.HistoryQuery{Limit: w.limit, Offset: offset}
+			q := dbsync.HistoryQuery{Limit: w.limit, Offset: offset, Ascending: asc}
 			want := page(sc.plain, w.addr, q)
 			same(fmt.Sprintf("%s %+v", w.addr, q), page(sc.db, w.addr, q), want)
 			if !want.HasMore() {
@@ -145,8 +186,11 @@ func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
 			}
 		}
 		from := int64(1 << 62)
+		if asc {
+			from = 0
+		}
 		for n := 0; w.pages == 0 || n < w.pages; n++ {
-			q := dbsync.HistoryQuery{Limit: w.limit, FromSlot: &from}
+			q := dbsync.HistoryQuery{Limit: w.limit, FromSlot: &from, Ascending: asc}
 			want := page(sc.plain, w.addr, q)
 			same(fmt.Sprintf("%s limit %d from slot %d", w.addr, w.limit, from), page(sc.db, w.addr, q), want)
 			if !want.HasMore() {
@@ -154,7 +198,7 @@ func compareHistory(t *testing.T, when string, sc *spentChain, deep bool) {
 			}
 			from = *want.NextCursor
 		}
-		q := dbsync.HistoryQuery{Limit: min(w.limit, 20)}
+		q := dbsync.HistoryQuery{Limit: min(w.limit, 20), Ascending: asc}
 		detailed := func(db *dbsync.DB) any {
 			p, err := db.TxsByAddress(ctx, mustAddress(t, w.addr), q, nil)
 			if err != nil {

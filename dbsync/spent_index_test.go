@@ -30,8 +30,15 @@ type spentChain struct {
 // index up to lag blocks below the tip and switches db to it.
 func seedSpent(t *testing.T, v chaingen.Variant, lag int) *spentChain {
 	t.Helper()
+	return seedSpentKeeping(t, v, lag, 40)
+}
+
+// seedSpentKeeping is seedSpent with the marks kept keep blocks
+// (utxoindex.KeepAll: for ever).
+func seedSpentKeeping(t *testing.T, v chaingen.Variant, lag, keep int) *spentChain {
+	t.Helper()
 	lc := seedLayout(t, v)
-	x, err := utxoindex.New(t.Context(), lc.raw, utxoindex.Options{Batch: 700, Lag: lag, Keep: 40})
+	x, err := utxoindex.New(t.Context(), lc.raw, utxoindex.Options{Batch: 700, Lag: lag, Keep: keep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,8 +203,12 @@ var spentFiles = map[string]string{
 	"tx_history_recent.sql": "output_spent_address", "tx_history_count_after.sql": "output_spent_address",
 }
 
-// recentParams render tx_history_recent.sql as the service does.
-var recentParams = map[string]any{"TailCap": dbsync.RecentTailCap}
+// recentParams and recentAscParams render tx_history_recent.sql as the
+// service does, newest and oldest first.
+var (
+	recentParams    = map[string]any{"TailCap": dbsync.RecentTailCap, "Order": "DESC"}
+	recentAscParams = map[string]any{"TailCap": dbsync.RecentTailCap, "Order": "ASC"}
+)
 
 // TestExplainSpentIndex plans the +utxoindex statements on both address
 // layouts for the whale, the busy address and an ordinary one, the busiest
@@ -230,6 +241,7 @@ func TestExplainSpentIndex(t *testing.T) {
 					explainCase{"balance_by_address.sql", []any{a}, nil},
 					explainCase{"tx_history_recent.sql", []any{a, 0, int64(math.MaxInt64), 0, 21}, recentParams},
 					explainCase{"tx_history_recent.sql", []any{a, 0, 3000, 40, 21}, recentParams},
+					explainCase{"tx_history_recent.sql", []any{a, 3000, int64(math.MaxInt64), 0, 21}, recentAscParams},
 					explainCase{"tx_history_count_after.sql", []any{a, 3000}, recentParams})
 			}
 			cases = append(cases,

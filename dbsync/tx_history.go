@@ -14,14 +14,15 @@ import (
 )
 
 var (
-	sqlTxFirstIDFromSlot = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
-	sqlTxHistoryHead     = layoutStatement("dbsync/tx_history_head.sql", alwaysGeneric, nil)
-	sqlTxHistoryPageDesc = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "DESC"})
-	sqlTxHistoryPageAsc  = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
-	sqlTxHistoryTotal    = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
-	sqlTxHistorySmall    = layoutStatement("dbsync/tx_history_small.sql", alwaysGeneric, nil)
-	sqlTxHistoryRecent   = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap})
-	sqlTxOutRows         = prepared(sqlfiles.Must("dbsync/tx_out_rows.sql"))
+	sqlTxFirstIDFromSlot   = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
+	sqlTxHistoryHead       = layoutStatement("dbsync/tx_history_head.sql", alwaysGeneric, nil)
+	sqlTxHistoryPageDesc   = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "DESC"})
+	sqlTxHistoryPageAsc    = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
+	sqlTxHistoryTotal      = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
+	sqlTxHistorySmall      = layoutStatement("dbsync/tx_history_small.sql", alwaysGeneric, nil)
+	sqlTxHistoryRecentDesc = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "DESC"})
+	sqlTxHistoryRecentAsc  = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "ASC"})
+	sqlTxOutRows           = prepared(sqlfiles.Must("dbsync/tx_out_rows.sql"))
 )
 
 // smallHistoryOutputs: an address with fewer outputs than this has its
@@ -518,12 +519,10 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		}
 		return refsOf(plain)
 	}
-	if !w.asc {
-		if l := w.db.layoutNow(); w.db.marksReadable(l) { // core with the index
-			refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
-			if err != nil || ok {
-				return refs, err
-			}
+	if l := w.db.layoutNow(); w.db.marksReadable(l) { // core with the index
+		refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
+		if err != nil || ok {
+			return refs, err
 		}
 	}
 	query := w.db.sql(sqlTxHistoryPageDesc)
@@ -558,21 +557,27 @@ type recentPages struct {
 	walks   atomic.Int64 // tried, then walked (a spend may lie below the horizon)
 }
 
-// fetchRecent reads a newest-first page of ids in [lo, hi) from the
-// unspent-output index (tx_history_recent.sql): the address's spends by
-// the transactions of the last Keep blocks are its marked rows, so a page
+// fetchRecent reads a page of ids in [lo, hi) from the unspent-output
+// index (tx_history_recent.sql): the address's spends by the transactions
+// of the last Keep blocks (or all of them) are its marked rows, so a page
 // whose items are all that recent needs no tx_in probe per output of the
 // address, which in core mode costs a whale's newest page its whole
 // history. ok is false when the page may lack an older spend; the caller
 // then walks as without the index.
 func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, offset int, lim *int) (_ []TxRef, ok bool, err error) {
 	r := &w.db.recent
-	if hi <= r.horizon.Load()+1 {
-		return nil, false, nil // the whole range is older than the marks
+	if hi <= r.horizon.Load()+1 || w.asc && lo <= r.horizon.Load() {
+		// The whole range is older than the marks, or oldest first its
+		// start is (the spends missing would come first).
+		return nil, false, nil
+	}
+	query := sqlTxHistoryRecentDesc.For(l)
+	if w.asc {
+		query = sqlTxHistoryRecentAsc.For(l)
 	}
 	var rows []txRefRecentRow
 	err = onGenericPlans(ctx, w.tx, func() (err error) {
-		rows, err = selectRows[txRefRecentRow](ctx, w.tx, sqlTxHistoryRecent.For(l), w.addr, lo, hi, offset, lim)
+		rows, err = selectRows[txRefRecentRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
 		return err
 	})
 	if err != nil {
@@ -587,9 +592,9 @@ func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, of
 		r.horizon.Store(above)
 	}
 	// Every missing spend is at or below the horizon: none lies in the
-	// range, or all are older than the page's last item.
+	// range, or (newest first) all are older than the page's last item.
 	full := lim != nil && len(rows) == *lim
-	if lo <= above && !(full && rows[len(rows)-1].ID > above) {
+	if lo <= above && (w.asc || !(full && rows[len(rows)-1].ID > above)) {
 		r.walks.Add(1)
 		return nil, false, nil
 	}

@@ -7,8 +7,11 @@
 -- read both sides from tx_out; with the unspent-output index (core), the
 -- spends after $2 are its marks and the tail after its high-water tx,
 -- which hold them all only when $2 is at or above its horizon: exact says
--- whether the count can be used (n is 0, not counted, when it cannot). Core without the index has no cheap way
--- to the spends after $2 (not run: exact is false).
+-- whether the count can be used (n is 0, not counted, when it cannot),
+-- and horizon says where it stands (-1: unknown, the index does not
+-- hold). With the marks kept for ever there is
+-- no horizon, and a count after 0 is the whole count. Core without the
+-- index has no cheap way to the spends after $2 (not run: exact is false).
 -- $1 address text, $2 tx id
 -- Indexes: tx_pkey (max, then the row); sg_tx_out_address_tx_id
 -- (paid, from $2); consumed: sg_tx_out_address_consumed_by (from $2);
@@ -28,6 +31,7 @@ SELECT
     SELECT o.consumed_by_tx_id FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id > $2
   ) ids) AS n,
   true AS exact,
+  0::bigint AS horizon,
 {{- else if .SpentIndex}}
   -- Counted only when it can be used (a CASE runs its subquery lazily).
   CASE WHEN x.exact THEN (SELECT count(*) FROM (
@@ -39,15 +43,18 @@ SELECT
     SELECT id FROM tail WHERE id > $2
   ) ids) ELSE 0 END AS n,
   x.exact,
+  x.horizon,
 {{- else}}
   0::bigint AS n,
   false AS exact,
+  0::bigint AS horizon,
 {{- end}}
   n.id AS newest_id, n.hash AS newest_hash
 FROM newest n
 {{- if and .SpentIndex (not .Consumed)}}
 CROSS JOIN (
-  SELECT s.ok AND $2 >= s.horizon AND (SELECT count(*) FROM tail_in) < {{.TailCap}} AS exact
+  SELECT s.ok AND $2 >= s.horizon AND (SELECT count(*) FROM tail_in) < {{.TailCap}} AS exact,
+    CASE WHEN s.ok THEN s.horizon ELSE -1 END AS horizon
   FROM spent_state s
 ) x
 {{- end}}

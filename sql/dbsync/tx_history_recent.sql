@@ -1,5 +1,6 @@
--- tx_history_recent: a newest-first history page of a core-mode address
--- from the unspent-output index (+utxoindex only), without the tx_in
+-- tx_history_recent: a history page of a core-mode address, newest first
+-- (.Order DESC) or oldest first (ASC), from the unspent-output index
+-- (+utxoindex only), without the tx_in
 -- walk over the address's outputs that tx_history_page needs in core mode.
 -- A transaction belongs to the address when it pays to it (paid, from
 -- tx_out as in tx_history_page) or spends one of its outputs. The spends
@@ -7,16 +8,18 @@
 -- through output_spent_address); those after h, the newest inputs (tail:
 -- a few blocks, the index is read only while it is at most MaxLag blocks
 -- behind) checked against the address one by one. Spends at or below the
--- horizon are not here: the page is exact when its last item is above
--- exact_above (every missing spend is older than every item), or when $2
--- is (the range holds no such spend); the caller checks and otherwise
--- reads tx_history_page. exact_above is the largest bigint (never exact)
+-- horizon are not here: the page is exact when $2 is above exact_above
+-- (the range holds no such spend), or, newest first, when its last item
+-- is (every missing spend is older than every item); the caller checks
+-- and otherwise reads tx_history_page. With the marks kept for ever
+-- (UTXO_INDEX_KEEP_BLOCKS=all) there is no horizon and every page is
+-- exact. exact_above is the largest bigint (never exact)
 -- while the index does not hold for this snapshot (spent_state.ok) or
 -- when the tail reached its cap.
 -- $1 address text, $2 lowest tx id (inclusive), $3 highest tx id
 -- (exclusive), $4 offset, $5 limit (NULL: no limit)
--- Indexes: sg_tx_out_address_tx_id (paid, backwards, index-only);
--- output_spent_address (marked, backwards); the tail's (fragments
+-- Indexes: sg_tx_out_address_tx_id (paid, in page order, index-only);
+-- output_spent_address (marked, in page order); the tail's (fragments
 -- "spent_tail"); tx_pkey, block_pkey. See fragments "spent_state".
 {{- if not .SpentIndex}}
 -- (not used without the index: no rendering is prepared or run)
@@ -28,7 +31,7 @@ WITH spent_state AS MATERIALIZED (
   SELECT DISTINCT o.tx_id AS id
   FROM tx_out o
   WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
-  ORDER BY o.tx_id DESC
+  ORDER BY o.tx_id {{.Order}}
   LIMIT $4::bigint + $5::bigint
 ), marked AS (
   SELECT DISTINCT u.spent_by_tx_id AS id
@@ -36,7 +39,7 @@ WITH spent_state AS MATERIALIZED (
   WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id IS NOT NULL
     AND u.spent_by_tx_id >= $2 AND u.spent_by_tx_id < $3
     AND (SELECT ok FROM spent_state)
-  ORDER BY u.spent_by_tx_id DESC
+  ORDER BY u.spent_by_tx_id {{.Order}}
   LIMIT $4::bigint + $5::bigint
 ), {{template "spent_tail" .}}, page AS (
   SELECT id FROM paid
@@ -44,7 +47,7 @@ WITH spent_state AS MATERIALIZED (
   SELECT id FROM marked
   UNION
   SELECT id FROM tail WHERE id >= $2 AND id < $3
-  ORDER BY id DESC
+  ORDER BY id {{.Order}}
   OFFSET $4 LIMIT $5
 )
 SELECT
@@ -54,5 +57,5 @@ SELECT
 FROM page p
 JOIN tx t ON t.id = p.id
 JOIN block b ON b.id = t.block_id
-ORDER BY t.id DESC
+ORDER BY t.id {{.Order}}
 {{- end}}

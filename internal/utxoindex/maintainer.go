@@ -22,6 +22,10 @@ const (
 	DefaultMaxLag = 30
 )
 
+// bigSweep is a sweep worth a log line: a block's spends are a few
+// thousand, so this many are a window made shorter than the index's.
+const bigSweep = 100000
+
 // MaintainerOptions tunes the Maintainer.
 type MaintainerOptions struct {
 	Index  Options
@@ -132,6 +136,12 @@ func (w *watch) tick(ctx context.Context) bool {
 		if r.Action == "rewound" || r.Action == "reset" {
 			w.m.opts.Log.Warn("unspent-output index: db-sync rolled back below it", slog.String("network", w.network),
 				slog.String("action", r.Action), slog.Int64("from_tx", r.From), slog.Int64("to_tx", r.To))
+		}
+		if r.Swept >= bigSweep {
+			// Usually a window lowered (or another instance maintaining
+			// with a lower one): say so, since the marks are gone for good.
+			w.m.opts.Log.Warn("unspent-output index: swept spends older than its window", slog.String("network", w.network),
+				slog.Int64("swept", r.Swept), slog.Int("keep_blocks", w.x.opts.Keep))
 		}
 		if time.Since(last) > 30*time.Second && r.Target-r.To > int64(w.x.opts.Batch) {
 			last = time.Now()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -25,7 +26,13 @@ func runUTxOIndex(ctx context.Context, args []string) error {
 	o := utxoindex.DefaultOptions()
 	fs.IntVar(&o.Batch, "batch", o.Batch, "transactions per step (one transaction each)")
 	fs.IntVar(&o.Lag, "lag", o.Lag, "blocks below the tip the index stops at")
-	keep := fs.String("keep-blocks", strconv.Itoa(config.MinKeepBlocks), "blocks spends stay marked (history pages read them), or all")
+	// The same default as serve's, so a run beside a service keeping
+	// every spend does not sweep them.
+	keepDefault := os.Getenv("UTXO_INDEX_KEEP_BLOCKS")
+	if keepDefault == "" {
+		keepDefault = strconv.Itoa(config.MinKeepBlocks)
+	}
+	keep := fs.String("keep-blocks", keepDefault, "blocks spends stay marked (history pages read them), or all (default: UTXO_INDEX_KEEP_BLOCKS, else 2160)")
 	quiet := fs.Bool("quiet", false, "print only the summary")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -93,7 +93,9 @@ func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string) (int6
 			newest = &after
 		}
 	}
-	if !l.Consumed && db.recent.horizon.Load() == 0 {
+	if newest == nil && !l.Consumed && db.recent.horizon.Load() == 0 {
+		// (A base that was not exact in this snapshot means a count
+		// after 0 is not either.)
 		// Maybe every spend is marked: then counting after 0 is whole.
 		after, err := db.countAfter(ctx, tx, l, addr, 0)
 		if err != nil {

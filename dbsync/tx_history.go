@@ -550,7 +550,9 @@ func withIndexOnly(l Layout) plan {
 	return notPrepared
 }
 
-// recentPages counts newest-first history pages by how they were read.
+// recentPages counts the history pages tried on the index's marks by how
+// they were read (pages whose range the horizon already rules out are not
+// tried).
 type recentPages struct {
 	horizon atomic.Int64 // the index's horizon, as the last read saw it
 	hits    atomic.Int64 // exact from the index's marks

@@ -141,7 +141,7 @@ func (w *watch) tick(ctx context.Context) bool {
 			// Usually a window lowered (or another instance maintaining
 			// with a lower one): say so, since the marks are gone for good.
 			w.m.opts.Log.Warn("unspent-output index: swept spends older than its window", slog.String("network", w.network),
-				slog.Int64("swept", r.Swept), slog.Int("keep_blocks", w.x.opts.Keep))
+				slog.Int64("swept", r.Swept), slog.String("keep_blocks", w.x.opts.keepText()))
 		}
 		if time.Since(last) > 30*time.Second && r.Target-r.To > int64(w.x.opts.Batch) {
 			last = time.Now()

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -132,6 +133,14 @@ func (o Options) withDefaults() Options {
 		o.Keep = KeepAll
 	}
 	return o
+}
+
+// keepText is the window as UTXO_INDEX_KEEP_BLOCKS writes it.
+func (o Options) keepText() string {
+	if o.Keep == KeepAll {
+		return "all"
+	}
+	return strconv.Itoa(o.Keep)
 }
 
 // DefaultOptions are the options a service runs with.

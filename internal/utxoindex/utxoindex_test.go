@@ -438,6 +438,26 @@ func TestKeepAll(t *testing.T) {
 		t.Errorf("%d marked rows after the rollback, want %d", marked, spentUpToH())
 	}
 
+	// Below the oldest checkpoint kept (the rest were pruned, being
+	// deeper than the rollback depth): only a rebuild is right, and it
+	// marks every spend again.
+	var depth int
+	if err := db.Get(&depth, `SELECT (SELECT max(block_no) FROM block) - b.block_no + 1
+		FROM syncgate_utxo.checkpoint c JOIN tx ON tx.id = c.tx_id JOIN block b ON b.id = tx.block_id
+		ORDER BY c.tx_id LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testdb.CutBlocks(ctx, db, depth); err != nil {
+		t.Fatal(err)
+	}
+	if res := step(t, x); res.Action != "reset" {
+		t.Fatalf("step after a rollback deeper than the rollback depth: %+v, want a reset", res)
+	}
+	catchUp(t, x)
+	if _, marked := check(t, db, false); marked != spentUpToH() {
+		t.Errorf("%d marked rows after the rebuild, want %d", marked, spentUpToH())
+	}
+
 	// Back to a window: the next step sweeps what it no longer keeps.
 	x = open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: 30})
 	res := step(t, x)

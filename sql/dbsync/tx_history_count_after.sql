@@ -9,9 +9,9 @@
 -- which hold them all only when $2 is at or above its horizon: exact says
 -- whether the count can be used (n is 0, not counted, when it cannot),
 -- and horizon says where it stands (-1: unknown, the index does not
--- hold). With the marks kept for ever there is
--- no horizon, and a count after 0 is the whole count. Core without the
--- index has no cheap way to the spends after $2 (not run: exact is false).
+-- hold). With the marks kept for ever there is no horizon, and a count
+-- after 0 is the whole count. Core without the index has no cheap way to
+-- the spends after $2 (not run: exact is false).
 -- $1 address text, $2 tx id
 -- Indexes: tx_pkey (max, then the row); sg_tx_out_address_tx_id
 -- (paid, from $2); consumed: sg_tx_out_address_consumed_by (from $2);

@@ -127,6 +127,29 @@ func TestSpentIndexKeepAllHistory(t *testing.T) {
 	if hits < 100 || walks*50 > hits {
 		t.Errorf("%d pages from the marks and %d walked: want nearly all from the marks", hits, walks)
 	}
+
+	// The window made 40 blocks again: one step sweeps only the oldest
+	// chunk of the backlog, so marks below the new horizon remain for a
+	// while. Pages judge by the horizon, so they are still the plain walk's.
+	x, err := utxoindex.New(t.Context(), sc.raw, utxoindex.Options{Batch: 700, Lag: 5, Keep: 40, SweepTxs: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, release, err := x.Lock(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := x.Step(t.Context(), conn)
+	release()
+	if err != nil || res.Swept == 0 || !res.SweepPending {
+		t.Fatalf("step with a 40-block window: %+v (%v), want part of the backlog swept", res, err)
+	}
+	for _, asc := range []bool{false, true} {
+		compareHistoryOrder(t, fmt.Sprintf("part swept, asc=%v", asc), sc, false, asc)
+	}
+	if now, _ := sc.db.RecentPages(); now == hits {
+		t.Error("no page from the marks while part swept")
+	}
 }
 
 // compareHistory walks the newest-first history of the whale, the busy

@@ -56,6 +56,9 @@ const (
 	DefaultBatch = 20000 // transactions per step
 	DefaultLag   = 3     // blocks kept out of the index below the tip
 	DefaultKeep  = 2160  // blocks a spend is kept (marked) for rollbacks: Cardano's k
+	// DefaultSweepTxs: a step sweeps the spends of at most this many tx
+	// ids (about twice as many rows), oldest first.
+	DefaultSweepTxs = 100000
 	// KeepAll (as Options.Keep): every spend stays marked, none is swept.
 	KeepAll = -1
 )
@@ -92,6 +95,7 @@ var (
 	sqlTxHashes         = sqlfiles.Must("utxoindex/tx_hashes.sql")
 	sqlSpends           = sqlfiles.Must("utxoindex/spends.sql")
 	sqlSweep            = sqlfiles.Must("utxoindex/sweep.sql")
+	sqlOldestSpend      = sqlfiles.Must("utxoindex/oldest_spend.sql")
 	sqlCheckpointInsert = sqlfiles.Must("utxoindex/checkpoint_insert.sql")
 	sqlCheckpointPrune  = sqlfiles.Must("utxoindex/checkpoint_prune.sql")
 	sqlStatus           = sqlfiles.Must("utxoindex/status.sql")
@@ -114,6 +118,9 @@ type Options struct {
 	// (DefaultKeep, Cardano's k); checkpoints older than that (and than
 	// the horizon) are pruned.
 	RollbackDepth int
+	// SweepTxs: how many tx ids' spends one step sweeps at most
+	// (DefaultSweepTxs); the rest of a backlog goes in the next steps.
+	SweepTxs int
 	// StepTimeout bounds one step's statements (0: none).
 	StepTimeout time.Duration
 }
@@ -125,6 +132,9 @@ func (o Options) withDefaults() Options {
 	o.Lag = max(o.Lag, 0)
 	if o.RollbackDepth <= 0 {
 		o.RollbackDepth = DefaultKeep
+	}
+	if o.SweepTxs <= 0 {
+		o.SweepTxs = DefaultSweepTxs
 	}
 	switch {
 	case o.Keep == 0:
@@ -266,12 +276,15 @@ type StepResult struct {
 	// Inserted outputs, Deleted rows (spent at or below the horizon),
 	// Marked rows (spent above it), Swept rows, Unmarked rows (rewind).
 	Inserted, Deleted, Marked, Swept, Unmarked int64
-	Duration                                   time.Duration
+	// SweepPending: rows spent at or below the horizon are left for the
+	// next steps (a backlog is swept a chunk a step).
+	SweepPending bool
+	Duration     time.Duration
 }
 
 // CaughtUp reports whether the index reached its target.
 func (r StepResult) CaughtUp() bool {
-	return r.Action == "current" || r.To >= r.Target && r.Action == "advanced"
+	return !r.SweepPending && (r.Action == "current" || r.To >= r.Target && r.Action == "advanced")
 }
 
 // Step runs one step on conn (which must hold the maintenance lock, see
@@ -343,9 +356,18 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 	err = tx.GetContext(ctx, &next, sqlNextTx, cur.TxID, min(cur.TxID+int64(x.opts.Batch), tgt.Target), tgt.Target)
 	if errors.Is(err, sql.ErrNoRows) {
 		res.Action = "current"
-		// Still sweep: the horizon moves with the tip.
-		if horizon.TxID > cur.HorizonTxID && cur.TxID > 0 {
-			if res.Swept, err = x.sweep(ctx, tx, cur, horizon, tgt.Final); err != nil {
+		// Still sweep: the horizon moves with the tip, and a backlog
+		// goes a chunk a step.
+		pending := false
+		if cur.TxID > 0 && horizon.TxID > 0 {
+			oldest, err := x.oldestSpend(ctx, tx)
+			if err != nil {
+				return res, err
+			}
+			pending = oldest > 0 && oldest <= horizon.TxID
+		}
+		if (horizon.TxID > cur.HorizonTxID || pending) && cur.TxID > 0 {
+			if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, cur, horizon, tgt.Final); err != nil {
 				return res, err
 			}
 		}
@@ -370,37 +392,55 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		res.Deleted, res.Marked = n.Deleted, n.Marked
 	}
 	next.HorizonTxID, next.HorizonTxHash, next.HorizonBlockHash = horizon.TxID, horizon.TxHash, horizon.BlockHash
-	if res.Swept, err = x.sweep(ctx, tx, next, horizon, tgt.Final); err != nil {
+	if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, next, horizon, tgt.Final); err != nil {
 		return res, err
 	}
 	res.Action, res.To = "advanced", next.TxID
 	return res, tx.Commit()
 }
 
-// sweep deletes the rows spent at or below the horizon, records cp with
+// sweep deletes rows spent at or below the horizon (a chunk of them, see
+// sweep.sql), records cp with
 // the horizon and prunes the checkpoints no rewind can need: those older
 // than both the horizon and final, the newest tx no rollback can reach
 // (a rollback below the checkpoints kept resets the index).
-func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint, final int64) (int64, error) {
-	var swept int64
+func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint, final int64) (swept int64, pending bool, err error) {
 	if horizon.TxID > 0 {
-		r, err := tx.ExecContext(ctx, sqlSweep, horizon.TxID)
+		oldest, err := x.oldestSpend(ctx, tx)
 		if err != nil {
-			return 0, fmt.Errorf("sweep: %w", err)
+			return 0, false, err
 		}
-		swept, _ = r.RowsAffected()
+		if oldest > 0 && oldest <= horizon.TxID {
+			// A known bound, so the planner reads output_spent_by's range.
+			upTo := min(horizon.TxID, oldest+int64(x.opts.SweepTxs))
+			r, err := tx.ExecContext(ctx, sqlSweep, upTo)
+			if err != nil {
+				return 0, false, fmt.Errorf("sweep: %w", err)
+			}
+			swept, _ = r.RowsAffected()
+			pending = upTo < horizon.TxID
+		}
 	}
 	var hTx, hBlock any
 	if horizon.TxID > 0 {
 		hTx, hBlock = horizon.TxHash, horizon.BlockHash
 	}
 	if _, err := tx.ExecContext(ctx, sqlCheckpointInsert, cp.TxID, cp.TxHash, cp.BlockHash, horizon.TxID, hTx, hBlock); err != nil {
-		return 0, fmt.Errorf("checkpoint: %w", err)
+		return 0, false, fmt.Errorf("checkpoint: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlCheckpointPrune, max(horizon.TxID, final)); err != nil {
-		return 0, fmt.Errorf("checkpoint prune: %w", err)
+		return 0, false, fmt.Errorf("checkpoint prune: %w", err)
 	}
-	return swept, nil
+	return swept, pending, nil
+}
+
+// oldestSpend is the oldest spend the index holds (0: none).
+func (x *Index) oldestSpend(ctx context.Context, tx *sqlx.Tx) (int64, error) {
+	var oldest int64
+	if err := tx.GetContext(ctx, &oldest, sqlOldestSpend); err != nil {
+		return 0, fmt.Errorf("oldest spend: %w", err)
+	}
+	return oldest, nil
 }
 
 // rewindIfRolledBack checks H and the horizon against db-sync; when

@@ -458,11 +458,26 @@ func TestKeepAll(t *testing.T) {
 		t.Errorf("%d marked rows after the rebuild, want %d", marked, spentUpToH())
 	}
 
-	// Back to a window: the next step sweeps what it no longer keeps.
-	x = open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: 30})
+	// Back to a window: the next steps sweep what it no longer keeps, the
+	// spends of at most 200 tx ids a step, oldest first.
+	x = open(t, db, utxoindex.Options{Batch: 250, Lag: 0, Keep: 30, SweepTxs: 200})
 	res := step(t, x)
-	if res.Swept == 0 || horizon() == 0 {
-		t.Errorf("step with a 30-block window: %+v, horizon %d; want a sweep", res, horizon())
+	if res.Swept == 0 || !res.SweepPending || res.CaughtUp() || horizon() == 0 {
+		t.Errorf("first step with a 30-block window: %+v, horizon %d; want part of the backlog swept", res, horizon())
+	}
+	var oldest int64
+	if err := db.Get(&oldest, `SELECT min(spent_by_tx_id) FROM syncgate_utxo.output`); err != nil {
+		t.Fatal(err)
+	}
+	if oldest <= 200 {
+		t.Errorf("oldest marked spend after one chunk: tx %d, want the oldest 200 tx ids swept", oldest)
+	}
+	steps := 1
+	for ; res.SweepPending; steps++ {
+		res = step(t, x)
+	}
+	if steps < 5 || !res.CaughtUp() {
+		t.Errorf("backlog swept in %d steps (last %+v), want several and caught up", steps, res)
 	}
 	check(t, db, false)
 }

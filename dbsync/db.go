@@ -116,7 +116,9 @@ type DB struct {
 	started  chan struct{}
 	startErr error
 	stop     context.CancelFunc
-	wg       sync.WaitGroup
+	// life ends when the DB closes (background work's context).
+	life context.Context
+	wg   sync.WaitGroup
 }
 
 // New returns the DB for a network's db-sync (and its replicas) without
@@ -153,6 +155,7 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	db.stop = cancel
+	db.life = ctx
 	for _, p := range db.servers() {
 		db.wg.Add(1)
 		go func() {

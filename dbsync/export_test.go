@@ -116,6 +116,10 @@ func (db *DB) HistoryCounts() (fromBase, whole int64) {
 // the unspent-output index's marks (kept for ever).
 func (db *DB) HistoryCountsFromMarks() int64 { return db.counts.wholeFromMarks.Load() }
 
+// HistoryCountsInBackground reports how many background whole counts
+// finished.
+func (db *DB) HistoryCountsInBackground() int64 { return db.counts.backgroundDone.Load() }
+
 // CountHistory is addr's history total as a page's pagination.total is
 // counted, without reading a page first.
 func (db *DB) CountHistory(ctx context.Context, addr string) (n int64, err error) {

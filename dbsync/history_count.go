@@ -2,7 +2,12 @@ package dbsync
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/syncgate/syncgate/internal/bounded"
 )
@@ -41,6 +46,14 @@ type countBase struct {
 // historyCounts are the remembered bases, per process, bounded.
 type historyCounts struct {
 	bases *bounded.Map[string, countBase]
+	// background: addresses whose whole count ran past the statement
+	// timeout in a request and runs again in the background
+	// (countInBackground); one at a time per DB.
+	mu         sync.Mutex
+	background map[string]bool
+	running    chan struct{}
+	// backgroundDone: background counts finished (tests, metrics).
+	backgroundDone atomic.Int64
 	// Counts answered from a base and counted whole (tests, metrics);
 	// wholeFromMarks: of those whole, how many from the marks kept for ever.
 	fromBase, whole, wholeFromMarks atomic.Int64
@@ -50,8 +63,14 @@ type historyCounts struct {
 const countBasesBytes = 4 << 20
 
 func newHistoryCounts() historyCounts {
-	return historyCounts{bases: bounded.New[string, countBase](countBasesBytes, nil)}
+	return historyCounts{bases: bounded.New[string, countBase](countBasesBytes, nil),
+		background: map[string]bool{}, running: make(chan struct{}, 1)}
 }
+
+// backgroundCountTimeout bounds a background whole count: about 5.7 µs per
+// output of the address in core mode (hot cache), so 10 minutes is some
+// 100 M outputs.
+var backgroundCountTimeout = 10 * time.Minute
 
 // countAfterRow is a tx_history_count_after row.
 type countAfterRow struct {
@@ -64,8 +83,20 @@ type countAfterRow struct {
 
 // historyCount is addr's distinct transaction count in the snapshot tx:
 // from its remembered base when that still holds, else counted whole;
-// either way the count becomes the new base.
+// either way the count becomes the new base. A count that runs past the
+// statement timeout where bases are used runs again in the background
+// (countInBackground), so later requests find its base.
 func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
+	n, err := db.historyCountIn(ctx, tx, addr)
+	if err != nil && errors.Is(classify(err), ErrTimeout) && ctx.Err() == nil {
+		if l := db.layoutNow(); l.Consumed || db.marksReadable(l) {
+			db.countInBackground(addr)
+		}
+	}
+	return n, err
+}
+
+func (db *DB) historyCountIn(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
 	l := db.layoutNow()
 	if !l.Consumed && !db.marksReadable(l) {
 		db.counts.whole.Add(1)
@@ -151,4 +182,55 @@ func (db *DB) countWhole(ctx context.Context, tx *Snapshot, addr string) (int64,
 	var n int64
 	err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
 	return n, err
+}
+
+// countInBackground counts addr whole again, in the background, on the
+// primary, with a long statement timeout, and makes the count its base:
+// a whole count that does not fit a request's statement timeout (an
+// address with millions of outputs in core mode) would otherwise fail
+// every request for the address, since a failed count is not remembered.
+// The requests after it count on from the base. One background count
+// runs at a time per DB; an address already waiting is not queued again.
+func (db *DB) countInBackground(addr string) {
+	c := &db.counts
+	c.mu.Lock()
+	if c.background[addr] || db.life == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.background[addr] = true
+	c.mu.Unlock()
+	// Not in db.wg: it ends with db.life (its statements are cancelled).
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			delete(c.background, addr)
+			c.mu.Unlock()
+		}()
+		select {
+		case c.running <- struct{}{}:
+			defer func() { <-c.running }()
+		case <-db.life.Done():
+			return
+		}
+		ctx, cancel := context.WithTimeout(db.life, backgroundCountTimeout)
+		defer cancel()
+		err := db.primary.readTx(ctx, false, func(tx *Snapshot) error {
+			if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
+				fmt.Sprintf("%dms", backgroundCountTimeout.Milliseconds())); err != nil {
+				return err
+			}
+			// Remembers its count as the base, as in a request.
+			_, err := db.historyCountIn(ctx, tx, addr)
+			return err
+		})
+		if err != nil {
+			if db.life.Err() == nil {
+				db.log.Warn("history count in the background failed", slog.String("network", db.Network.Name),
+					slog.String("error", err.Error()))
+			}
+			return
+		}
+		c.backgroundDone.Add(1)
+	}()
 }

@@ -1,9 +1,12 @@
 package dbsync_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/chaingen"
 	"github.com/syncgate/syncgate/internal/testdb"
@@ -148,4 +151,67 @@ func independentCount(t *testing.T, lc *layoutChain, addr string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestHistoryCountInBackground: a whole count that runs past the
+// statement timeout (here: tx_out locked by another session) fails its
+// request, as before, but runs again in the background with a long
+// timeout, and its count becomes the base the next request counts on
+// from, where before every request for the address failed the same way.
+func TestHistoryCountInBackground(t *testing.T) {
+	for _, v := range []chaingen.Variant{
+		{Mode: chaingen.ModeConsumed, Schema: chaingen.Schema137},
+		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
+	} {
+		t.Run(strings.ReplaceAll(v.String(), "/", "_"), func(t *testing.T) {
+			ctx := t.Context()
+			var lc *layoutChain
+			if v.Mode == chaingen.ModeCore {
+				lc = seedSpent(t, v, 0).layoutChain
+			} else {
+				lc = seedLayout(t, v)
+			}
+			mainnet, _ := config.NetworkByName("mainnet")
+			db, err := dbsync.OpenWith(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: lc.dsn},
+				dbsync.Options{StatementTimeout: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(db.Close)
+			if v.Mode == chaingen.ModeCore {
+				useIndex(t, db)
+			}
+			lock, err := lc.raw.BeginTxx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Rollback() //nolint:errcheck // released below
+			if _, err := lock.Exec(`LOCK TABLE tx_out IN ACCESS EXCLUSIVE MODE`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.CountHistory(ctx, samples.Whale); !errors.Is(err, dbsync.ErrTimeout) {
+				t.Fatalf("count with tx_out locked: %v, want a timeout", err)
+			}
+			time.Sleep(500 * time.Millisecond) // past the request's timeout, the background count waits on
+			if n := db.HistoryCountsInBackground(); n != 0 {
+				t.Fatalf("%d background counts finished while tx_out is locked", n)
+			}
+			if err := lock.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(15 * time.Second); db.HistoryCountsInBackground() == 0; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the background count did not finish")
+				}
+			}
+			base0, _ := db.HistoryCounts()
+			got, err := db.CountHistory(ctx, samples.Whale)
+			if want := independentCount(t, lc, samples.Whale); err != nil || got != want {
+				t.Fatalf("count after the background count: %d (%v), want %d", got, err, want)
+			}
+			if base, _ := db.HistoryCounts(); base != base0+1 {
+				t.Errorf("the count after the background one was not counted on from its base (%d from a base before, %d after)", base0, base)
+			}
+		})
+	}
 }

@@ -103,6 +103,12 @@ func (db *DB) RecentPages() (hits, walks int64) {
 	return db.recent.hits.Load(), db.recent.walks.Load()
 }
 
+// MarkedAnchorHarvests reports how many anchor harvests were read from the
+// index's marks (hits) and how many were tried there and then walked.
+func (db *DB) MarkedAnchorHarvests() (hits, walks int64) {
+	return db.recent.anchorHits.Load(), db.recent.anchorWalks.Load()
+}
+
 // RecentTailCap is tx_history_recent.sql's TailCap.
 const RecentTailCap = recentTailCap
 

@@ -40,6 +40,9 @@ var (
 	sqlTxHistoryAnchorsDesc = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "DESC"})
 	sqlTxHistoryAnchorsAsc  = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "ASC"})
 	sqlTxIs                 = prepared(sqlfiles.Must("dbsync/tx_is.sql"))
+	// From the unspent-output index's marks (core mode with the index).
+	sqlTxHistoryAnchorsMarkedDesc = layoutStatement("dbsync/tx_history_anchors_marked.sql", withIndexOnly, map[string]any{"Order": "DESC", "TailCap": recentTailCap})
+	sqlTxHistoryAnchorsMarkedAsc  = layoutStatement("dbsync/tx_history_anchors_marked.sql", withIndexOnly, map[string]any{"Order": "ASC", "TailCap": recentTailCap})
 )
 
 const (
@@ -290,7 +293,8 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 		walk         int64
 		rank         func(n int64) int64
 	)
-	if first-upFrom <= downFrom-first {
+	asc := first-upFrom <= downFrom-first
+	if asc {
 		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsAsc), upLo, int64(math.MaxInt64)
 		walk = first - upFrom + 1 + stride
 		rank = func(n int64) int64 { return upFrom + n - 1 }
@@ -299,13 +303,15 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 		walk = downFrom - first + 1 + stride
 		rank = func(n int64) int64 { return downFrom + 1 - n }
 	}
-	var rows []struct {
-		N    int64  `db:"n"`
-		ID   int64  `db:"id"`
-		Hash []byte `db:"hash"`
-	}
-	if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride); err != nil {
+	var rows []anchorRow
+	ok, err := w.harvestMarked(ctx, asc, lower, upper, walk, stride, &rows)
+	if err != nil {
 		return err
+	}
+	if !ok {
+		if err := w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride); err != nil {
+			return err
+		}
 	}
 	found := make([]anchor, 0, len(rows))
 	for _, r := range rows {
@@ -315,6 +321,63 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 	}
 	w.db.anchors.add(w.addr, found...)
 	return nil
+}
+
+// anchorRow is a tx_history_anchors row.
+type anchorRow struct {
+	N    int64  `db:"n"`
+	ID   int64  `db:"id"`
+	Hash []byte `db:"hash"`
+}
+
+// harvestMarked reads the harvest's walk from the unspent-output index's
+// marks (tx_history_anchors_marked.sql) when they may hold all of it, as
+// fetchRecent does a page: with the marks kept for ever a deep harvest
+// then costs index reads instead of a tx_in probe per output of the
+// address. ok is false when the walk may lack a spend at or below the
+// horizon (or was not tried); the caller then walks tx_in.
+func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, walk, stride int64, out *[]anchorRow) (ok bool, err error) {
+	l := w.db.layoutNow()
+	if !w.db.marksReadable(l) {
+		return false, nil
+	}
+	// Tried only where it may be exact: the range starts above the
+	// horizon, or there is none (or none known yet).
+	if h := w.db.recent.horizon.Load(); h != 0 && lower <= h {
+		return false, nil
+	}
+	query := sqlTxHistoryAnchorsMarkedDesc.For(l)
+	if asc {
+		query = sqlTxHistoryAnchorsMarkedAsc.For(l)
+	}
+	var rows []struct {
+		anchorRow
+		Walked     int64 `db:"walked"`
+		WalkEnd    int64 `db:"walk_end"`
+		ExactAbove int64 `db:"exact_above"`
+	}
+	err = onGenericPlans(ctx, w.tx, func() error {
+		return w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride)
+	})
+	if err != nil || len(rows) == 0 {
+		return false, err // nothing to judge by: walk
+	}
+	r := rows[0]
+	if r.ExactAbove < math.MaxInt64 {
+		w.db.recent.horizon.Store(r.ExactAbove)
+	}
+	// Every missing spend is at or below the horizon: none lies in the
+	// range, or (newest first) all are older than a full walk's last id.
+	if lower <= r.ExactAbove && (asc || !(r.Walked == walk && r.WalkEnd > r.ExactAbove)) {
+		w.db.recent.anchorWalks.Add(1)
+		return false, nil
+	}
+	w.db.recent.anchorHits.Add(1)
+	*out = make([]anchorRow, len(rows))
+	for i, row := range rows {
+		(*out)[i] = row.anchorRow
+	}
+	return true, nil
 }
 
 func (w historyWalk) dropInvalid(err error) error {

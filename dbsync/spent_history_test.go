@@ -1,7 +1,9 @@
 package dbsync_test
 
 import (
+	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -60,6 +62,11 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 				t.Error("no oldest-first page from the marks")
 			}
 			hits, _ = sc.db.RecentPages()
+			// Random jumps through anchors: harvests that reach below the
+			// horizon are walked.
+			if !v.AddressTable {
+				jumpPages(t, sc, 40)
+			}
 			// An index without output_spent_address (an older build's):
 			// the marks are not read.
 			sc.db.UseSpentMarks(false)
@@ -128,6 +135,13 @@ func TestSpentIndexKeepAllHistory(t *testing.T) {
 		t.Errorf("%d pages from the marks and %d walked: want nearly all from the marks", hits, walks)
 	}
 
+	// Jumps to random offsets on a fresh DB with a short anchor stride:
+	// the anchors are harvested from the marks, and the pages are right.
+	jumpPages(t, sc, 60)
+	if hits, walks := sc.lastJumps.MarkedAnchorHarvests(); hits == 0 || walks != 0 {
+		t.Errorf("%d anchor harvests from the marks, %d tried and walked: want all from the marks", hits, walks)
+	}
+
 	// The window made 40 blocks again: one step sweeps only the oldest
 	// chunk of the backlog, so marks below the new horizon remain for a
 	// while. Pages judge by the horizon, so they are still the plain walk's.
@@ -149,6 +163,56 @@ func TestSpentIndexKeepAllHistory(t *testing.T) {
 	}
 	if now, _ := sc.db.RecentPages(); now == hits {
 		t.Error("no page from the marks while part swept")
+	}
+
+	// Swept to the end, and a fresh DB that has not read the new horizon
+	// yet (its totals come from a cache, as the service's do, so no count
+	// reads it first): a harvest tried on the marks must see it is not
+	// exact, and walk.
+	if _, err := x.CatchUp(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	db := testdb.MustOpenDBSync(t, sc.dsn)
+	useIndex(t, db)
+	db.SetSmallHistoryOutputs(0)
+	db.SetHistoryAnchorStride(7)
+	want := ordered(independentHistory(t, &chain{mode: sc.variant.Mode, db: sc.db, raw: sc.raw}, samples.Whale), false)
+	cached := func(context.Context, dbsync.Tip, func(context.Context) (int64, error)) (int64, error) {
+		return int64(len(want)), nil
+	}
+	for _, offset := range []int{len(want) / 2, len(want) / 3, len(want) - 30} {
+		p, err := db.TxHistory(t.Context(), mustAddress(t, samples.Whale), dbsync.HistoryQuery{Limit: 5, Offset: offset}, cached)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := itemsOf(p.Items); !slices.Equal(got, want[offset:offset+5]) {
+			t.Fatalf("whale at %d with the horizon unseen: got %v, want %v", offset, got, want[offset:offset+5])
+		}
+	}
+	if _, walks := db.MarkedAnchorHarvests(); walks == 0 {
+		t.Error("no harvest tried on the marks and walked: the check was not exercised")
+	}
+}
+
+// jumpPages reads n pages of the whale and the busy address at random
+// offsets and limits, in both orders, through a fresh DB reading the
+// index (no anchors yet, stride 7, every address walked) and checks each
+// against the independent history; the DB is left in sc.lastJumps.
+func jumpPages(t *testing.T, sc *spentChain, n int) {
+	t.Helper()
+	db := testdb.MustOpenDBSync(t, sc.dsn)
+	useIndex(t, db)
+	db.SetSmallHistoryOutputs(0)
+	db.SetHistoryAnchorStride(7)
+	sc.lastJumps = db
+	c := &chain{mode: sc.variant.Mode, db: db, raw: sc.raw}
+	for _, addr := range []string{samples.Whale, samples.Busy} {
+		want := independentHistory(t, &chain{mode: sc.variant.Mode, db: sc.db, raw: sc.raw}, addr)
+		rng := rand.New(rand.NewPCG(7, uint64(len(want))))
+		for range n {
+			offset, limit, asc := rng.IntN(len(want)+3), 1+rng.IntN(9), rng.IntN(2) == 0
+			checkWindow(t, c, addr, offset, limit, asc, ordered(want, asc))
+		}
 	}
 }
 

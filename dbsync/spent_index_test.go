@@ -24,6 +24,8 @@ type spentChain struct {
 	*layoutChain
 	plain *dbsync.DB
 	index *utxoindex.Index
+	// lastJumps: the DB jumpPages read through last.
+	lastJumps *dbsync.DB
 }
 
 // seedSpent seeds v (a core variant) like the suite's chains, builds the
@@ -201,6 +203,7 @@ var spentFiles = map[string]string{
 	"utxos_by_stake.sql": "output_live_stake", "balance_by_stake.sql": "output_live_stake",
 	"utxos_by_credential.sql": "output_live_payment_cred", "balance_by_credential.sql": "output_live_payment_cred",
 	"tx_history_recent.sql": "output_spent_address", "tx_history_count_after.sql": "output_spent_address",
+	"tx_history_anchors_marked.sql": "output_spent_address",
 }
 
 // recentParams and recentAscParams render tx_history_recent.sql as the
@@ -242,6 +245,8 @@ func TestExplainSpentIndex(t *testing.T) {
 					explainCase{"tx_history_recent.sql", []any{a, 0, int64(math.MaxInt64), 0, 21}, recentParams},
 					explainCase{"tx_history_recent.sql", []any{a, 0, 3000, 40, 21}, recentParams},
 					explainCase{"tx_history_recent.sql", []any{a, 3000, int64(math.MaxInt64), 0, 21}, recentAscParams},
+					explainCase{"tx_history_anchors_marked.sql", []any{a, 0, int64(math.MaxInt64), 300, 7}, recentParams},
+					explainCase{"tx_history_anchors_marked.sql", []any{a, 1000, int64(math.MaxInt64), 300, 7}, recentAscParams},
 					explainCase{"tx_history_count_after.sql", []any{a, 3000}, recentParams})
 			}
 			cases = append(cases,

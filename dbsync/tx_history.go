@@ -557,6 +557,9 @@ type recentPages struct {
 	horizon atomic.Int64 // the index's horizon, as the last read saw it
 	hits    atomic.Int64 // exact from the index's marks
 	walks   atomic.Int64 // tried, then walked (a spend may lie below the horizon)
+	// anchorHits, anchorWalks: the same for anchor harvests
+	// (historyWalk.harvestMarked).
+	anchorHits, anchorWalks atomic.Int64
 }
 
 // fetchRecent reads a page of ids in [lo, hi) from the unspent-output

@@ -87,13 +87,7 @@ LEFT JOIN LATERAL (
    and $3 (exclusive), each side stopping after $4 + $5 ids. The caller
    unions them (a transaction on both sides counts once). */}}
 {{define "history_walk" -}}
-paid AS (
-  SELECT DISTINCT o.tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
-  ORDER BY o.tx_id {{.Order}}
-  LIMIT $4::bigint + $5::bigint
-), spent AS (
+{{template "paid_side" .}}, spent AS (
 {{- if .Consumed}}
   SELECT DISTINCT o.consumed_by_tx_id AS id
   FROM tx_out o
@@ -157,5 +151,49 @@ tail_in AS MATERIALIZED (
     WHERE o.tx_id = ti.tx_out_id AND o.index = ti.tx_out_index AND {{addrKey "o"}} = {{addrParam "$1"}}
     LIMIT 1
   ) hit
+)
+{{- end}}
+
+{{- /* marked_sides: the CTEs spent_state, paid, marked, tail_in, tail and
+   sides (their union in the range) of an address's history from the unspent-output index (SpentIndex
+   layouts), in one direction (.Order): the ids of the transactions that
+   pay to the address ($1; tx_out) and of those that spend its outputs, as
+   the index's marked rows (every spend by a tx in (horizon, h]) and the
+   tail after h, between $2 (inclusive) and $3 (exclusive), paid and marked
+   stopping after $4 + $5 ids. Spends at or below the horizon are not
+   here; the caller judges exactness (tx_history_recent.sql). Indexes:
+   sg_tx_out_address_tx_id (paid, index-only), output_spent_address
+   (marked), and spent_tail's and spent_state's. */}}
+{{define "marked_sides" -}}
+spent_state AS MATERIALIZED (
+{{template "spent_state"}}
+), {{template "paid_side" .}}, marked AS (
+  SELECT DISTINCT u.spent_by_tx_id AS id
+  FROM syncgate_utxo.output u
+  WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id IS NOT NULL
+    AND u.spent_by_tx_id >= $2 AND u.spent_by_tx_id < $3
+    AND (SELECT ok FROM spent_state)
+  ORDER BY u.spent_by_tx_id {{.Order}}
+  LIMIT $4::bigint + $5::bigint
+), {{template "spent_tail" .}}, sides AS (
+  SELECT id FROM paid
+  UNION
+  SELECT id FROM marked
+  UNION
+  SELECT id FROM tail WHERE id >= $2 AND id < $3
+)
+{{- end}}
+
+{{- /* paid_side: the CTE paid, the ids of the transactions that pay to
+   the address $1 between $2 (inclusive) and $3 (exclusive) in one
+   direction (.Order), stopping after $4 + $5. Indexes:
+   sg_tx_out_address_tx_id (index-only). */}}
+{{define "paid_side" -}}
+paid AS (
+  SELECT DISTINCT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
+  ORDER BY o.tx_id {{.Order}}
+  LIMIT $4::bigint + $5::bigint
 )
 {{- end}}

@@ -18,30 +18,8 @@
 -- (not used without the index: no rendering is prepared or run)
 SELECT NULL::bigint AS n WHERE false
 {{- else}}
-WITH spent_state AS MATERIALIZED (
-{{template "spent_state"}}
-), paid AS (
-  SELECT DISTINCT o.tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.tx_id >= $2 AND o.tx_id < $3
-  ORDER BY o.tx_id {{.Order}}
-  LIMIT $4::bigint + $5::bigint
-), marked AS (
-  SELECT DISTINCT u.spent_by_tx_id AS id
-  FROM syncgate_utxo.output u
-  WHERE {{addrKey "u"}} = {{addrParam "$1"}} AND u.spent_by_tx_id IS NOT NULL
-    AND u.spent_by_tx_id >= $2 AND u.spent_by_tx_id < $3
-    AND (SELECT ok FROM spent_state)
-  ORDER BY u.spent_by_tx_id {{.Order}}
-  LIMIT $4::bigint + $5::bigint
-), {{template "spent_tail" .}}, walk AS MATERIALIZED (
-  SELECT id FROM paid
-  UNION
-  SELECT id FROM marked
-  UNION
-  SELECT id FROM tail WHERE id >= $2 AND id < $3
-  ORDER BY id {{.Order}}
-  LIMIT $4
+WITH {{template "marked_sides" .}}, walk AS MATERIALIZED (
+  SELECT id FROM sides ORDER BY id {{.Order}} LIMIT $4
 ), numbered AS (
   SELECT id, row_number() OVER (ORDER BY id {{.Order}}) AS n
   FROM walk

@@ -22,10 +22,6 @@ const (
 	DefaultMaxLag = 30
 )
 
-// bigSweep is a sweep worth a log line: a block's spends are a few
-// thousand, so this many are a window made shorter than the index's.
-const bigSweep = 100000
-
 // MaintainerOptions tunes the Maintainer.
 type MaintainerOptions struct {
 	Index  Options
@@ -112,6 +108,8 @@ type watch struct {
 	conn    *sqlx.DB
 	x       *Index
 	lastErr string
+	// sweeping: the last step left spends to sweep (logged once).
+	sweeping bool
 }
 
 // tick steps the index if this process may, then decides whether the DB
@@ -137,12 +135,14 @@ func (w *watch) tick(ctx context.Context) bool {
 			w.m.opts.Log.Warn("unspent-output index: db-sync rolled back below it", slog.String("network", w.network),
 				slog.String("action", r.Action), slog.Int64("from_tx", r.From), slog.Int64("to_tx", r.To))
 		}
-		if r.Swept >= bigSweep {
-			// Usually a window lowered (or another instance maintaining
-			// with a lower one): say so, since the marks are gone for good.
-			w.m.opts.Log.Warn("unspent-output index: swept spends older than its window", slog.String("network", w.network),
+		if r.SweepPending && !w.sweeping {
+			// A backlog of spends to sweep, usually a window lowered (or
+			// another instance maintaining with a lower one): said once,
+			// since the marks are gone for good.
+			w.m.opts.Log.Warn("unspent-output index: sweeping spends older than its window", slog.String("network", w.network),
 				slog.Int64("swept", r.Swept), slog.String("keep_blocks", w.x.opts.keepText()))
 		}
+		w.sweeping = r.SweepPending
 		if time.Since(last) > 30*time.Second && r.Target-r.To > int64(w.x.opts.Batch) {
 			last = time.Now()
 			w.m.opts.Log.Info("unspent-output index: building", slog.String("network", w.network),

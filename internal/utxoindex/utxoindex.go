@@ -358,17 +358,14 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		res.Action = "current"
 		// Still sweep: the horizon moves with the tip, and a backlog
 		// goes a chunk a step.
-		pending := false
-		if cur.TxID > 0 && horizon.TxID > 0 {
-			oldest, err := x.oldestSpend(ctx, tx)
-			if err != nil {
+		if cur.TxID > 0 {
+			if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, horizon.TxID); err != nil {
 				return res, err
 			}
-			pending = oldest > 0 && oldest <= horizon.TxID
-		}
-		if (horizon.TxID > cur.HorizonTxID || pending) && cur.TxID > 0 {
-			if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, cur, horizon, tgt.Final); err != nil {
-				return res, err
+			if horizon.TxID > cur.HorizonTxID || res.Swept > 0 {
+				if err := x.record(ctx, tx, cur, horizon, tgt.Final); err != nil {
+					return res, err
+				}
 			}
 		}
 		return res, tx.Commit()
@@ -392,46 +389,53 @@ func (x *Index) step(ctx context.Context, conn *sqlx.Conn) (StepResult, error) {
 		res.Deleted, res.Marked = n.Deleted, n.Marked
 	}
 	next.HorizonTxID, next.HorizonTxHash, next.HorizonBlockHash = horizon.TxID, horizon.TxHash, horizon.BlockHash
-	if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, next, horizon, tgt.Final); err != nil {
+	if res.Swept, res.SweepPending, err = x.sweep(ctx, tx, horizon.TxID); err != nil {
+		return res, err
+	}
+	if err := x.record(ctx, tx, next, horizon, tgt.Final); err != nil {
 		return res, err
 	}
 	res.Action, res.To = "advanced", next.TxID
 	return res, tx.Commit()
 }
 
-// sweep deletes rows spent at or below the horizon (a chunk of them, see
-// sweep.sql), records cp with
-// the horizon and prunes the checkpoints no rewind can need: those older
-// than both the horizon and final, the newest tx no rollback can reach
-// (a rollback below the checkpoints kept resets the index).
-func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint, final int64) (swept int64, pending bool, err error) {
-	if horizon.TxID > 0 {
-		oldest, err := x.oldestSpend(ctx, tx)
-		if err != nil {
-			return 0, false, err
-		}
-		if oldest > 0 && oldest <= horizon.TxID {
-			// A known bound, so the planner reads output_spent_by's range.
-			upTo := min(horizon.TxID, oldest+int64(x.opts.SweepTxs))
-			r, err := tx.ExecContext(ctx, sqlSweep, upTo)
-			if err != nil {
-				return 0, false, fmt.Errorf("sweep: %w", err)
-			}
-			swept, _ = r.RowsAffected()
-			pending = upTo < horizon.TxID
-		}
+// sweep deletes rows spent at or below the horizon: the spends of at
+// most SweepTxs tx ids from the oldest one held, so a long backlog (a
+// window made shorter) goes over several steps; pending says some is left.
+func (x *Index) sweep(ctx context.Context, tx *sqlx.Tx, horizon int64) (swept int64, pending bool, err error) {
+	if horizon <= 0 {
+		return 0, false, nil
 	}
+	oldest, err := x.oldestSpend(ctx, tx)
+	if err != nil || oldest == 0 || oldest > horizon {
+		return 0, false, err
+	}
+	// A known bound, so the planner reads output_spent_by's range.
+	upTo := min(horizon, oldest+int64(x.opts.SweepTxs))
+	r, err := tx.ExecContext(ctx, sqlSweep, upTo)
+	if err != nil {
+		return 0, false, fmt.Errorf("sweep: %w", err)
+	}
+	swept, _ = r.RowsAffected()
+	return swept, upTo < horizon, nil
+}
+
+// record records cp with the horizon and prunes the checkpoints no rewind
+// can need: those older than both the horizon and final, the newest tx no
+// rollback can reach (a rollback below the checkpoints kept resets the
+// index).
+func (x *Index) record(ctx context.Context, tx *sqlx.Tx, cp, horizon checkpoint, final int64) error {
 	var hTx, hBlock any
 	if horizon.TxID > 0 {
 		hTx, hBlock = horizon.TxHash, horizon.BlockHash
 	}
 	if _, err := tx.ExecContext(ctx, sqlCheckpointInsert, cp.TxID, cp.TxHash, cp.BlockHash, horizon.TxID, hTx, hBlock); err != nil {
-		return 0, false, fmt.Errorf("checkpoint: %w", err)
+		return fmt.Errorf("checkpoint: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, sqlCheckpointPrune, max(horizon.TxID, final)); err != nil {
-		return 0, false, fmt.Errorf("checkpoint prune: %w", err)
+		return fmt.Errorf("checkpoint prune: %w", err)
 	}
-	return swept, pending, nil
+	return nil
 }
 
 // oldestSpend is the oldest spend the index holds (0: none).

@@ -366,9 +366,7 @@ func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, 
 	if r.ExactAbove < math.MaxInt64 {
 		w.db.recent.horizon.Store(r.ExactAbove)
 	}
-	// Every missing spend is at or below the horizon: none lies in the
-	// range, or (newest first) all are older than a full walk's last id.
-	if lower <= r.ExactAbove && (asc || !(r.Walked == walk && r.WalkEnd > r.ExactAbove)) {
+	if !exactFromMarks(asc, lower, r.ExactAbove, r.Walked == walk, r.WalkEnd) {
 		w.db.recent.anchorWalks.Add(1)
 		return false, nil
 	}

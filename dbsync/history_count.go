@@ -3,7 +3,6 @@ package dbsync
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -70,7 +69,7 @@ func newHistoryCounts() historyCounts {
 // backgroundCountTimeout bounds a background whole count: about 5.7 µs per
 // output of the address in core mode (hot cache), so 10 minutes is some
 // 100 M outputs.
-var backgroundCountTimeout = 10 * time.Minute
+const backgroundCountTimeout = 10 * time.Minute
 
 // countAfterRow is a tx_history_count_after row.
 type countAfterRow struct {
@@ -125,9 +124,8 @@ func (db *DB) historyCountIn(ctx context.Context, tx *Snapshot, addr string) (in
 		}
 	}
 	if newest == nil && !l.Consumed && db.recent.horizon.Load() == 0 {
-		// (A base that was not exact in this snapshot means a count
-		// after 0 is not either.)
 		// Maybe every spend is marked: then counting after 0 is whole.
+		// (Not after a base that was not exact: neither is this.)
 		after, err := db.countAfter(ctx, tx, l, addr, 0)
 		if err != nil {
 			return 0, err
@@ -216,8 +214,7 @@ func (db *DB) countInBackground(addr string) {
 		ctx, cancel := context.WithTimeout(db.life, backgroundCountTimeout)
 		defer cancel()
 		err := db.primary.readTx(ctx, false, func(tx *Snapshot) error {
-			if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
-				fmt.Sprintf("%dms", backgroundCountTimeout.Milliseconds())); err != nil {
+			if err := setStatementTimeout(ctx, tx, backgroundCountTimeout); err != nil {
 				return err
 			}
 			// Remembers its count as the base, as in a request.

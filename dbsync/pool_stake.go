@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
@@ -46,8 +48,7 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 		return Tip{}, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only
-	if _, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`,
-		fmt.Sprintf("%dms", timeout.Milliseconds())); err != nil {
+	if err := setStatementTimeout(ctx, tx, timeout); err != nil {
 		return Tip{}, err
 	}
 	if err := tx.GetContext(ctx, &tip, sqlTip); err != nil {
@@ -72,6 +73,13 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 		return Tip{}, err
 	}
 	return tip, tx.Commit()
+}
+
+// setStatementTimeout gives the rest of transaction tx its own statement
+// timeout (background passes, longer than a request's).
+func setStatementTimeout(ctx context.Context, tx sqlx.ExecerContext, d time.Duration) error {
+	_, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`, fmt.Sprintf("%dms", d.Milliseconds()))
+	return err
 }
 
 // PoolStakeOne computes one pool's current delegators and their live stake

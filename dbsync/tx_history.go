@@ -596,10 +596,8 @@ func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, of
 	if above < math.MaxInt64 {
 		r.horizon.Store(above)
 	}
-	// Every missing spend is at or below the horizon: none lies in the
-	// range, or (newest first) all are older than the page's last item.
 	full := lim != nil && len(rows) == *lim
-	if lo <= above && (w.asc || !(full && rows[len(rows)-1].ID > above)) {
+	if !exactFromMarks(w.asc, lo, above, full, rows[len(rows)-1].ID) {
 		r.walks.Add(1)
 		return nil, false, nil
 	}
@@ -610,6 +608,15 @@ func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, of
 	}
 	refs, err := refsOf(plain)
 	return refs, err == nil, err
+}
+
+// exactFromMarks judges a run of ids read from the index's marks (a page,
+// or an anchor harvest's walk) starting at lo: every spend the marks lack
+// is at or below the horizon above, so the run is exact when none lies in
+// its range, or, newest first, when the run is full and its last id is
+// above them all.
+func exactFromMarks(asc bool, lo, above int64, full bool, last int64) bool {
+	return lo > above || !asc && full && last > above
 }
 
 // txRefRecentRow is a tx_history_recent row: a transaction and the id

@@ -109,6 +109,10 @@ func (db *DB) MarkedAnchorHarvests() (hits, walks int64) {
 	return db.recent.anchorHits.Load(), db.recent.anchorWalks.Load()
 }
 
+// ForgetHorizon makes the DB forget the index's horizon it last read, as
+// a process that has not read it yet.
+func (db *DB) ForgetHorizon() { db.recent.horizon.Store(0) }
+
 // RecentTailCap is tx_history_recent.sql's TailCap.
 const RecentTailCap = recentTailCap
 

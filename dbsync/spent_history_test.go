@@ -165,10 +165,10 @@ func TestSpentIndexKeepAllHistory(t *testing.T) {
 		t.Error("no page from the marks while part swept")
 	}
 
-	// Swept to the end, and a fresh DB that has not read the new horizon
-	// yet (its totals come from a cache, as the service's do, so no count
-	// reads it first): a harvest tried on the marks must see it is not
-	// exact, and walk.
+	// Swept to the end, and a DB that has not read the new horizon yet
+	// before each request (its totals come from a cache, as the service's
+	// do, so no count reads it first): a page or harvest tried on the
+	// marks must see it is not exact, and walk.
 	if _, err := x.CatchUp(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -176,19 +176,64 @@ func TestSpentIndexKeepAllHistory(t *testing.T) {
 	useIndex(t, db)
 	db.SetSmallHistoryOutputs(0)
 	db.SetHistoryAnchorStride(7)
-	want := ordered(independentHistory(t, &chain{mode: sc.variant.Mode, db: sc.db, raw: sc.raw}, samples.Whale), false)
-	cached := func(context.Context, dbsync.Tip, func(context.Context) (int64, error)) (int64, error) {
-		return int64(len(want)), nil
-	}
-	for _, offset := range []int{len(want) / 2, len(want) / 3, len(want) - 30} {
-		p, err := db.TxHistory(t.Context(), mustAddress(t, samples.Whale), dbsync.HistoryQuery{Limit: 5, Offset: offset}, cached)
+	same := func(addr string, q dbsync.HistoryQuery, total int) {
+		t.Helper()
+		cached := func(context.Context, dbsync.Tip, func(context.Context) (int64, error)) (int64, error) {
+			return int64(total), nil
+		}
+		db.ForgetHorizon()
+		got, err := db.TxHistory(t.Context(), mustAddress(t, addr), q, cached)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := itemsOf(p.Items); !slices.Equal(got, want[offset:offset+5]) {
-			t.Fatalf("whale at %d with the horizon unseen: got %v, want %v", offset, got, want[offset:offset+5])
+		want, err := sc.plain.TxHistory(t.Context(), mustAddress(t, addr), q, cached)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(itemsOf(got.Items), itemsOf(want.Items)) {
+			t.Fatalf("%s %+v with the horizon unseen: got %v, want %v", addr, q, itemsOf(got.Items), itemsOf(want.Items))
 		}
 	}
+	for _, addr := range append([]string{samples.Whale}, spendOnlyAddresses(t, sc)...) {
+		n := len(independentHistory(t, &chain{mode: sc.variant.Mode, db: sc.db, raw: sc.raw}, addr))
+		for _, q := range []dbsync.HistoryQuery{
+			{Limit: 5, Offset: n / 2}, {Limit: 5, Offset: n / 3}, {Limit: 5, Ascending: true}, {Limit: 5, Offset: n / 2, Ascending: true},
+		} {
+			same(addr, q, n)
+		}
+	}
+	// Oldest first from the newest transaction at or below the horizon
+	// that only spends from its address, to the address's newest: a full
+	// page whose last item is above the horizon, and whose first the
+	// swept marks lack.
+	var spender struct {
+		Address string `db:"address"`
+		Slot    int64  `db:"slot_no"`
+	}
+	if err := sc.raw.Get(&spender, `
+		WITH h AS (SELECT horizon_tx_id AS id FROM syncgate_utxo.checkpoint ORDER BY tx_id DESC LIMIT 1)
+		SELECT o.address, b.slot_no
+		FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index
+		JOIN tx ON tx.id = i.tx_in_id JOIN block b ON b.id = tx.block_id
+		WHERE i.tx_in_id <= (SELECT id FROM h)
+		  AND NOT EXISTS (SELECT 1 FROM tx_out p WHERE p.tx_id = i.tx_in_id AND p.address = o.address)
+		  AND EXISTS (SELECT 1 FROM tx_out q WHERE q.address = o.address AND q.tx_id > (SELECT id FROM h))
+		ORDER BY i.tx_in_id DESC LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	history := independentHistory(t, &chain{mode: sc.variant.Mode, db: sc.db, raw: sc.raw}, spender.Address)
+	rest := 0
+	for _, it := range history {
+		if it.Slot >= spender.Slot {
+			rest++
+		}
+	}
+	// A page reads limit + 1 rows: from the marks, which lack the first
+	// item, this is all the rest, so the read is full.
+	if rest < 3 {
+		t.Fatalf("%s has %d transactions from slot %d, the test needs 3", spender.Address, rest, spender.Slot)
+	}
+	same(spender.Address, dbsync.HistoryQuery{Limit: rest - 2, FromSlot: &spender.Slot, Ascending: true}, len(history))
 	if _, walks := db.MarkedAnchorHarvests(); walks == 0 {
 		t.Error("no harvest tried on the marks and walked: the check was not exercised")
 	}

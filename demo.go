@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"time"
 
@@ -13,9 +14,9 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/pgdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/platform/pgdb"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // demoDatabaseURL is where `syncgate demo` keeps its data unless
@@ -91,7 +92,7 @@ func demoAccess(ctx context.Context, dbURL string) (admin.DemoAccess, error) {
 	}
 	store := admin.NewStore(db, admin.Options{})
 	defer store.Close()
-	mainnet, _ := config.NetworkByName("mainnet")
+	mainnet, _ := cardano.NetworkByName("mainnet")
 	return store.EnsureDemoAccess(ctx, mainnet.ID)
 }
 

@@ -24,7 +24,7 @@ import (
 
 	_ "github.com/lib/pq"
 
-	"github.com/syncgate/syncgate/internal/logbuf"
+	"github.com/syncgate/syncgate/internal/platform/logbuf"
 )
 
 func main() {
@@ -90,7 +90,7 @@ func logLevel(level string) slog.Level {
 }
 
 // newServiceLogger is serve's logger: its lines (one access-log line per
-// request) reach stdout in batches, at most 100 ms late (internal/logbuf),
+// request) reach stdout in batches, at most 100 ms late (internal/platform/logbuf),
 // except warnings and errors, which are written at once with what is held
 // before them (the lines that explain a crash must not wait in a buffer);
 // flush writes what is held.

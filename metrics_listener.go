@@ -12,7 +12,7 @@ import (
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // serveMetrics serves Prometheus /metrics on addr (METRICS_ADDR) on its own

@@ -7,7 +7,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var sqlSchemaVersion = sqlfiles.Must("admin/schema_version.sql")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // deadlineOf is the time a path must be answered in: a request's deadline

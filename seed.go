@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/pgdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/platform/pgdb"
 )
 
 // runSeed writes a synthetic db-sync chain (and optionally its manifest).

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 // seed's layout flags: --variant, the older --mode, --address-table and

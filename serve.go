@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,12 +21,12 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers"
-	"github.com/syncgate/syncgate/internal/metrics"
-	"github.com/syncgate/syncgate/internal/pgconn"
-	"github.com/syncgate/syncgate/internal/poolstats"
-	"github.com/syncgate/syncgate/internal/registry"
-	"github.com/syncgate/syncgate/internal/spool"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/internal/platform/pgconn"
+	"github.com/syncgate/syncgate/internal/platform/spool"
+	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/registry"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -54,7 +55,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		}
 	}()
 	conn := pgconn.Options{ConnectTimeout: cfg.DBConnectTimeout}
-	for _, n := range config.Networks {
+	for _, n := range cardano.Networks {
 		nc, ok := cfg.Networks[n.Name]
 		if !ok {
 			continue
@@ -180,7 +181,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	utxoIndex.Start(ctx)
 	defer utxoIndex.Stop()
 
-	// Copies of long UTxO lists on disk: repeats skip Redis (internal/spool).
+	// Copies of long UTxO lists on disk: repeats skip Redis (internal/platform/spool).
 	var lists *spool.Spool
 	if cfg.ListSpoolBytes > 0 {
 		switch lists, err = spool.New(cfg.ListSpoolDir, cfg.ListSpoolBytes); {

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // syncBuffer is a log sink the test reads while the server writes.

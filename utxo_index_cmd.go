@@ -12,7 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
 // runUTxOIndex builds syncgate's unspent-output index in a core-mode

@@ -13,7 +13,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/auth"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // TestMigrationPartners: on a database holding data from before 0006, each

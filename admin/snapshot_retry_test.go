@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestConcurrentAuditedReads: list reads of one admin key run at REPEATABLE

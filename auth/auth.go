@@ -28,8 +28,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/metrics"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // How invalidation works.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/lib/pq"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // Invalidation through PostgreSQL.

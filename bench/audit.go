@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/admin"
-	"github.com/syncgate/syncgate/internal/pgdb"
+	"github.com/syncgate/syncgate/internal/platform/pgdb"
 )
 
 // auditBench (--audit-rows N --admin-db URL): gives one admin key N audit

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -15,9 +16,9 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/metrics"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 func TestPercentileMs(t *testing.T) {
@@ -296,7 +297,7 @@ func rawHistoryMemoOff(t *testing.T, raw *rawRunner, served *dbsync.DB, p prepar
 		t.Fatal("no newest-first whale cursor")
 	}
 	c := p.WhaleCursors[i]
-	addr, err := dbsync.ParseAddress(c.Address, true)
+	addr, err := cardano.ParseAddress(c.Address, true)
 	if err != nil {
 		t.Fatal(err)
 	}

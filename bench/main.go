@@ -41,7 +41,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 func main() {

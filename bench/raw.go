@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"sync"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/poolstats"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
 // rawHistoryMemo turns the store's history memo off (dbsync.Options): a
@@ -70,7 +71,7 @@ type total struct {
 // pool sizes, same statement timeout) but with the history memo off, and,
 // when adminURL is set, the pool stake store the server fills there.
 func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, error) {
-	n, ok := config.NetworkByName(network)
+	n, ok := cardano.NetworkByName(network)
 	if !ok {
 		return nil, fmt.Errorf("unknown network %q in the manifest", network)
 	}
@@ -110,7 +111,7 @@ func (r *rawRunner) Close() {
 // the pool's parameters, its stored live stake, its epoch totals and the
 // epoch's total active stake (cached per epoch as the handler does) and
 // the owners' live pledge.
-func (r *rawRunner) poolInfo(ctx context.Context, id dbsync.PoolID) error {
+func (r *rawRunner) poolInfo(ctx context.Context, id cardano.PoolID) error {
 	if err := r.poolRecord(ctx, id); err != nil {
 		return err
 	}
@@ -137,14 +138,14 @@ func (r *rawRunner) poolInfo(ctx context.Context, id dbsync.PoolID) error {
 }
 
 // poolMetadata makes the store call of GET /v1/pools/:poolId/metadata.
-func (r *rawRunner) poolMetadata(ctx context.Context, id dbsync.PoolID) error {
+func (r *rawRunner) poolMetadata(ctx context.Context, id cardano.PoolID) error {
 	_, err := r.db.PoolMetadata(ctx, id)
 	return err
 }
 
 // poolRecord makes the store calls GET /v1/pools/:poolId/delegators and
 // /blocks make on a cache miss: the pool record without its extras.
-func (r *rawRunner) poolRecord(ctx context.Context, id dbsync.PoolID) error {
+func (r *rawRunner) poolRecord(ctx context.Context, id cardano.PoolID) error {
 	p, err := r.db.PoolInfo(ctx, id)
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func (r *rawRunner) poolRecord(ctx context.Context, id dbsync.PoolID) error {
 // poolDelegators makes the store calls of the delegator list on a cache
 // miss: one page of the stored distribution (and the registration check
 // the handler adds when the pool has no delegators).
-func (r *rawRunner) poolDelegators(ctx context.Context, id dbsync.PoolID, limit, offset int) error {
+func (r *rawRunner) poolDelegators(ctx context.Context, id cardano.PoolID, limit, offset int) error {
 	_, sum, ok, err := r.stats.PoolDelegators(ctx, r.db.Network.Name, id, limit, offset)
 	if err != nil {
 		return err

@@ -3,15 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/rand/v2"
 	"net/url"
 	"slices"
 	"strconv"
 	"time"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 // pageLimit is the page size of the cursor and offset scenarios, whale and
@@ -175,7 +175,7 @@ func prepare(ctx context.Context, m *chaingen.Manifest, pager historyPager, page
 // handler calls).
 func storePager(db *dbsync.DB) historyPager {
 	return func(ctx context.Context, addr string, pa pageArgs) ([]string, *int64, error) {
-		a, err := dbsync.ParseAddress(addr, db.Network.Mainnet)
+		a, err := cardano.ParseAddress(addr, db.Network.Mainnet)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -205,7 +205,7 @@ type target struct {
 // raw, scenarios have no Raw function. POST /v1/tx/submit is left out: it
 // needs a cardano-node.
 func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scenario, skipped []string, _ error) {
-	n, ok := config.NetworkByName(m.Network)
+	n, ok := cardano.NetworkByName(m.Network)
 	if !ok {
 		return nil, nil, fmt.Errorf("unknown network %q", m.Network)
 	}
@@ -411,10 +411,10 @@ type builder struct {
 	raw     *rawRunner
 }
 
-func (b *builder) addresses(addrs []string) ([]dbsync.Address, error) {
-	out := make([]dbsync.Address, len(addrs))
+func (b *builder) addresses(addrs []string) ([]cardano.Address, error) {
+	out := make([]cardano.Address, len(addrs))
 	for i, s := range addrs {
-		a, err := dbsync.ParseAddress(s, b.mainnet)
+		a, err := cardano.ParseAddress(s, b.mainnet)
 		if err != nil {
 			return nil, fmt.Errorf("address %q: %w", s, err)
 		}
@@ -423,10 +423,10 @@ func (b *builder) addresses(addrs []string) ([]dbsync.Address, error) {
 	return out, nil
 }
 
-func (b *builder) stakeKeys(keys []string) ([]dbsync.StakeKey, error) {
-	out := make([]dbsync.StakeKey, len(keys))
+func (b *builder) stakeKeys(keys []string) ([]cardano.StakeKey, error) {
+	out := make([]cardano.StakeKey, len(keys))
 	for i, s := range keys {
-		k, err := dbsync.ParseStakeKey(s, b.mainnet)
+		k, err := cardano.ParseStakeKey(s, b.mainnet)
 		if err != nil {
 			return nil, fmt.Errorf("stake key %q: %w", s, err)
 		}
@@ -553,7 +553,7 @@ type historyArgs struct {
 func (b *builder) history(detailed bool, args []historyArgs) ([]target, error) {
 	ts := make([]target, len(args))
 	for i, h := range args {
-		a, err := dbsync.ParseAddress(h.addr, b.mainnet)
+		a, err := cardano.ParseAddress(h.addr, b.mainnet)
 		if err != nil {
 			return nil, fmt.Errorf("address %q: %w", h.addr, err)
 		}
@@ -597,7 +597,7 @@ func (b *builder) history(detailed bool, args []historyArgs) ([]target, error) {
 func (b *builder) txByHash(hashes []string) ([]target, error) {
 	ts := make([]target, len(hashes))
 	for i, s := range hashes {
-		h, err := dbsync.ParseTxHash(s)
+		h, err := cardano.ParseTxHash(s)
 		if err != nil {
 			return nil, fmt.Errorf("tx hash %q: %w", s, err)
 		}
@@ -694,7 +694,7 @@ func (b *builder) assetInfo(units []string) ([]target, error) {
 		if u == "" {
 			continue
 		}
-		id, err := dbsync.ParseAssetID(u)
+		id, err := cardano.ParseAssetID(u)
 		if err != nil {
 			return nil, fmt.Errorf("asset %q: %w", u, err)
 		}
@@ -713,7 +713,7 @@ func (b *builder) rawPools() bool { return b.raw != nil && b.raw.stats != nil }
 func (b *builder) poolInfo(ids []string) ([]target, error) {
 	ts := make([]target, len(ids))
 	for i, s := range ids {
-		id, err := dbsync.ParsePoolID(s)
+		id, err := cardano.ParsePoolID(s)
 		if err != nil {
 			return nil, fmt.Errorf("pool %q: %w", s, err)
 		}
@@ -742,7 +742,7 @@ func (b *builder) epochsLatest() ([]target, error) {
 func (b *builder) poolSub(sub string, ids []string) ([]target, error) {
 	ts := make([]target, len(ids))
 	for i, s := range ids {
-		id, err := dbsync.ParsePoolID(s)
+		id, err := cardano.ParsePoolID(s)
 		if err != nil {
 			return nil, fmt.Errorf("pool %q: %w", s, err)
 		}
@@ -761,7 +761,7 @@ func (b *builder) poolSub(sub string, ids []string) ([]target, error) {
 func (b *builder) credential(route string, creds []string) ([]target, error) {
 	ts := make([]target, len(creds))
 	for i, s := range creds {
-		cred, err := dbsync.ParsePaymentCredential(s)
+		cred, err := cardano.ParsePaymentCredential(s)
 		if err != nil {
 			return nil, fmt.Errorf("credential %q: %w", s, err)
 		}
@@ -781,7 +781,7 @@ func (b *builder) credential(route string, creds []string) ([]target, error) {
 func (b *builder) poolDelegators(pages []delegatorPage) ([]target, error) {
 	ts := make([]target, len(pages))
 	for i, pg := range pages {
-		id, err := dbsync.ParsePoolID(pg.pool)
+		id, err := cardano.ParsePoolID(pg.pool)
 		if err != nil {
 			return nil, fmt.Errorf("pool %q: %w", pg.pool, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"strings"
 
@@ -13,8 +14,7 @@ import (
 	_ "github.com/lib/pq" // PostgreSQL driver
 
 	"github.com/syncgate/syncgate/admin"
-	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/internal/pgdb"
+	"github.com/syncgate/syncgate/internal/platform/pgdb"
 )
 
 // benchRateLimit is the highest per-credential limit the admin schema
@@ -39,7 +39,7 @@ func setup(ctx context.Context, adminURL, network string, n, limit int, keyFile 
 	if limit < 1 || limit > benchRateLimit {
 		return fmt.Errorf("--rate-limit must be from 1 to %d", benchRateLimit)
 	}
-	nw, ok := config.NetworkByName(network)
+	nw, ok := cardano.NetworkByName(network)
 	if !ok {
 		return fmt.Errorf("unknown network %q", network)
 	}

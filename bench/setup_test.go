@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // A bench run's keys authenticate after setup and are revoked by teardown,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"slices"
 	"strings"
@@ -16,10 +17,9 @@ import (
 	"github.com/lib/pq"
 	"golang.org/x/crypto/blake2b"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // The wide address: `bench --add-wide N` appends to a seeded db-sync
@@ -318,7 +318,7 @@ func addWideShaped(ctx context.Context, dbURL, inPath, outPath string, n int, s 
 	if m.Network == "" {
 		m.Network = "mainnet"
 	}
-	nw, ok := config.NetworkByName(m.Network)
+	nw, ok := cardano.NetworkByName(m.Network)
 	if !ok {
 		return fmt.Errorf("unknown network %q in the manifest", m.Network)
 	}

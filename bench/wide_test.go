@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -15,9 +16,9 @@ import (
 	"golang.org/x/crypto/blake2b"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // The address encoding is CIP-19's: its test vectors' key hashes give its
@@ -67,10 +68,10 @@ func TestBaseIdentityCIP19Vectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, err := dbsync.ParseAddress(id.Address, true); err != nil || a.String() != id.Address {
+	if a, err := cardano.ParseAddress(id.Address, true); err != nil || a.String() != id.Address {
 		t.Errorf("ParseAddress(%s) = %v, %v", id.Address, a, err)
 	}
-	if _, err := dbsync.ParseStakeKey(id.StakeView, true); err != nil {
+	if _, err := cardano.ParseStakeKey(id.StakeView, true); err != nil {
 		t.Errorf("ParseStakeKey(%s): %v", id.StakeView, err)
 	}
 	if !strings.HasPrefix(id.Address, "addr1q") || !strings.HasPrefix(id.StakeView, "stake1u") {
@@ -307,11 +308,11 @@ func testAddWide(t *testing.T, mode chaingen.Mode) {
 	for _, b := range bs {
 		newBlocks[b.Hash] = true
 	}
-	addr, err := dbsync.ParseAddress(w.WideAddress.Address, true)
+	addr, err := cardano.ParseAddress(w.WideAddress.Address, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := dbsync.ParseStakeKey(w.WideStakeKey.StakeAddress, true)
+	key, err := cardano.ParseStakeKey(w.WideStakeKey.StakeAddress, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // Defaults of the local fallback: short-lived, because it is one

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 type totals struct {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // redisNow is the real Redis' clock, the one the GCRA runs on.

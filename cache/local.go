@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
 // entryOverhead approximates what one local entry costs besides its key

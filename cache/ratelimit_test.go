@@ -10,7 +10,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // clock is a settable time source for the breaker and the local limiter.

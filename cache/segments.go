@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/bounded"
-	"github.com/syncgate/syncgate/internal/metrics"
-	"github.com/syncgate/syncgate/internal/spool"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
 // Segments stores long answers (UTxO lists of thousands of outputs, tens of

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/spool"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
 // readAll reads a stored answer to its end.

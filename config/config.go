@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net"
 	"net/url"
 	"runtime"
@@ -16,49 +17,9 @@ import (
 	"time"
 )
 
-// Network is a Cardano network syncgate can serve. ID is the credential
-// network_id of the spec (0 = mainnet, 1 = preview, 2 = preprod).
-type Network struct {
-	Name string
-	ID   int
-	// Magic is the node-to-client network magic used for transaction submission.
-	Magic uint32
-	// Mainnet is true when addresses carry network tag 1 (addr1…, stake1…).
-	Mainnet bool
-	// EpochLength is the Shelley-era epoch length in slots (one-second slots).
-	EpochLength int64
-}
-
-// Networks lists the networks in network_id order.
-var Networks = []Network{
-	{Name: "mainnet", ID: 0, Magic: 764824073, Mainnet: true, EpochLength: 432000},
-	{Name: "preview", ID: 1, Magic: 2, EpochLength: 86400},
-	{Name: "preprod", ID: 2, Magic: 1, EpochLength: 432000},
-}
-
-// NetworkByID returns the network with the given credential network_id.
-func NetworkByID(id int) (Network, bool) {
-	for _, n := range Networks {
-		if n.ID == id {
-			return n, true
-		}
-	}
-	return Network{}, false
-}
-
-// NetworkByName returns the network with the given lower-case name.
-func NetworkByName(name string) (Network, bool) {
-	for _, n := range Networks {
-		if n.Name == name {
-			return n, true
-		}
-	}
-	return Network{}, false
-}
-
 // NetworkConfig is what one served network needs.
 type NetworkConfig struct {
-	Network
+	cardano.Network
 	DBSyncURL   string
 	ReplicaURLs []string
 	NodeSocket  string
@@ -111,7 +72,7 @@ type Config struct {
 	// and transaction details (dbsync/history_memo.go); below 0: off.
 	HistoryMemoBytes int
 	// ListSpoolBytes bounds the disk space of this instance's copies of
-	// long UTxO lists (internal/spool) in ListSpoolDir (empty: the system's
+	// long UTxO lists (internal/platform/spool) in ListSpoolDir (empty: the system's
 	// temporary directory); 0: no copies, every repeat is read from Redis.
 	ListSpoolBytes int64
 	ListSpoolDir   string
@@ -172,7 +133,7 @@ func Load(environ []string, args []string) (Config, error) {
 	dbURL := map[string]*string{}
 	replicas := map[string]*string{}
 	sockets := map[string]*string{}
-	for _, n := range Networks {
+	for _, n := range cardano.Networks {
 		up := strings.ToUpper(n.Name)
 		dbURL[n.Name] = fs.String("dbsync-"+n.Name+"-url", env("DBSYNC_"+up+"_URL", ""), "db-sync database (DBSYNC_"+up+"_URL)")
 		replicas[n.Name] = fs.String("dbsync-"+n.Name+"-replica-urls", env("DBSYNC_"+up+"_REPLICA_URLS", ""), "comma-separated read replicas")
@@ -193,7 +154,7 @@ func Load(environ []string, args []string) (Config, error) {
 	for _, k := range keys {
 		if strings.HasPrefix(k, "DBSYNC_") && strings.HasSuffix(k, "_URL") && !strings.HasSuffix(k, "_REPLICA_URLS") {
 			name := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(k, "DBSYNC_"), "_URL"))
-			if _, ok := NetworkByName(name); !ok {
+			if _, ok := cardano.NetworkByName(name); !ok {
 				add("%s: unknown network %q (known: mainnet, preview, preprod)", k, name)
 			}
 		}
@@ -207,7 +168,7 @@ func Load(environ []string, args []string) (Config, error) {
 	cfg.TokenRegistryDir = *regDir
 	cfg.LogLevel = *logLevel
 	cfg.Networks = map[string]NetworkConfig{}
-	for _, n := range Networks {
+	for _, n := range cardano.Networks {
 		u := strings.TrimSpace(*dbURL[n.Name])
 		if u == "" {
 			if *replicas[n.Name] != "" {
@@ -334,7 +295,7 @@ func Load(environ []string, args []string) (Config, error) {
 
 // FirstNetwork returns the served network with the lowest network_id.
 func (c Config) FirstNetwork() (NetworkConfig, bool) {
-	for _, n := range Networks {
+	for _, n := range cardano.Networks {
 		if nc, ok := c.Networks[n.Name]; ok {
 			return nc, true
 		}

@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"time"
 
-	"github.com/btcsuite/btcd/btcutil/bech32"
 	"github.com/lib/pq"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -89,26 +89,6 @@ type AccountAsset struct {
 	Quantity string
 }
 
-// Bech32 is the stake address of the preferred candidate (the key
-// credential for a bare 56-hex credential): what an account never seen on
-// chain is answered as.
-func (k StakeKey) Bech32() string {
-	raw := k.candidates[0]
-	hrp := "stake_test"
-	if raw[0]&0x0f == 1 {
-		hrp = "stake"
-	}
-	data, err := bech32.ConvertBits(raw, 8, 5, true)
-	if err != nil {
-		return ""
-	}
-	s, err := bech32.Encode(hrp, data)
-	if err != nil {
-		return ""
-	}
-	return s
-}
-
 // accountHead is account_head.sql's row: the tip and the stake address
 // (nil fields: never seen on chain).
 type accountHead struct {
@@ -128,7 +108,7 @@ func (h accountHead) epoch() int64 {
 // accountRead runs fn in one snapshot after reading the tip and resolving
 // the stake address in it, so every figure of an answer and its
 // last_updated agree.
-func (db *DB) accountRead(ctx context.Context, key StakeKey, fn func(tx *Snapshot, h accountHead) error) error {
+func (db *DB) accountRead(ctx context.Context, key cardano.StakeKey, fn func(tx *Snapshot, h accountHead) error) error {
 	return db.ReadTx(ctx, func(tx *Snapshot) error {
 		var h accountHead
 		switch err := tx.GetContext(ctx, &h, sqlAccountHead, pq.ByteaArray(key.Candidates())); {
@@ -144,7 +124,7 @@ func (db *DB) accountRead(ctx context.Context, key StakeKey, fn func(tx *Snapsho
 
 // Account returns the stake account's state. A stake address never seen
 // on chain is the empty account (not active, zeros, no pool, no DRep).
-func (db *DB) Account(ctx context.Context, key StakeKey) (Account, error) {
+func (db *DB) Account(ctx context.Context, key cardano.StakeKey) (Account, error) {
 	a := Account{StakeAddress: key.Bech32(), ActiveStake: "0", RewardsSum: "0", WithdrawnRewards: "0", AvailableRewards: "0"}
 	err := db.accountRead(ctx, key, func(tx *Snapshot, h accountHead) error {
 		if h.AddrID == nil {
@@ -188,7 +168,7 @@ type pagedRow interface{ page() pageRow }
 
 // accountPage reads one page of an account list: query's arguments come
 // from args (given the resolved account), each item from item.
-func accountPage[R pagedRow, T any](ctx context.Context, db *DB, key StakeKey, name, query string, args func(h accountHead) []any, item func(R) T) (AccountPage[T], error) {
+func accountPage[R pagedRow, T any](ctx context.Context, db *DB, key cardano.StakeKey, name, query string, args func(h accountHead) []any, item func(R) T) (AccountPage[T], error) {
 	page := AccountPage[T]{Items: []T{}}
 	err := db.accountRead(ctx, key, func(tx *Snapshot, h accountHead) error {
 		page.Tip = h.Tip
@@ -216,7 +196,7 @@ func accountPage[R pagedRow, T any](ctx context.Context, db *DB, key StakeKey, n
 
 // AccountRewards returns one page of the account's rewards spendable by
 // the current epoch, by earned epoch, type, pool.
-func (db *DB) AccountRewards(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[AccountReward], error) {
+func (db *DB) AccountRewards(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[AccountReward], error) {
 	type row struct {
 		pageRow
 		Epoch  *int64  `db:"epoch"`
@@ -233,7 +213,7 @@ func (db *DB) AccountRewards(ctx context.Context, key StakeKey, q AccountQuery) 
 
 // AccountDelegations returns one page of the account's pool delegations
 // in chain order.
-func (db *DB) AccountDelegations(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[AccountDelegation], error) {
+func (db *DB) AccountDelegations(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[AccountDelegation], error) {
 	type row struct {
 		pageRow
 		ActiveEpoch *int64  `db:"active_epoch"`
@@ -250,7 +230,7 @@ func (db *DB) AccountDelegations(ctx context.Context, key StakeKey, q AccountQue
 
 // AccountRegistrations returns one page of the account's registrations
 // and deregistrations, merged in chain order.
-func (db *DB) AccountRegistrations(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[AccountRegistration], error) {
+func (db *DB) AccountRegistrations(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[AccountRegistration], error) {
 	type row struct {
 		pageRow
 		TxHash *string `db:"tx_hash"`
@@ -266,7 +246,7 @@ func (db *DB) AccountRegistrations(ctx context.Context, key StakeKey, q AccountQ
 
 // AccountWithdrawals returns one page of the account's withdrawals in
 // valid transactions, in chain order.
-func (db *DB) AccountWithdrawals(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[AccountWithdrawal], error) {
+func (db *DB) AccountWithdrawals(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[AccountWithdrawal], error) {
 	type row struct {
 		pageRow
 		TxHash    *string    `db:"tx_hash"`
@@ -282,7 +262,7 @@ func (db *DB) AccountWithdrawals(ctx context.Context, key StakeKey, q AccountQue
 
 // AccountAddresses returns one page of the distinct addresses that ever
 // received an output carrying the stake credential, by first appearance.
-func (db *DB) AccountAddresses(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[string], error) {
+func (db *DB) AccountAddresses(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[string], error) {
 	type row struct {
 		pageRow
 		Address *string `db:"address"`
@@ -294,7 +274,7 @@ func (db *DB) AccountAddresses(ctx context.Context, key StakeKey, q AccountQuery
 
 // AccountAssets returns one page of the native assets held by the
 // account's unspent outputs, by unit.
-func (db *DB) AccountAssets(ctx context.Context, key StakeKey, q AccountQuery) (AccountPage[AccountAsset], error) {
+func (db *DB) AccountAssets(ctx context.Context, key cardano.StakeKey, q AccountQuery) (AccountPage[AccountAsset], error) {
 	type row struct {
 		pageRow
 		Unit     *string `db:"unit"`

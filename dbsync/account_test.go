@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"slices"
 	"testing"
@@ -278,9 +279,9 @@ func sampleAccounts(t *testing.T, c *chain) []string {
 	return views
 }
 
-func mustStakeKey(t *testing.T, s string) dbsync.StakeKey {
+func mustStakeKey(t *testing.T, s string) cardano.StakeKey {
 	t.Helper()
-	k, err := dbsync.ParseStakeKey(s, true)
+	k, err := cardano.ParseStakeKey(s, true)
 	if err != nil {
 		t.Fatalf("stake key %q: %v", s, err)
 	}

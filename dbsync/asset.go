@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"time"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -38,7 +39,7 @@ func ParseMetadataSource(s string) (MetadataSource, bool) {
 
 // Asset is what db-sync knows about one native asset, read in one snapshot.
 type Asset struct {
-	ID            AssetID
+	ID            cardano.AssetID
 	TotalSupply   *big.Int
 	MintCount     int64
 	BurnCount     int64
@@ -76,7 +77,7 @@ type cip68Row struct {
 // SourceRegistry neither (the registry is not db-sync's business). All
 // statements run in one REPEATABLE READ snapshot. An asset that was never
 // minted is ErrNotFound.
-func (db *DB) AssetInfo(ctx context.Context, id AssetID, src MetadataSource) (a Asset, err error) {
+func (db *DB) AssetInfo(ctx context.Context, id cardano.AssetID, src MetadataSource) (a Asset, err error) {
 	defer func() {
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			err = fmt.Errorf("dbsync.AssetInfo(%s): %w", id, err)
@@ -128,7 +129,7 @@ func (db *DB) AssetInfo(ctx context.Context, id AssetID, src MetadataSource) (a 
 // cip68Metadata reads the current reference datum of a CIP-68 user token;
 // nil for other assets, or when the reference NFT is not in the UTxO, has
 // no known datum, or the datum is not CIP-68 metadata.
-func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id AssetID) (*AssetMetadata, error) {
+func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id cardano.AssetID) (*AssetMetadata, error) {
 	ref, ok := id.CIP68Reference()
 	if !ok {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"unicode/utf8"
 )
@@ -124,7 +125,7 @@ func plutusText(v any) (string, bool) {
 // integers) are skipped. A version-4 style nested "721" map is followed.
 // A datum of any other shape, or one without a text name, yields ok=false.
 // It never panics.
-func decodeCIP68(datum []byte, asset AssetID) (*AssetMetadata, bool) {
+func decodeCIP68(datum []byte, asset cardano.AssetID) (*AssetMetadata, bool) {
 	v, ok := decodeJSONAny(datum)
 	if !ok {
 		return nil, false
@@ -199,7 +200,7 @@ func decodeCIP68(datum []byte, asset AssetID) (*AssetMetadata, bool) {
 
 // cip68Nested follows {"721": {policy: {name without label: metadata}}}
 // (CIP-68 version 4); the policy level may be absent.
-func cip68Nested(v any, asset AssetID) (map[string]any, bool) {
+func cip68Nested(v any, asset cardano.AssetID) (map[string]any, bool) {
 	suffix := asset.Name
 	if len(suffix) >= 4 {
 		suffix = suffix[4:]
@@ -248,7 +249,7 @@ func cip68Nested(v any, asset AssetID) (map[string]any, bool) {
 // version's own first, and then the hex asset name as a text key (some
 // minters write it so). The entry must be an object with a text name;
 // string fields may be arrays of chunks, which are joined.
-func decodeCIP25(raw []byte, asset AssetID) (*AssetMetadata, bool) {
+func decodeCIP25(raw []byte, asset cardano.AssetID) (*AssetMetadata, bool) {
 	v, ok := decodeJSONAny(raw)
 	if !ok {
 		return nil, false

@@ -3,6 +3,7 @@ package dbsync
 import (
 	"encoding/hex"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func TestDecodeCIP68Vectors(t *testing.T) {
 	if len(v.SpecExamples) != 4 || len(v.RealDatums) != 7 {
 		t.Fatalf("vectors not loaded: %d examples, %d datums", len(v.SpecExamples), len(v.RealDatums))
 	}
-	asset := AssetID{Name: []byte("\x00\x0d\xe1\x40SpaceBud A1")}
+	asset := cardano.AssetID{Name: []byte("\x00\x0d\xe1\x40SpaceBud A1")}
 	want := map[string]*AssetMetadata{
 		"222 NFT, direct metadata (version 1)":           {Name: "SpaceBud", Image: strp("ipfs://test"), Decimals: i64p(0)},
 		"222 NFT, nested \"721\" map format (version 4)": {Name: "SpaceBud", Image: strp("ipfs://test"), Decimals: i64p(0)},
@@ -129,7 +130,7 @@ func TestDecodeCIP68OddShapes(t *testing.T) {
 			true, &AssetMetadata{Name: "A", Decimals: i64p(0)}},
 	}
 	for label, c := range cases {
-		got, ok := decodeCIP68([]byte(c.datum), AssetID{})
+		got, ok := decodeCIP68([]byte(c.datum), cardano.AssetID{})
 		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %s (%v), want %s (%v)", label, js(got), ok, js(c.want), c.ok)
 		}
@@ -162,7 +163,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 	if len(v.Examples) != 6 || len(v.Real.Metadata) != 1 {
 		t.Fatalf("vectors not loaded")
 	}
-	id, _ := ParseAssetID(v.Real.Derived.PolicyID + "." + v.Real.Derived.NameHex)
+	id, _ := cardano.ParseAssetID(v.Real.Derived.PolicyID + "." + v.Real.Derived.NameHex)
 	got, ok := decodeCIP25(v.Real.Metadata[0].JSON, id)
 	want := &AssetMetadata{Name: "TESTBUDZPREVIEW No 22", Image: strp("ipfs://QmRhTTbUrPYEw3mJGGhQqQST9k86v1DPBiTTWJGKDJsVFw")}
 	if !ok || !reflect.DeepEqual(got, want) {
@@ -187,7 +188,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 		if ex.NameHex != nil {
 			nameHex = *ex.NameHex
 		}
-		id, err := ParseAssetID(ex.PolicyID + "." + nameHex)
+		id, err := cardano.ParseAssetID(ex.PolicyID + "." + nameHex)
 		if err != nil {
 			t.Fatalf("%s: %v", ex.Test, err)
 		}
@@ -217,7 +218,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 
 func TestDecodeCIP25Shapes(t *testing.T) {
 	policy := "d5e6bf0500378d4f0da4e8dde6becec7621cd8cbf5cbb9b87013d4cc"
-	id, _ := ParseAssetID(policy + "." + hex.EncodeToString([]byte("Bud")))
+	id, _ := cardano.ParseAssetID(policy + "." + hex.EncodeToString([]byte("Bud")))
 	cases := map[string]struct {
 		json string
 		want *AssetMetadata
@@ -255,8 +256,8 @@ func FuzzDecodeMetadata(f *testing.F) {
 	f.Add([]byte(`{"0x00":{"0x":{"name":["a"]}},"version":2}`))
 	f.Add([]byte(`{"constructor":0,"fields":[null,null]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodeCIP68(b, AssetID{Name: []byte{0, 0x0d, 0xe1, 0x40}})
-		decodeCIP25(b, AssetID{})
+		decodeCIP68(b, cardano.AssetID{Name: []byte{0, 0x0d, 0xe1, 0x40}})
+		decodeCIP25(b, cardano.AssetID{})
 	})
 }
 

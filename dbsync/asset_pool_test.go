@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"reflect"
 	"slices"
@@ -16,9 +17,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // c2SeedTxs is the size of the chain the asset and pool tests seed: big
@@ -57,18 +58,18 @@ func seedC2Chains(t *testing.T) []*c2Chain {
 	return out
 }
 
-func c2Asset(t *testing.T, unit string) dbsync.AssetID {
+func c2Asset(t *testing.T, unit string) cardano.AssetID {
 	t.Helper()
-	id, err := dbsync.ParseAssetID(unit)
+	id, err := cardano.ParseAssetID(unit)
 	if err != nil {
 		t.Fatalf("manifest asset %q: %v", unit, err)
 	}
 	return id
 }
 
-func c2Pool(t *testing.T, s string) dbsync.PoolID {
+func c2Pool(t *testing.T, s string) cardano.PoolID {
 	t.Helper()
-	id, err := dbsync.ParsePoolID(s)
+	id, err := cardano.ParsePoolID(s)
 	if err != nil {
 		t.Fatalf("manifest pool %q: %v", s, err)
 	}
@@ -162,7 +163,7 @@ type c2SupplyRow struct {
 }
 
 // c2DirectSupply is the test's own SQL for supply, counts and first mint.
-func c2DirectSupply(t *testing.T, raw *sqlx.DB, id dbsync.AssetID) c2SupplyRow {
+func c2DirectSupply(t *testing.T, raw *sqlx.DB, id cardano.AssetID) c2SupplyRow {
 	t.Helper()
 	var r c2SupplyRow
 	err := raw.Get(&r, `
@@ -320,7 +321,7 @@ var c2CIP68Want = map[string]*dbsync.AssetMetadata{
 	"Preprod NFT #1 with constructor property (from bloxbean/yaci-store#1159)": {Name: "NFT #1", Decimals: c2I64p(0)},
 }
 
-func c2CurrentDatumHash(t *testing.T, c *c2Chain, ref dbsync.AssetID) string {
+func c2CurrentDatumHash(t *testing.T, c *c2Chain, ref cardano.AssetID) string {
 	t.Helper()
 	unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
 	if c.mode == chaingen.ModeConsumed {

@@ -3,6 +3,7 @@ package dbsync
 import (
 	"context"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"sort"
 
@@ -18,7 +19,7 @@ var (
 // BalanceByAddress sums the address's unspent outputs: lovelace and each
 // native asset. One statement, so it always equals the sum of the UTxO set
 // of one snapshot. Unknown addresses have a zero balance.
-func (db *DB) BalanceByAddress(ctx context.Context, addr Address) (Value, error) {
+func (db *DB) BalanceByAddress(ctx context.Context, addr cardano.Address) (Value, error) {
 	v, err := db.balance(ctx, db.sql(sqlBalanceByAddress), addr.String())
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByAddress: %w", err)
@@ -28,7 +29,7 @@ func (db *DB) BalanceByAddress(ctx context.Context, addr Address) (Value, error)
 
 // BalanceByStake sums the unspent outputs of every address carrying the
 // stake credential. Unknown stake keys have a zero balance.
-func (db *DB) BalanceByStake(ctx context.Context, key StakeKey) (Value, error) {
+func (db *DB) BalanceByStake(ctx context.Context, key cardano.StakeKey) (Value, error) {
 	v, err := db.balance(ctx, db.sql(sqlBalanceByStake), pq.ByteaArray(key.Candidates()))
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByStake: %w", err)
@@ -38,7 +39,7 @@ func (db *DB) BalanceByStake(ctx context.Context, key StakeKey) (Value, error) {
 
 // BalanceByCredential sums the unspent outputs of every address whose
 // payment credential is cred. An unseen credential has a zero balance.
-func (db *DB) BalanceByCredential(ctx context.Context, cred PaymentCredential) (Value, error) {
+func (db *DB) BalanceByCredential(ctx context.Context, cred cardano.PaymentCredential) (Value, error) {
 	v, err := db.balance(ctx, db.sql(sqlBalanceByCred), cred[:])
 	if err != nil {
 		return Value{}, fmt.Errorf("dbsync.BalanceByCredential: %w", err)

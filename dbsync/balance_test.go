@@ -1,6 +1,7 @@
 package dbsync_test
 
 import (
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"sort"
 	"strings"
@@ -108,7 +109,7 @@ func TestBalanceByStake(t *testing.T) {
 	ctx := t.Context()
 	for _, raw := range samples.StakeKeys {
 		bech := stakeBech32(t, raw)
-		key, err := dbsync.ParseStakeKey(bech, true)
+		key, err := cardano.ParseStakeKey(bech, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestBalanceByStake(t *testing.T) {
 		}
 		sameAcrossModes(t, "balance of "+bech, perMode)
 	}
-	unknown, _ := dbsync.ParseStakeKey(strings.Repeat("ab", 28), true)
+	unknown, _ := cardano.ParseStakeKey(strings.Repeat("ab", 28), true)
 	for _, c := range chains {
 		got, err := c.db.BalanceByStake(ctx, unknown)
 		if err != nil || got.Lovelace.Sign() != 0 || len(got.Assets) != 0 {

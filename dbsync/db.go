@@ -9,6 +9,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net/url"
 	"strconv"
@@ -19,9 +20,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/config"
-	"github.com/syncgate/syncgate/internal/metrics"
-	"github.com/syncgate/syncgate/internal/pgconn"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/internal/platform/pgconn"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -65,7 +66,7 @@ type Options struct {
 // the primary when none is (see server.go for how servers leave and come
 // back).
 type DB struct {
-	Network config.Network
+	Network cardano.Network
 	// Caps is what capability detection found on the primary; it is set
 	// once, before the DB serves its first read (see Ready).
 	Caps Capabilities

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var sqlEpochLatest = prepared(sqlfiles.Must("dbsync/epoch_latest.sql"))

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math"
 	"slices"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // bigTables are the db-sync tables that grow with the chain: a sequential
@@ -49,7 +50,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		t.Fatal(err)
 	}
 	stake := pq.ByteaArray{samples.StakeKeys[0]}
-	stakeHex, _ := dbsync.ParseStakeKey(hex.EncodeToString(samples.StakeKeys[0][1:]), true)
+	stakeHex, _ := cardano.ParseStakeKey(hex.EncodeToString(samples.StakeKeys[0][1:]), true)
 	failed, _ := hex.DecodeString(samples.FailedTxs[0])
 	var midSlot int64
 	if err := chains[0].raw.Get(&midSlot, `SELECT slot_no FROM block ORDER BY id OFFSET (SELECT count(*) / 2 FROM block) LIMIT 1`); err != nil {

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // gate admits at most n requests at a time to one database server; the

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // History anchors: cheap deep offsets.

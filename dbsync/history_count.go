@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
 // History counts that follow the chain.

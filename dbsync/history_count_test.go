@@ -2,15 +2,16 @@ package dbsync_test
 
 import (
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
 // TestHistoryCountFollowsChain: a history total counted once is counted
@@ -171,7 +172,7 @@ func TestHistoryCountInBackground(t *testing.T) {
 			} else {
 				lc = seedLayout(t, v)
 			}
-			mainnet, _ := config.NetworkByName("mainnet")
+			mainnet, _ := cardano.NetworkByName("mainnet")
 			db, err := dbsync.OpenWith(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: lc.dsn},
 				dbsync.Options{StatementTimeout: 300 * time.Millisecond})
 			if err != nil {

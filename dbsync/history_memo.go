@@ -1,7 +1,7 @@
 package dbsync
 
 import (
-	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
 // The history memo: what a history page found, kept once it cannot change.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // CreateRecommendedIndexes creates the extra db-sync indexes syncgate's

@@ -3,6 +3,7 @@ package dbsync_test
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 
@@ -10,8 +11,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // layoutChain is the suite's chain seeded in another db-sync layout: the
@@ -108,7 +109,7 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 		}
 	}
 	for _, raw := range samples.StakeKeys[:min(4, len(samples.StakeKeys))] {
-		key, err := dbsync.ParseStakeKey(hex.EncodeToString(raw[1:]), true)
+		key, err := cardano.ParseStakeKey(hex.EncodeToString(raw[1:]), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +128,7 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 		t.Fatal(err)
 	}
 	for _, c := range creds {
-		cred, err := dbsync.ParsePaymentCredential(c)
+		cred, err := cardano.ParsePaymentCredential(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +141,7 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 			t.Fatal(err)
 		}
 		for _, h := range append(hashes, samples.FailedTxs...) {
-			hash, err := dbsync.ParseTxHash(h)
+			hash, err := cardano.ParseTxHash(h)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package dbsync_test
 
 import (
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"slices"
 	"testing"
@@ -9,8 +10,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // seedTxs keeps the suite fast while still holding what the generator puts
@@ -183,9 +184,9 @@ func forEachChain(t *testing.T, f func(t *testing.T, c *chain)) {
 }
 
 // mustAddress parses a sample address, which must be valid for mainnet.
-func mustAddress(t testing.TB, s string) dbsync.Address {
+func mustAddress(t testing.TB, s string) cardano.Address {
 	t.Helper()
-	a, err := dbsync.ParseAddress(s, true)
+	a, err := cardano.ParseAddress(s, true)
 	if err != nil {
 		t.Fatalf("sample address %q does not parse: %v", s, err)
 	}

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/metrics"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // instrument names the pool for its metrics (statement latency, gate,

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -41,7 +42,7 @@ type PoolRelay struct {
 // update), retirement state and blocks in the current epoch. The figures
 // that change once an epoch are PoolEpochTotals.
 type Pool struct {
-	ID            PoolID
+	ID            cardano.PoolID
 	CurrentEpoch  int64
 	VRFKeyHash    string
 	Pledge        *big.Int
@@ -94,7 +95,7 @@ type poolInfoRow struct {
 
 // PoolInfo returns a registered pool. A pool with no registration
 // certificate at all is ErrNotFound.
-func (db *DB) PoolInfo(ctx context.Context, id PoolID) (p Pool, err error) {
+func (db *DB) PoolInfo(ctx context.Context, id cardano.PoolID) (p Pool, err error) {
 	defer func() {
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			err = fmt.Errorf("dbsync.PoolInfo(%s): %w", id, err)
@@ -178,7 +179,7 @@ type PoolEpochTotals struct {
 // PoolEpochTotals returns the pool's active stake in epoch and the blocks
 // it minted before epoch. Both are fixed once epoch has begun, so callers
 // cache them per epoch; a big pool has tens of thousands of each.
-func (db *DB) PoolEpochTotals(ctx context.Context, id PoolID, epoch int64) (PoolEpochTotals, error) {
+func (db *DB) PoolEpochTotals(ctx context.Context, id cardano.PoolID, epoch int64) (PoolEpochTotals, error) {
 	var t PoolEpochTotals
 	if err := db.get(ctx, &t, sqlPoolTotals, id[:], epoch); err != nil {
 		return PoolEpochTotals{}, fmt.Errorf("dbsync.PoolEpochTotals(%s, %d): %w", id, epoch, classify(err))
@@ -187,7 +188,7 @@ func (db *DB) PoolEpochTotals(ctx context.Context, id PoolID, epoch int64) (Pool
 }
 
 // PoolRegistered reports whether the pool has any registration certificate.
-func (db *DB) PoolRegistered(ctx context.Context, id PoolID) (bool, error) {
+func (db *DB) PoolRegistered(ctx context.Context, id cardano.PoolID) (bool, error) {
 	var ok bool
 	if err := db.get(ctx, &ok, sqlPoolExists, id[:]); err != nil {
 		return false, fmt.Errorf("dbsync.PoolRegistered(%s): %w", id, classify(err))

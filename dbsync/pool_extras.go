@@ -3,9 +3,10 @@ package dbsync
 import (
 	"context"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -26,7 +27,7 @@ type PoolOffChain struct {
 
 // PoolMetadata returns the pool's fetched off-chain metadata. A pool never
 // registered is ErrNotFound.
-func (db *DB) PoolMetadata(ctx context.Context, id PoolID) (PoolOffChain, error) {
+func (db *DB) PoolMetadata(ctx context.Context, id cardano.PoolID) (PoolOffChain, error) {
 	var m PoolOffChain
 	if err := db.get(ctx, &m, sqlPoolMetadata, id[:]); err != nil {
 		return PoolOffChain{}, fmt.Errorf("dbsync.PoolMetadata(%s): %w", id, classify(err))
@@ -37,7 +38,7 @@ func (db *DB) PoolMetadata(ctx context.Context, id PoolID) (PoolOffChain, error)
 // PoolLivePledge is the current stake of the owners' accounts of the
 // pool's latest registration: their unspent outputs plus spendable rewards
 // minus withdrawals. A pool never registered is ErrNotFound.
-func (db *DB) PoolLivePledge(ctx context.Context, id PoolID) (*big.Int, error) {
+func (db *DB) PoolLivePledge(ctx context.Context, id cardano.PoolID) (*big.Int, error) {
 	var s string
 	if err := db.get(ctx, &s, db.sql(sqlPoolLivePledge), id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolLivePledge(%s): %w", id, classify(err))

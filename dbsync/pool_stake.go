@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -85,7 +86,7 @@ func setStatementTimeout(ctx context.Context, tx sqlx.ExecerContext, d time.Dura
 // PoolStakeOne computes one pool's current delegators and their live stake
 // (index-backed; used before the first background refresh), ordered by
 // amount descending then stake address.
-func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) {
+func (db *DB) PoolStakeOne(ctx context.Context, id cardano.PoolID) ([]PoolStake, error) {
 	query := db.sql(sqlPoolStakeOne)
 	var out []PoolStake
 	if err := db.selectAll(ctx, &out, query, id[:]); err != nil {
@@ -97,7 +98,7 @@ func (db *DB) PoolStakeOne(ctx context.Context, id PoolID) ([]PoolStake, error) 
 // PoolStakeSnapshot returns a pool's delegators and stake from the current
 // epoch's active stake distribution (epoch_stake), ordered as PoolStakeOne:
 // index-backed and cheap, but the snapshot, not live figures.
-func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, error) {
+func (db *DB) PoolStakeSnapshot(ctx context.Context, id cardano.PoolID) ([]PoolStake, error) {
 	var out []PoolStake
 	if err := db.selectAll(ctx, &out, sqlPoolStakeSnapshot, id[:]); err != nil {
 		return nil, fmt.Errorf("dbsync.PoolStakeSnapshot(%s): %w", id, classify(err))
@@ -110,7 +111,7 @@ func (db *DB) PoolStakeSnapshot(ctx context.Context, id PoolID) ([]PoolStake, er
 // finishes within budget, else the active stake snapshot (exact=false).
 // A big pool's delegators can own millions of outputs; the budget keeps
 // such a request from running into the statement timeout.
-func (db *DB) PoolStakeOnDemand(ctx context.Context, id PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
+func (db *DB) PoolStakeOnDemand(ctx context.Context, id cardano.PoolID, budget time.Duration) (rows []PoolStake, exact bool, err error) {
 	query := db.sql(sqlPoolStakeOne)
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		// Custom plans: how to gather a pool's delegators depends on its size.

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/syncgate/syncgate/internal/metrics"
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // Servers in and out of rotation.

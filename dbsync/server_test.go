@@ -3,21 +3,22 @@ package dbsync_test
 import (
 	"context"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // withReplica opens the core chain with one replica (the same database
 // through a pool of its own) and waits until both are in rotation.
 func withReplica(t *testing.T) *dbsync.DB {
 	t.Helper()
-	db, err := dbsync.New(config.NetworkConfig{Network: config.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn}},
+	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn}},
 		dbsync.Options{StatementTimeout: 30 * time.Second, ProbeInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +83,7 @@ func TestPinnedReadsStayOnOneServer(t *testing.T) {
 // detection succeeds and the database serves.
 func TestDetectionRetried(t *testing.T) {
 	dsn := testdb.New(t, "sg_test_not_dbsync")
-	db, err := dbsync.New(config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
+	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestDetectionRetried(t *testing.T) {
 // rotation state was set, and a loaded machine answered 503 in between).
 func TestOpenReturnsInRotation(t *testing.T) {
 	for range 20 {
-		db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: chains[0].dsn}, 30*time.Second)
+		db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn}, 30*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
 // TestSpentIndexHistoryPages: newest-first history pages read from the

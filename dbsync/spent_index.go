@@ -5,7 +5,7 @@ import (
 	"log/slog"
 )
 
-// The unspent-output index (internal/utxoindex) is read at run time, not
+// The unspent-output index (internal/service/utxoindex) is read at run time, not
 // chosen at start: it may be built, fall behind or be rolled back while
 // the service runs, and every answer is exact either way (the statements
 // check each candidate against tx_in and read what the index lacks from

@@ -3,6 +3,7 @@ package dbsync_test
 import (
 	"encoding/hex"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math"
 	"strings"
 	"testing"
@@ -12,9 +13,9 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
-	"github.com/syncgate/syncgate/internal/utxoindex"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
 // spentChain is a core chain with syncgate's unspent-output index, opened
@@ -171,7 +172,7 @@ func compareUnspent(t *testing.T, when string, sc *spentChain) {
 		same("balance of "+a, func(db *dbsync.DB) (any, error) { return db.BalanceByAddress(ctx, addr) })
 	}
 	for _, raw := range samples.StakeKeys {
-		key, err := dbsync.ParseStakeKey(hex.EncodeToString(raw[1:]), true)
+		key, err := cardano.ParseStakeKey(hex.EncodeToString(raw[1:]), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ func compareUnspent(t *testing.T, when string, sc *spentChain) {
 		t.Fatal(err)
 	}
 	for _, c := range creds {
-		cred, err := dbsync.ParsePaymentCredential(c)
+		cred, err := cardano.ParsePaymentCredential(c)
 		if err != nil {
 			t.Fatal(err)
 		}

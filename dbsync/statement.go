@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/template"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 // Layout is what a statement's text may depend on: how db-sync was
@@ -23,7 +23,7 @@ type Layout struct {
 	// address, address_has_script and payment_cred columns.
 	AddressTable bool
 	// SpentIndex (core only): the unspent-output statements read
-	// syncgate's unspent-output index (internal/utxoindex, schema
+	// syncgate's unspent-output index (internal/service/utxoindex, schema
 	// syncgate_utxo) up to its high-water tx and tx_out after it. Not
 	// detected at start: a core DB switches to it at run time while the
 	// index is current (DB.UseSpentIndex), and back.

@@ -3,6 +3,7 @@ package dbsync_test
 import (
 	"context"
 	"encoding/hex"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +13,8 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // submitChainTxs is the size of the chains seeded for the input checks.
@@ -31,7 +32,7 @@ func openSubmitChain(t *testing.T, mode chaingen.Mode) (*dbsync.DB, *chaingen.Ma
 	t.Cleanup(drop)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	mainnet, _ := config.NetworkByName("mainnet")
+	mainnet, _ := cardano.NetworkByName("mainnet")
 	db, err := dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 10*time.Second)
 	if err != nil {
 		t.Fatalf("open %s: %v", mode, err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"time"
 
@@ -81,7 +82,7 @@ func (r txRefRow) ref() (TxRef, error) {
 
 // TxByHash returns one transaction with its inputs and outputs, or
 // ErrNotFound.
-func (db *DB) TxByHash(ctx context.Context, hash TxHash) (Tx, error) {
+func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 	var out Tx
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var row txRefRow

@@ -5,12 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
@@ -95,7 +96,7 @@ type TotalCounter func(ctx context.Context, tip Tip, count func(context.Context)
 
 // TxHistory returns one page of the address's transactions (references
 // only), in one snapshot.
-func (db *DB) TxHistory(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
+func (db *DB) TxHistory(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var err error
@@ -110,7 +111,7 @@ func (db *DB) TxHistory(ctx context.Context, addr Address, q HistoryQuery, count
 
 // TxsByAddress returns one page of the address's transactions with their
 // inputs and outputs, in one snapshot and a fixed number of queries.
-func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, counter TotalCounter) (HistoryPage[Tx], error) {
+func (db *DB) TxsByAddress(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[Tx], error) {
 	var page HistoryPage[Tx]
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		refs, err := db.historyPage(ctx, tx, addr, q, counter)
@@ -133,7 +134,7 @@ func (db *DB) TxsByAddress(ctx context.Context, addr Address, q HistoryQuery, co
 // historyPage walks the address's transactions in tx.id order, which is
 // chain order in db-sync. A fromSlot cursor becomes a tx.id bound first,
 // so the walk starts at the cursor instead of skipping the newer history.
-func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr Address, q HistoryQuery, counter TotalCounter) (page HistoryPage[TxRef], err error) {
+func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Address, q HistoryQuery, counter TotalCounter) (page HistoryPage[TxRef], err error) {
 	// The tip, where the walk starts (the address's first transaction: the
 	// plans are chosen with it as a constant, which an SQL subquery would
 	// hide) and the address's size, in one statement.

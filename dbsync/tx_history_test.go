@@ -3,11 +3,12 @@ package dbsync_test
 import (
 	"context"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"slices"
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 type histItem struct {
@@ -461,7 +462,7 @@ func testManifestCounts(t *testing.T) {
 				t.Errorf("%s: %d txs, %d UTxOs; the generator counted %d and %d", ref.Address, p.Total, len(utxos), ref.TxCount, ref.UTxOs)
 			}
 		}
-		key, err := dbsync.ParseStakeKey(m.BusiestStakeKey.StakeAddress, true)
+		key, err := cardano.ParseStakeKey(m.BusiestStakeKey.StakeAddress, true)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package dbsync_test
 import (
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestTxByHash(t *testing.T) {
 	}
 	hashes = append(hashes, samples.FailedTxs...)
 	for _, h := range hashes {
-		hash, err := dbsync.ParseTxHash(h)
+		hash, err := cardano.ParseTxHash(h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestTxByHash(t *testing.T) {
 	// collateral return (if any) exists as an output, never a UTxO of the
 	// collateral's address again.
 	for _, h := range samples.FailedTxs {
-		hash, _ := dbsync.ParseTxHash(h)
+		hash, _ := cardano.ParseTxHash(h)
 		for _, c := range chains {
 			tx, err := c.db.TxByHash(t.Context(), hash)
 			if err != nil {
@@ -103,7 +104,7 @@ func TestTxByHash(t *testing.T) {
 			}
 		}
 	}
-	missing, _ := dbsync.ParseTxHash(strings.Repeat("0", 64))
+	missing, _ := cardano.ParseTxHash(strings.Repeat("0", 64))
 	for _, c := range chains {
 		if _, err := c.db.TxByHash(t.Context(), missing); !errors.Is(err, dbsync.ErrNotFound) {
 			t.Errorf("%s: unknown hash: %v, want ErrNotFound", c.mode, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 
 	"github.com/lib/pq"
 )
@@ -72,20 +73,20 @@ func (r *utxoRow) scanRow(rows *sql.Rows) error {
 // UTxOsByAddress returns the address's unspent outputs in chain order
 // (slot, position in block, output index). An address never seen on chain
 // has none.
-func (db *DB) UTxOsByAddress(ctx context.Context, addr Address) ([]UTxO, error) {
+func (db *DB) UTxOsByAddress(ctx context.Context, addr cardano.Address) ([]UTxO, error) {
 	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByAddress(ctx, addr, fn) })
 }
 
 // UTxOsByStake returns the unspent outputs of every address carrying the
 // stake credential, in chain order. An unknown stake key has none.
-func (db *DB) UTxOsByStake(ctx context.Context, key StakeKey) ([]UTxO, error) {
+func (db *DB) UTxOsByStake(ctx context.Context, key cardano.StakeKey) ([]UTxO, error) {
 	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByStake(ctx, key, fn) })
 }
 
 // EachUTxOByAddress calls fn with the address's unspent outputs in chain
 // order, a chunk at a time, all from one snapshot. fn is not called for an
 // address with none; an error from fn stops the listing and is returned.
-func (db *DB) EachUTxOByAddress(ctx context.Context, addr Address, fn func([]UTxO) error) error {
+func (db *DB) EachUTxOByAddress(ctx context.Context, addr cardano.Address, fn func([]UTxO) error) error {
 	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByAddress), addr.String(), fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByAddress: %w", err)
 	}
@@ -93,7 +94,7 @@ func (db *DB) EachUTxOByAddress(ctx context.Context, addr Address, fn func([]UTx
 }
 
 // EachUTxOByStake is EachUTxOByAddress for every address of a stake key.
-func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO) error) error {
+func (db *DB) EachUTxOByStake(ctx context.Context, key cardano.StakeKey, fn func([]UTxO) error) error {
 	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByStake), pq.ByteaArray(key.Candidates()), fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByStake: %w", err)
 	}
@@ -102,7 +103,7 @@ func (db *DB) EachUTxOByStake(ctx context.Context, key StakeKey, fn func([]UTxO)
 
 // EachUTxOByCredential is EachUTxOByAddress for every address whose payment
 // credential is cred, whatever its kind (base, enterprise, pointer).
-func (db *DB) EachUTxOByCredential(ctx context.Context, cred PaymentCredential, fn func([]UTxO) error) error {
+func (db *DB) EachUTxOByCredential(ctx context.Context, cred cardano.PaymentCredential, fn func([]UTxO) error) error {
 	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByCred), cred[:], fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
 	}
@@ -111,7 +112,7 @@ func (db *DB) EachUTxOByCredential(ctx context.Context, cred PaymentCredential, 
 
 // UTxOsByCredential returns every unspent output carrying the payment
 // credential, in chain order.
-func (db *DB) UTxOsByCredential(ctx context.Context, cred PaymentCredential) ([]UTxO, error) {
+func (db *DB) UTxOsByCredential(ctx context.Context, cred cardano.PaymentCredential) ([]UTxO, error) {
 	return collect(func(fn func([]UTxO) error) error { return db.EachUTxOByCredential(ctx, cred, fn) })
 }
 

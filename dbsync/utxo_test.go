@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 
@@ -158,7 +159,7 @@ func testUTxOsByStake(t *testing.T) {
 		var perMode []any
 		for _, c := range chains {
 			for _, form := range []string{bech, hex.EncodeToString(raw[1:])} {
-				key, err := dbsync.ParseStakeKey(form, true)
+				key, err := cardano.ParseStakeKey(form, true)
 				if err != nil {
 					t.Fatalf("%s: %v", form, err)
 				}
@@ -179,7 +180,7 @@ func testUTxOsByStake(t *testing.T) {
 		}
 		sameAcrossModes(t, "UTxOs of stake "+bech, perMode)
 	}
-	unknown, _ := dbsync.ParseStakeKey(strings.Repeat("ab", 28), true)
+	unknown, _ := cardano.ParseStakeKey(strings.Repeat("ab", 28), true)
 	for _, c := range chains {
 		if got, err := c.db.UTxOsByStake(ctx, unknown); err != nil || got == nil || len(got) != 0 {
 			t.Errorf("%s: unknown stake key: %v, %v; want an empty, non-nil list", c.mode, got, err)

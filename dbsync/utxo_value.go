@@ -11,7 +11,7 @@ import (
 
 	"github.com/lib/pq"
 
-	sqlfiles "github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var sqlTxOutAssets = prepared(sqlfiles.Must("dbsync/tx_out_assets.sql"))

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strconv"
 	"time"
 
@@ -71,14 +72,14 @@ type accountAssetJSON struct {
 }
 
 // chainAccount resolves the caller's network and parses :stakeAddress for it.
-func (s *Server) chainAccount(c *gin.Context) (*dbsync.DB, dbsync.StakeKey, error) {
+func (s *Server) chainAccount(c *gin.Context) (*dbsync.DB, cardano.StakeKey, error) {
 	db, err := s.chainDB(c)
 	if err != nil {
-		return nil, dbsync.StakeKey{}, err
+		return nil, cardano.StakeKey{}, err
 	}
-	key, err := dbsync.ParseStakeKey(c.Param("stakeAddress"), db.Network.Mainnet)
+	key, err := cardano.ParseStakeKey(c.Param("stakeAddress"), db.Network.Mainnet)
 	if err != nil {
-		return nil, dbsync.StakeKey{}, errInvalidStakeKey
+		return nil, cardano.StakeKey{}, errInvalidStakeKey
 	}
 	return db, key, nil
 }
@@ -124,7 +125,7 @@ func (s *Server) account(c *gin.Context) error {
 
 // accountList answers one account list: parse, read, convert each item.
 func accountList[T, J any](s *Server, c *gin.Context, ordered bool,
-	read func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[T], error),
+	read func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[T], error),
 	item func(T) J) error {
 	db, key, err := s.chainAccount(c)
 	if err != nil {
@@ -152,7 +153,7 @@ func accountList[T, J any](s *Server, c *gin.Context, ordered bool,
 // accountRewards: GET /v1/accounts/:stakeAddress/rewards.
 func (s *Server) accountRewards(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
 			return db.AccountRewards(ctx, key, q)
 		},
 		func(r dbsync.AccountReward) accountRewardJSON {
@@ -163,7 +164,7 @@ func (s *Server) accountRewards(c *gin.Context) error {
 // accountDelegations: GET /v1/accounts/:stakeAddress/delegations.
 func (s *Server) accountDelegations(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
 			return db.AccountDelegations(ctx, key, q)
 		},
 		func(d dbsync.AccountDelegation) accountDelegationJSON {
@@ -174,7 +175,7 @@ func (s *Server) accountDelegations(c *gin.Context) error {
 // accountRegistrations: GET /v1/accounts/:stakeAddress/registrations.
 func (s *Server) accountRegistrations(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
 			return db.AccountRegistrations(ctx, key, q)
 		},
 		func(r dbsync.AccountRegistration) accountRegistrationJSON {
@@ -185,7 +186,7 @@ func (s *Server) accountRegistrations(c *gin.Context) error {
 // accountWithdrawals: GET /v1/accounts/:stakeAddress/withdrawals.
 func (s *Server) accountWithdrawals(c *gin.Context) error {
 	return accountList(s, c, true,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
 			return db.AccountWithdrawals(ctx, key, q)
 		},
 		func(w dbsync.AccountWithdrawal) accountWithdrawalJSON {
@@ -197,7 +198,7 @@ func (s *Server) accountWithdrawals(c *gin.Context) error {
 // first appearance).
 func (s *Server) accountAddresses(c *gin.Context) error {
 	return accountList(s, c, false,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
 			return db.AccountAddresses(ctx, key, q)
 		},
 		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
@@ -206,7 +207,7 @@ func (s *Server) accountAddresses(c *gin.Context) error {
 // accountAssets: GET /v1/accounts/:stakeAddress/assets (one order: unit).
 func (s *Server) accountAssets(c *gin.Context) error {
 	return accountList(s, c, false,
-		func(ctx context.Context, db *dbsync.DB, key dbsync.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
+		func(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
 			return db.AccountAssets(ctx, key, q)
 		},
 		func(a dbsync.AccountAsset) accountAssetJSON {

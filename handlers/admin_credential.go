@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"time"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
-	"github.com/syncgate/syncgate/config"
 )
 
 // credentialJSON is an API credential (spec §2.11), never with its key.
@@ -86,7 +86,7 @@ func (s *Server) createCredential(c *gin.Context) error {
 	}
 	userID, userErr := uuid.Parse(userStr)
 	network, isInt := jsonInt(obj["network_id"])
-	if _, known := config.NetworkByID(network); !isInt || !known {
+	if _, known := cardano.NetworkByID(network); !isInt || !known {
 		return errNetworkIDNeeded
 	}
 	in.NetworkID = network

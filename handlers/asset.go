@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ type assetInfoData struct {
 
 // assetInfo: GET /v1/assets/:asset?metadata_source=auto|cip68|cip25|registry.
 func (s *Server) assetInfo(c *gin.Context) error {
-	id, err := dbsync.ParseAssetID(c.Param("asset"))
+	id, err := cardano.ParseAssetID(c.Param("asset"))
 	if err != nil {
 		return errInvalidAssetID
 	}

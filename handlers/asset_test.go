@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"io"
 	"log/slog"
 	"net"
@@ -20,9 +21,9 @@ import (
 
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/registry"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/registry"
 )
 
 // chain2Key is the data API key the asset and pool tests use; chain2Creds
@@ -185,7 +186,7 @@ const (
 
 func newC2RegistryFixture(t *testing.T, spaceBudSubject string) *c2RegistryFixture {
 	t.Helper()
-	b, err := os.ReadFile("../internal/registry/testdata/registry.json")
+	b, err := os.ReadFile("../internal/service/registry/testdata/registry.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +424,7 @@ func c2MustJSON(t *testing.T, v any) []byte {
 // mints qty of unit, as db-sync would record it.
 func c2MintInNewBlock(t *testing.T, c *chain2Chain, unit string, qty int) {
 	t.Helper()
-	id, _ := dbsync.ParseAssetID(unit)
+	id, _ := cardano.ParseAssetID(unit)
 	_, err := c.raw.Exec(`
 		WITH last AS (SELECT * FROM block ORDER BY id DESC LIMIT 1),
 		nb AS (

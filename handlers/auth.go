@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"math"
 	"net/http"
@@ -15,7 +16,6 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 )
 
@@ -170,7 +170,7 @@ func (s *Server) chainDB(c *gin.Context) (*dbsync.DB, error) {
 	if !ok {
 		return nil, errInvalidKey
 	}
-	n, known := config.NetworkByID(caller.NetworkID)
+	n, known := cardano.NetworkByID(caller.NetworkID)
 	if !known {
 		return nil, errInvalidKey
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/hex"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,7 @@ func (s *Server) balanceByCredential(c *gin.Context) error {
 // stakeKeyID names a parsed stake key in cache keys: its hash_raw
 // candidates in hex (a bech32 address and its bare credential name the
 // same key).
-func stakeKeyID(key dbsync.StakeKey) string {
+func stakeKeyID(key cardano.StakeKey) string {
 	parts := make([]string, len(key.Candidates()))
 	for i, c := range key.Candidates() {
 		parts[i] = hex.EncodeToString(c)

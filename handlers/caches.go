@@ -5,7 +5,7 @@ import (
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/spool"
+	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
 // notFoundTTL is how long a 404 is remembered under the tip it was read at.

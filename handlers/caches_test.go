@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestNotFoundAnswersRemembered: a 404 for an unknown asset or pool is

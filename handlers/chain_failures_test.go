@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -10,8 +11,8 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestChainFailuresAnswered sends data requests into the three ways the
@@ -27,7 +28,7 @@ func TestChainFailuresAnswered(t *testing.T) {
 	// its 1 s statement_timeout and PostgreSQL cancels it. (Opening runs
 	// capability detection under the same timeout: 200 ms failed it on a
 	// loaded machine.)
-	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: c.dsn}, time.Second)
+	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: c.dsn}, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func emptyChain(t *testing.T, prefix string) (db *dbsync.DB, drop func()) {
 		drop()
 		t.Fatal(err)
 	}
-	db, err = dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: dsn}, time.Second)
+	db, err = dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: dsn}, time.Second)
 	if err != nil {
 		drop()
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -181,7 +182,7 @@ func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 			txs = append(txs, page.Items...)
 		}
 		for _, h := range []string{smp.FailedTx, smp.AssetsTx} {
-			hash, err := dbsync.ParseTxHash(h)
+			hash, err := cardano.ParseTxHash(h)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,9 +256,9 @@ func BenchmarkAppendTx(b *testing.B) {
 	})
 }
 
-func mustParse(t *testing.T, addr string) dbsync.Address {
+func mustParse(t *testing.T, addr string) cardano.Address {
 	t.Helper()
-	a, err := dbsync.ParseAddress(addr, true)
+	a, err := cardano.ParseAddress(addr, true)
 	if err != nil {
 		t.Fatalf("%q: %v", addr, err)
 	}

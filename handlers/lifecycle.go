@@ -8,7 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // Liveness, readiness, drain and the in-flight bound: what a load

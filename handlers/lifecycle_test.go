@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -173,7 +174,7 @@ func errorOf(w *httptest.ResponseRecorder) string {
 // requests at a time, queue bound), closed when the test ends.
 func gatedChain(t *testing.T, active, queue int) *dbsync.DB {
 	t.Helper()
-	db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: config.Networks[0], DBSyncURL: testChains[0].dsn}, 30*time.Second)
+	db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: testChains[0].dsn}, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // seedTxs keeps the suite fast while still holding the whale, the busy

@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // observeMetrics counts every answered request by its route template (the

@@ -5,7 +5,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/syncgate/syncgate/internal/metrics"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
 // sample returns the value of the counter (or histogram's count) name

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"strconv"
 	"time"
@@ -91,7 +92,7 @@ type poolDelegator struct {
 
 // poolInfo: GET /v1/pools/:poolId.
 func (s *Server) poolInfo(c *gin.Context) error {
-	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+	id, err := cardano.ParsePoolID(c.Param("poolId"))
 	if err != nil {
 		return errInvalidPoolID
 	}
@@ -130,7 +131,7 @@ type poolRecord struct {
 
 // readPoolRecord reads a registered pool (errPoolNotFound otherwise), its
 // per-epoch totals and, when withLive, its live stake.
-func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id dbsync.PoolID, withLive bool) (poolRecord, error) {
+func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id cardano.PoolID, withLive bool) (poolRecord, error) {
 	p, err := db.PoolInfo(ctx, id)
 	if errors.Is(err, dbsync.ErrNotFound) {
 		return poolRecord{}, errPoolNotFound
@@ -158,7 +159,7 @@ func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id dbsync.Po
 
 // data is the pool record: spec §2.9 plus the client SDK's names for the
 // same figures and its extra ones (client-extras.md).
-func (rec poolRecord) data(id dbsync.PoolID, livePledge, activeTotal *big.Int) poolData {
+func (rec poolRecord) data(id cardano.PoolID, livePledge, activeTotal *big.Int) poolData {
 	p := rec.pool
 	active, ok := new(big.Int).SetString(rec.totals.ActiveStake, 10)
 	if !ok {
@@ -237,7 +238,7 @@ func share(part, total *big.Int) float64 {
 
 // poolDelegators: GET /v1/pools/:poolId/delegators/list?limit&offset.
 func (s *Server) poolDelegators(c *gin.Context) error {
-	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+	id, err := cardano.ParsePoolID(c.Param("poolId"))
 	if err != nil {
 		return errInvalidPoolID
 	}
@@ -303,7 +304,7 @@ func (s *Server) poolDelegators(c *gin.Context) error {
 // stored distribution, with every pool's live stake of the same refresh,
 // or, before the first background refresh (or without one), computed for
 // this pool on demand (the network total then unknown: nil).
-func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (*big.Int, int64, *big.Int, error) {
+func (s *Server) poolLiveStake(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (*big.Int, int64, *big.Int, error) {
 	if s.deps.PoolStats != nil {
 		sum, ok, err := s.deps.PoolStats.PoolSummary(ctx, db.Network.Name, id)
 		if err != nil {

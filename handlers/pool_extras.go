@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"strconv"
 	"sync"
@@ -43,7 +44,7 @@ type poolBlocksData struct {
 
 // poolMetadata: GET /v1/pools/:poolId/metadata.
 func (s *Server) poolMetadata(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolMeta, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolMeta, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
 		m, err := db.PoolMetadata(ctx, id)
 		if err != nil {
 			return nil, err
@@ -55,7 +56,7 @@ func (s *Server) poolMetadata(c *gin.Context) error {
 
 // poolDelegatorCount: GET /v1/pools/:poolId/delegators.
 func (s *Server) poolDelegatorCount(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolDelegCount, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolDelegCount, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return nil, err
@@ -66,7 +67,7 @@ func (s *Server) poolDelegatorCount(c *gin.Context) error {
 
 // poolBlocks: GET /v1/pools/:poolId/blocks.
 func (s *Server) poolBlocks(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolBlocks, func(ctx context.Context, db *dbsync.DB, id dbsync.PoolID) (any, error) {
+	return s.poolAnswer(c, s.caches.poolBlocks, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, false)
 		if err != nil {
 			return nil, err
@@ -79,8 +80,8 @@ func (s *Server) poolBlocks(c *gin.Context) error {
 // poolAnswer parses :poolId, resolves the network and answers read's data,
 // cached under the tip like the pool record. db-sync's ErrNotFound (never
 // registered) is 404 Pool not found.
-func (s *Server) poolAnswer(c *gin.Context, answers *cache.Cache[[]byte], read func(context.Context, *dbsync.DB, dbsync.PoolID) (any, error)) error {
-	id, err := dbsync.ParsePoolID(c.Param("poolId"))
+func (s *Server) poolAnswer(c *gin.Context, answers *cache.Cache[[]byte], read func(context.Context, *dbsync.DB, cardano.PoolID) (any, error)) error {
+	id, err := cardano.ParsePoolID(c.Param("poolId"))
 	if err != nil {
 		return errInvalidPoolID
 	}

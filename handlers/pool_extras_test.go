@@ -11,7 +11,7 @@ import (
 
 	"github.com/lib/pq"
 
-	"github.com/syncgate/syncgate/internal/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 // sdkPool mirrors the pool record as the client SDK (cardano-raw-sdk

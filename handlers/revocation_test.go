@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestRevocationWithoutRedis (issue 17 item 7): two instances share the

@@ -22,9 +22,9 @@ import (
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/poolstats"
-	"github.com/syncgate/syncgate/internal/registry"
-	"github.com/syncgate/syncgate/internal/spool"
+	"github.com/syncgate/syncgate/internal/platform/spool"
+	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/registry"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -55,7 +55,7 @@ type Deps struct {
 	// cache.Limiter over the hot-path Redis client); nil means per instance.
 	AuthFailures *cache.Limiter
 	// Spool keeps this instance's copies of long UTxO lists on disk
-	// (internal/spool); nil: every repeat of one is read from Redis.
+	// (internal/platform/spool); nil: every repeat of one is read from Redis.
 	Spool *spool.Spool
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder

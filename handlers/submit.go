@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/node"
 )
@@ -19,7 +19,7 @@ import (
 // TxSubmitter hands a decoded transaction to a network's node.
 // *node.Submitter implements it; its errors are node's typed errors.
 type TxSubmitter interface {
-	Submit(ctx context.Context, network config.Network, eraID uint16, tx []byte) error
+	Submit(ctx context.Context, network cardano.Network, eraID uint16, tx []byte) error
 }
 
 // submitResult is the spec's transaction submit result (§2.15).

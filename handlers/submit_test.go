@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -16,7 +17,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
@@ -118,13 +118,13 @@ func loadSubmitVectors(t *testing.T) submitVectors {
 
 // unqueriedDB stands for a served network whose db-sync these tests never
 // reach: with skipValidation=true the handler does not query it.
-func unqueriedDB(n config.Network) *dbsync.DB { return &dbsync.DB{Network: n} }
+func unqueriedDB(n cardano.Network) *dbsync.DB { return &dbsync.DB{Network: n} }
 
 // submitServer serves mainnet and preprod, each with its own fake node.
 func submitServer(t *testing.T, opts node.Options) (*Server, *nodetest.Node, *nodetest.Node) {
 	t.Helper()
-	mainnet, _ := config.NetworkByName("mainnet")
-	preprod, _ := config.NetworkByName("preprod")
+	mainnet, _ := cardano.NetworkByName("mainnet")
+	preprod, _ := cardano.NetworkByName("preprod")
 	m := nodetest.Start(t, mainnet.Magic)
 	p := nodetest.Start(t, preprod.Magic)
 	s := New(Deps{
@@ -297,7 +297,7 @@ func TestSubmitTxNodeFailures(t *testing.T) {
 }
 
 func TestSubmitTxUnavailable(t *testing.T) {
-	mainnet, _ := config.NetworkByName("mainnet")
+	mainnet, _ := cardano.NetworkByName("mainnet")
 	tx := loadSubmitVectors(t).Vectors[14].CborHex
 	served := map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)}
 	cases := []struct {
@@ -360,7 +360,7 @@ func mustHex(t *testing.T, s string) []byte {
 // JSON, hex, decode and hash, then a node connection per request to the fake
 // node, which accepts.
 func BenchmarkSubmitTx(b *testing.B) {
-	mainnet, _ := config.NetworkByName("mainnet")
+	mainnet, _ := cardano.NetworkByName("mainnet")
 	n := nodetest.Start(b, mainnet.Magic)
 	s := New(Deps{
 		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},

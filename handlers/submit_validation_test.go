@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/hex"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,8 +14,8 @@ import (
 
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/chaingen"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
 )
@@ -89,7 +90,7 @@ func seededOutputs(t *testing.T, db *dbsync.DB, mode chaingen.Mode, spent bool, 
 // must be an unspent output of the caller network's db-sync; the first that
 // is not, in the transaction's order, is named. Both db-sync modes.
 func TestSubmitTxValidation(t *testing.T) {
-	mainnet, _ := config.NetworkByName("mainnet")
+	mainnet, _ := cardano.NetworkByName("mainnet")
 	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		t.Run(string(mode), func(t *testing.T) {
 			dsn, _, drop, err := testdb.DBSync(mode, 2500)

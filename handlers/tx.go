@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
 // Limits of the two history endpoints (spec §8).
@@ -57,7 +58,7 @@ func lastUpdatedOf(tip dbsync.Tip) LastUpdated {
 // historyTotal caches an address's transaction count per network, address
 // and tip block hash, so paging through a big address counts once per
 // block, not once per page.
-func (s *Server) historyTotal(db *dbsync.DB, addr dbsync.Address) dbsync.TotalCounter {
+func (s *Server) historyTotal(db *dbsync.DB, addr cardano.Address) dbsync.TotalCounter {
 	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
 		return s.caches.txTotal.Get(ctx, db.Network.Name+":"+tip.BlockHash+":"+addressDigest(addr), count)
 	}
@@ -154,7 +155,7 @@ func (s *Server) recentCursor(c *gin.Context, db *dbsync.DB, fromSlot int64) boo
 
 // addressDigest names an address in cache keys (Byron addresses reach
 // kilobytes).
-func addressDigest(addr dbsync.Address) string {
+func addressDigest(addr cardano.Address) string {
 	sum := sha256.Sum256([]byte(addr.String()))
 	return hex.EncodeToString(sum[:16])
 }
@@ -216,7 +217,7 @@ func (s *Server) txByHash(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	hash, err := dbsync.ParseTxHash(c.Param("hash"))
+	hash, err := cardano.ParseTxHash(c.Param("hash"))
 	if err != nil {
 		return errInvalidTxHash
 	}

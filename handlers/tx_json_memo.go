@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/bounded"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
 // txJSONMemoBytes bounds the memo of written transactions (per process).

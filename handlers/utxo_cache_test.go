@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/spool"
-	"github.com/syncgate/syncgate/internal/testdb"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
 // UTxO lists and balances are cached under the tip: the second answer is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net"
 	"strconv"
@@ -125,7 +126,7 @@ func endpoint(addr string) (network, address string) {
 // nil when accepted, *RejectedError when refused, or an error wrapping
 // ErrNotConfigured, ErrUnavailable or ErrTimeout. A cancelled ctx (client
 // gone) returns an error wrapping context.Canceled.
-func (s *Submitter) Submit(ctx context.Context, network config.Network, eraID uint16, tx []byte) error {
+func (s *Submitter) Submit(ctx context.Context, network cardano.Network, eraID uint16, tx []byte) error {
 	addr := s.sockets[network.Name]
 	if addr == "" {
 		return fmt.Errorf("%w for %s", ErrNotConfigured, network.Name)
@@ -207,7 +208,7 @@ func (s *Submitter) Submit(ctx context.Context, network config.Network, eraID ui
 
 // expired explains why a phase's context ended: the client went away
 // (context.Canceled) or time ran out (ErrTimeout).
-func expired(ctx context.Context, network config.Network, phase string) error {
+func expired(ctx context.Context, network cardano.Network, phase string) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return fmt.Errorf("node: %s %s: %w", network.Name, phase, context.Canceled)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,8 +23,8 @@ import (
 )
 
 var (
-	mainnet = config.Networks[0]
-	preprod = config.Networks[2]
+	mainnet = cardano.Networks[0]
+	preprod = cardano.Networks[2]
 )
 
 // conwayTx is a real Conway transaction from the vectors.
@@ -228,7 +229,7 @@ func TestSubmitPerNetwork(t *testing.T) {
 	if len(p.Received()) != 1 || len(m.Received()) != 0 {
 		t.Fatalf("preprod got %d, mainnet got %d", len(p.Received()), len(m.Received()))
 	}
-	if err := s.Submit(t.Context(), config.Networks[1], tx.EraID, tx.CBOR); !errors.Is(err, ErrNotConfigured) {
+	if err := s.Submit(t.Context(), cardano.Networks[1], tx.EraID, tx.CBOR); !errors.Is(err, ErrNotConfigured) {
 		t.Fatalf("preview: got %v", err)
 	}
 }

@@ -11,7 +11,7 @@
 //
 // Packages load their statements into package-level values at start-up with
 // Must, so a missing file stops the process at boot, not on a request.
-package sql
+package sqlfiles
 
 import (
 	"embed"

@@ -107,7 +107,7 @@ LEFT JOIN LATERAL (
 {{- end}}
 
 {{- /* spent_state: the body of a CTE with the unspent-output index's state
-   as this snapshot sees it (SpentIndex layouts; internal/utxoindex): h, its
+   as this snapshot sees it (SpentIndex layouts; internal/service/utxoindex): h, its
    high-water tx id; horizon, the tx id at or below which spends were
    dropped (every spend by a tx in (horizon, h] is kept, marked); and ok,
    whether db-sync still holds h's tx in the same block and the horizon

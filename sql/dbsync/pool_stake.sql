@@ -1,6 +1,6 @@
 -- pool_stake: the current delegators with their live stake, either of every
 -- pool (.OnePool false: pool_stake_all, for the background refresh in
--- internal/poolstats, no parameters) or of the pool $1 (.OnePool true:
+-- internal/service/poolstats, no parameters) or of the pool $1 (.OnePool true:
 -- pool_stake_one, ordered by amount (desc) then stake address, used on
 -- demand before the first background refresh has completed).
 -- "Unspent" per layout: see utxos_by_address.sql.

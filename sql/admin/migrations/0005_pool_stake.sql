@@ -1,5 +1,5 @@
 -- 0002: the live stake distribution per pool, computed in the background
--- from db-sync by one instance at a time (internal/poolstats) and read by
+-- from db-sync by one instance at a time (internal/service/poolstats) and read by
 -- every instance. One row per current delegator; one summary row per pool
 -- with delegators; one state row per network once a refresh completed.
 CREATE TABLE syncgate.pool_stake (

@@ -2,12 +2,19 @@
 // one description of every route, kept in step with handlers/routes.go by
 // a test) and renders it as a self-contained HTML page for /docs.
 //
+// openapi.json is generated: it is the bundle of the source tree src/ (one
+// file per area, see README.md), written by `go generate` and committed, so
+// the served bytes are those under review and the build needs no step of
+// its own. A test in ./bundle fails while the two differ.
+//
 // The page is rendered here in Go rather than by a JavaScript renderer
 // bundled from npm: it must work offline and under a strict
 // Content-Security-Policy (no scripts at all), the build needs no Node
 // toolchain, and the binary does not carry a megabyte of JavaScript for
 // one reference page.
 package openapi
+
+//go:generate go run ./bundle
 
 import (
 	"bytes"

@@ -65,7 +65,7 @@ func (s *Server) epochsLatest(c *gin.Context) error {
 // epochAnswer is a network's last /v1/epochs/latest answer, sent again
 // while its position and sync progress are the same: clients poll it
 // before every transaction, tens of thousands of times a second, and
-// encoding it was 3 % of the server's CPU.
+// encoding it was a visible share of the server's CPU.
 type epochAnswer struct {
 	key  epochAnswerKey
 	body []byte

@@ -7,7 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// epochLatestData is GET /v1/epochs/latest (client-extras "Chain position").
+// epochLatestData is GET /v1/epochs/latest (OpenAPI schema EpochsLatest).
 type epochLatestData struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`

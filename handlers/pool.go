@@ -50,7 +50,7 @@ type poolData struct {
 	Status         string      `json:"status"`
 	RetiringEpoch  *int64      `json:"retiring_epoch"`
 
-	// The client SDK's names for the same figures (client-extras.md).
+	// The client SDK's names for the same figures (OpenAPI schema Pool).
 	Hex            string  `json:"hex"`
 	VRFKey         string  `json:"vrf_key"`
 	DeclaredPledge string  `json:"declared_pledge"`
@@ -158,7 +158,7 @@ func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id cardano.P
 }
 
 // data is the pool record: OpenAPI schema Pool, with the client SDK's names for the
-// same figures and its extra ones (client-extras.md).
+// same figures and its extra ones (docs/DECISIONS.md "Pool extras").
 func (rec poolRecord) data(id cardano.PoolID, livePledge, activeTotal *big.Int) poolData {
 	p := rec.pool
 	active, ok := new(big.Int).SetString(rec.totals.ActiveStake, 10)

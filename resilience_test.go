@@ -2,7 +2,7 @@
 
 package main
 
-// Resilience tests (issue 17): the whole service, started by serve() as
+// Resilience tests (docs/RESILIENCE.md): the whole service, started by serve() as
 // `syncgate serve` would, against PostgreSQL servers the tests start,
 // freeze (SIGSTOP: a black hole) and stop, and a redis-server they kill.
 // Deadlines are short (STATEMENT_TIMEOUT 1 s: a request's deadline is 3 s)

@@ -38,7 +38,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestServeWithoutAdminDatabase (issue 17 item 3): serve starts while the
+// TestServeWithoutAdminDatabase: serve starts while the
 // admin database refuses connections. Admin routes answer 503 and the
 // migrations are retried in the background (logged at Warn); once the
 // database is back they run and the admin API works. A key the instance

@@ -21,7 +21,7 @@ var (
 	sqlPruneAuditLogs = sqlfiles.Must("admin/prune_audit_logs.sql")
 )
 
-// AuditEntry is one audit log row (spec §2.14).
+// AuditEntry is one audit log row (OpenAPI schema AuditEntry).
 type AuditEntry struct {
 	ID         uuid.UUID  `db:"id"`
 	Action     string     `db:"action"`

@@ -20,7 +20,7 @@ import (
 	"github.com/google/uuid"
 )
 
-// Permissions an admin key can hold (spec §5.4, DECISIONS.md).
+// Permissions an admin key can hold (OpenAPI schema AdminKey, docs/DECISIONS.md).
 const (
 	PermManageUsers       = "manage_users"
 	PermManageCredentials = "manage_credentials"
@@ -66,7 +66,7 @@ func (a Admin) Can(perm string) bool {
 	return a.Bootstrap || slices.Contains(a.Permissions, perm)
 }
 
-// Audit actions (spec §6 plus DECISIONS.md).
+// Audit actions (OpenAPI schema AuditEntry; docs/DECISIONS.md "Audit").
 const (
 	ActionCredentialCreated = "credential.created"
 	ActionCredentialRevoked = "credential.revoked"

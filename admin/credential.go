@@ -26,7 +26,7 @@ var (
 // DefaultRateLimitPerMinute applies when a credential is created without one.
 const DefaultRateLimitPerMinute = 60
 
-// Credential is an API credential (spec §2.11), never with its key.
+// Credential is an API credential (OpenAPI schema Credential), never with its key.
 type Credential struct {
 	ID                 uuid.UUID  `db:"id"`
 	Name               string     `db:"name"`

@@ -12,7 +12,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// Starting while the admin database is down (issue 17): serve does not
+// Starting while the admin database is down: serve does not
 // wait for it. MigrateAtStart migrates if it can and otherwise keeps
 // trying in the background; until the schema is current, Schema.Ready is
 // false and the admin routes answer 503.

@@ -13,7 +13,7 @@ import (
 	"github.com/syncgate/syncgate/sql"
 )
 
-// Usage reads (spec §2.13, §4.2). The UsageRecorder writes hourly UTC
+// Usage reads (the /v1/admin/usage routes). The UsageRecorder writes hourly UTC
 // buckets; every read here sums whole buckets, so the numbers are exact
 // integers and two windows that meet never count a request twice.
 
@@ -90,7 +90,7 @@ func (u *UsageCounts) add(o UsageCounts) {
 	u.Failed += o.Failed
 }
 
-// CredentialUsage is one credential's usage row (spec §2.13).
+// CredentialUsage is one credential's usage row (OpenAPI schema CredentialUsage).
 type CredentialUsage struct {
 	CredentialID    uuid.UUID `db:"credential_id"`
 	CredentialName  string    `db:"credential_name"`

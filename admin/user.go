@@ -23,7 +23,7 @@ var (
 	sqlUserCredentialHashes = sqlfiles.Must("admin/user_credential_hashes.sql")
 )
 
-// User account statuses (spec §3.1).
+// User account statuses (OpenAPI schema UserStatus).
 const (
 	StatusActive    = "active"
 	StatusSuspended = "suspended"
@@ -35,7 +35,7 @@ func ValidStatus(s string) bool {
 	return s == StatusActive || s == StatusSuspended || s == StatusPending
 }
 
-// User is a user account (spec §2.12).
+// User is a user account (OpenAPI schema User).
 type User struct {
 	ID          uuid.UUID  `db:"id"`
 	AdminKeyID  uuid.UUID  `db:"admin_key_id"`

@@ -61,8 +61,9 @@ import (
 
 var sqlCredentialByHash = sqlfiles.Must("admin/credential_by_hash.sql")
 
-// Credential-cache freshness (DESIGN.md: a key seen before costs no
-// PostgreSQL query, yet revocation takes effect on the next request).
+// Credential-cache freshness (the rule: a key seen before costs no
+// PostgreSQL query, yet revocation takes effect on the next request;
+// docs/DECISIONS.md "Credential cache and invalidation").
 const (
 	// defaultCacheTTL bounds how long an entry lives even while Redis
 	// confirms it on every request: a safety net for a lost invalidation.

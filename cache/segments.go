@@ -29,8 +29,8 @@ import (
 // every lookup misses: an in-process copy of whole answers would cost more
 // memory than it saves. Segments read from Redis are kept in process too,
 // bounded (LocalSegmentBytes): a list polled by many clients is then
-// copied once from Redis, not once per request (through Redis, half of a
-// 6 MB list's server CPU was reading it back). They are found only through
+// copied once from Redis, not once per request (read back from Redis per
+// request, much of a long list's server CPU went to reading it). They are found only through
 // a head read from Redis, so what Redis no longer holds is not served, and
 // a key's segments never change (keys name the tip they were read at).
 //
@@ -101,9 +101,9 @@ type Reader struct {
 }
 
 // fileBuffers hold what a Reader of a spooled file has read, one per
-// Reader until its Close. 256 kB at a time sent a 41 MB list about as fast
-// as 1 MB (and faster than 64 kB, 4 MB or sendfile(2)) on loopback at c=16
-// (docs/PERFORMANCE.md), for a quarter of the memory per slow client.
+// Reader until its Close. 256 kB at a time sends a long list about as fast
+// as 1 MB (and faster than 64 kB, 4 MB or sendfile(2)) on loopback
+// (docs/PERFORMANCE.md "Long UTxO lists"), for a quarter of the memory per slow client.
 var fileBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 256<<10)
 	return &b

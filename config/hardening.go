@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Knobs of issue 15's second half (abuse-resistant authentication, CORS,
+// Hardening knobs (abuse-resistant authentication, CORS,
 // audit retention), read in a function of their own so Load only calls it.
 
 // Defaults of the hardening knobs.
@@ -18,7 +18,7 @@ const (
 	DefaultAuthFailuresPerMinute = 30
 )
 
-// Hardening is the part of Config issue 15 added.
+// Hardening is the part of Config for abuse resistance.
 type Hardening struct {
 	// AuthFailuresPerMinute is the per-client-IP budget of failed
 	// authentications (0: no limit).

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Knobs of issue 17 (deadlines that hold, load shedding, degraded start,
+// Resilience knobs (deadlines that hold, load shedding, degraded start,
 // drain), read in a function of their own so Load only calls it.
 
 // Defaults of the resilience knobs.
@@ -19,7 +19,7 @@ const (
 	DefaultDBConnectTimeout = 5 * time.Second
 )
 
-// Resilience is the part of Config issue 17 added.
+// Resilience is the part of Config for failures and load.
 type Resilience struct {
 	// ShutdownDelay is how long the listener keeps serving after SIGTERM,
 	// with /readyz answering 503 and every response closing its

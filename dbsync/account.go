@@ -24,7 +24,7 @@ var (
 	sqlAccountAssets        = layoutStatement("dbsync/account_assets.sql", alwaysGeneric, nil)
 )
 
-// Account is a stake account's state at the tip (client-extras "Stake
+// Account is a stake account's state at the tip (docs/DECISIONS.md "Stake
 // accounts"). Amounts are lovelace as decimal text.
 type Account struct {
 	StakeAddress     string

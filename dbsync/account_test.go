@@ -16,7 +16,7 @@ import (
 )
 
 // acctWant is a stake account as the tests work it out from the raw
-// tables, each rule of client-extras applied in Go, not in SQL.
+// tables, each rule of docs/DECISIONS.md "Stake accounts" applied in Go, not in SQL.
 type acctWant struct {
 	id            int64
 	view          string

@@ -18,7 +18,7 @@ var (
 	sqlAssetCIP68Datum = layoutStatement("dbsync/asset_cip68_datum.sql", alwaysGeneric, nil)
 )
 
-// MetadataSource selects where asset metadata comes from (spec §4.1).
+// MetadataSource selects where asset metadata comes from (the metadata_source query parameter).
 type MetadataSource string
 
 const (

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// AssetMetadata is the spec's metadata object (§2.8). Name is always
+// AssetMetadata is the metadata object (OpenAPI schema AssetMetadata). Name is always
 // present; the other fields appear when the source carries them. Decimals
 // is set (default 0) for cip68 and registry metadata and never for cip25.
 type AssetMetadata struct {

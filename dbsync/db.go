@@ -210,13 +210,13 @@ func (db *DB) Ready() bool { return db.ready.Load() }
 //     itself (answered 504);
 //   - jit off: PostgreSQL compiles any plan whose estimate passes
 //     jit_above_cost, which for a skewed address (a whale's statistics
-//     promise 60 k rows, the partial index finds 9) spent 56 ms compiling a
-//     query that ran in 1 ms;
+//     promise tens of thousands of rows, the partial index finds a few)
+//     spent far longer compiling a query than running it;
 //   - plan_cache_mode force_generic_plan: a prepared statement otherwise
 //     plans its first five runs per connection for the actual values, and
 //     for the whale those custom plans (a block seq scan and hash join, or
 //     a LIMIT walk of the whole address index) took seconds under load
-//     where the generic plan takes 0.3 ms. Statements whose plan must
+//     where the generic plan takes well under a millisecond. Statements whose plan must
 //     follow the values ask for custom plans in their transaction
 //     (custom_plans.sql);
 //   - no parallel workers: on a box serving many short requests, a query

@@ -14,9 +14,9 @@ import (
 // all of them, so a request's latency is its own work times the number of
 // requests in flight, and the slowest percent of requests came out at twice
 // the median. Queued in order, each waits for about the same amount of
-// work ahead of it (detailed history, 1 M set, 16 clients on 2 cores:
-// p99 60-78 ms unlimited, 46-53 ms with 8 admitted, 38-44 ms with 4, the
-// last at 5-10% less throughput). database/sql's own pool limit does not
+// work ahead of it, and the tail comes close to the median at a small
+// loss of throughput (docs/PERFORMANCE.md "Admission to the database").
+// database/sql's own pool limit does not
 // do this: it hands a freed connection to a random waiter (Go 1.22+),
 // which made p99 worse.
 //

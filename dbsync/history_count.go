@@ -15,7 +15,7 @@ import (
 //
 // A history page's total is the address's distinct transaction count at
 // the page's tip. Counted whole (tx_history_total.sql) it costs the
-// address's history: 0.7 s for the 1 M core whale, paid again at every
+// address's history (most of a second for a big address), paid again at every
 // new block because the total is cached per tip. An address's count up
 // to a transaction never changes while that transaction stays on chain,
 // so each count is remembered with the snapshot's newest transaction (a
@@ -66,9 +66,9 @@ func newHistoryCounts() historyCounts {
 		background: map[string]bool{}, running: make(chan struct{}, 1)}
 }
 
-// backgroundCountTimeout bounds a background whole count: about 5.7 µs per
-// output of the address in core mode (hot cache), so 10 minutes is some
-// 100 M outputs.
+// backgroundCountTimeout bounds a background whole count, whose cost grows
+// with the address's outputs in core mode: 10 minutes is far beyond any
+// address on mainnet (docs/PERFORMANCE.md "History pages").
 const backgroundCountTimeout = 10 * time.Minute
 
 // countAfterRow is a tx_history_count_after row.

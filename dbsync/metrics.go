@@ -16,7 +16,7 @@ func (p *pool) instrument(network, server string) {
 }
 
 // observe records one statement run since start; *err is its outcome.
-// The statement is labelled by its SQL file ("utxo_page.sql"), so the
+// The statement is labelled by its SQL file ("utxos_by_address.sql"), so the
 // label set is bounded by the files in sql/dbsync.
 func observe(network, query string, start time.Time, err *error) {
 	if network == "" {

@@ -18,7 +18,7 @@ var (
 	sqlPoolTotals = prepared(sqlfiles.Must("dbsync/pool_epoch_totals.sql"))
 )
 
-// Pool statuses (spec §3.3).
+// Pool statuses (the status field of OpenAPI schema Pool).
 const (
 	PoolActive   = "active"
 	PoolRetiring = "retiring"
@@ -196,8 +196,8 @@ func (db *DB) PoolRegistered(ctx context.Context, id cardano.PoolID) (bool, erro
 	return ok, nil
 }
 
-// Saturation is live stake × k / (maxLovelaceSupply − reserves) (spec
-// §2.9, schema-facts 7.7): 1 means saturated. It is 0 when k or the
+// Saturation is live stake × k / (maxLovelaceSupply − reserves) (docs/
+// DECISIONS.md "Pools"): 1 means saturated. It is 0 when k or the
 // reserves are unknown.
 func (p Pool) Saturation(live *big.Int) float64 {
 	if live == nil || p.OptimalPoolCount == nil || *p.OptimalPoolCount <= 0 || p.Reserves == nil {

@@ -16,8 +16,8 @@ import (
 // Prepared statements. lib/pq sends a parameterised query unnamed: one round
 // trip to parse and describe it, one to bind and run it, and PostgreSQL plans
 // it afresh every time. For the short index-backed queries of a request that
-// overhead was larger than the execution itself (plan 0.5-2.5 ms, run
-// 0.25 ms), so statements whose best plan does not depend on the parameter
+// overhead was larger than the execution itself (planning took several
+// times the run), so statements whose best plan does not depend on the parameter
 // values are prepared once per pool: database/sql then prepares them lazily
 // on each connection, a request costs one round trip per statement, and
 // sessions run with plan_cache_mode=force_generic_plan (see connect), so the
@@ -29,12 +29,12 @@ import (
 // addresses with many outputs, registered with preparedCustom so it still
 // skips the parse round trip (its spent side is found either from the
 // address's outputs or from the spends in tx id order depending on how
-// often the address occurs; a generic plan took 200-800 ms where the custom
-// one takes 1-20 ms), and the on-demand pool stake. Addresses with few
+// often the address occurs; a generic plan took hundreds of milliseconds where
+// the custom one takes a few), and the on-demand pool stake. Addresses with few
 // outputs, nearly all of them, are read whole by tx_history_small with one
 // generic plan. In consumed mode both sides of a history page are
-// plain index walks and the generic plan is the fast one (0.3 ms for the
-// whale's first page against 9 ms custom, 2 ms of it planning).
+// plain index walks and the generic plan is the fast one, for the whale
+// too (docs/PERFORMANCE.md "Plans and prepared statements").
 
 // registered is a statement to prepare on every connection pool whose
 // layout it was rendered for (any layout when layout is nil).
@@ -264,7 +264,7 @@ type rowScanner[T any] interface {
 // scans every row into a T. The hot statements (a page's inputs, outputs
 // and assets, UTxO chunks, history pages) read their rows this way: sqlx's
 // reflection (field lookup per statement, reflect.Append per row) was a
-// sixth of the detailed history's server CPU.
+// large share of the detailed history's server CPU.
 func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query string, args ...any) (_ []T, err error) {
 	defer observe(s.network, query, time.Now(), &err)
 	var rows *sql.Rows

@@ -356,8 +356,8 @@ func onGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
 // per output. They cost the same at outputs = sqrt(walk * rows). Below
 // that the probes win, and they are safe: their cost is bounded by the
 // address's size, while a tx_in walk for an address whose outputs were
-// all spent long ago reads the chain's inputs back to them (11 s for the
-// first page of an address with 3.4 k outputs on the 1 M-tx core set).
+// all spent long ago reads the chain's inputs back to them (seconds for a
+// first page, docs/PERFORMANCE.md "History pages").
 func (db *DB) denseOutputs(ctx context.Context, tx *Snapshot, walk int64) (int64, error) {
 	if db.denseAt > 0 {
 		return db.denseAt, nil

@@ -501,7 +501,7 @@ func testManifestCounts(t *testing.T) {
 
 // Core-mode history pages are planned for their values; the statements
 // that follow in the request (inputs, outputs, assets) must go back to
-// their generic plans, or each request re-plans them all (about 2 ms).
+// their generic plans, or each request re-plans them all.
 func TestCustomPlansOnlyForTheWalk(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
 		inside, after, err := c.db.PlanCacheModes(t.Context())

@@ -31,8 +31,8 @@ type UTxO struct {
 // defaultUTxOChunk is how many outputs one statement of a UTxO listing reads. A
 // Byron-era exchange address can hold tens of thousands of unspent outputs;
 // reading and answering them chunk by chunk keeps a request's memory at one
-// chunk (16 such requests at once took the server to 448 MB when the whole
-// list was built first).
+// chunk (a few such requests at once took the server's memory far past its
+// bound when the whole list was built first).
 const defaultUTxOChunk = 500
 
 // SetUTxOChunk changes how many outputs one chunk of a UTxO listing reads

@@ -17,7 +17,7 @@ import (
 // block without summing its history each time.
 const accountCacheTTL = 10 * time.Minute
 
-// Limits of the stake-account lists (client-extras conventions).
+// Limits of the stake-account lists (docs/DECISIONS.md "Stake accounts").
 const (
 	accountListDefaultLimit = 100
 	accountListMaxLimit     = 100

@@ -13,7 +13,7 @@ import (
 )
 
 // The SDK's declared shapes (cardano-raw-sdk src/types/iagon/staking.ts and
-// client-extras.md), field for field: decoding an answer into them with
+// OpenAPI schemas Account…), field for field: decoding an answer into them with
 // unknown fields refused and every field required fails on a renamed,
 // missing, extra or retyped field (a number where a string is declared).
 

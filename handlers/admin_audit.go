@@ -9,7 +9,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// auditEntryJSON is an audit log entry (spec §2.14).
+// auditEntryJSON is an audit log entry (OpenAPI schema AuditEntry).
 type auditEntryJSON struct {
 	ID              uuid.UUID       `json:"id"`
 	Action          string          `json:"action"`
@@ -26,7 +26,7 @@ type auditEntryJSON struct {
 const maxActionLen = 64
 
 // listAuditLogs: GET /v1/admin/audit-logs. An admin key reads its own
-// entries, the bootstrap key all; pagination has no hasMore (spec §2.2).
+// entries, the bootstrap key all; pagination has no hasMore (OpenAPI schema Pagination).
 func (s *Server) listAuditLogs(c *gin.Context) error {
 	p, err := adminPage(c, 50)
 	if err != nil {

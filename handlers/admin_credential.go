@@ -13,7 +13,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// credentialJSON is an API credential (spec §2.11), never with its key.
+// credentialJSON is an API credential (OpenAPI schema Credential), never with its key.
 type credentialJSON struct {
 	ID                 uuid.UUID       `json:"id"`
 	Name               string          `json:"name"`
@@ -45,7 +45,7 @@ func credentialView(c admin.Credential) credentialJSON {
 	}
 }
 
-// revokedCredentialJSON is the reduced record of the revoke response (§2.11).
+// revokedCredentialJSON is the reduced record of the revoke response (CredentialRevoked).
 type revokedCredentialJSON struct {
 	ID              uuid.UUID `json:"id"`
 	Name            string    `json:"name"`

@@ -7,8 +7,8 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// Messages of the administration endpoints (spec §4.2, §7, DECISIONS.md;
-// the ones the spec leaves open are listed in docs/DECISIONS.md).
+// Messages of the administration endpoints (docs/DECISIONS.md "Messages
+// and lists"; every one is an error response in the OpenAPI document).
 var (
 	errBootstrapUsers      = newAPIError(http.StatusBadRequest, "Bootstrap key cannot manage users. Create an admin key first.")
 	errBootstrapOnly       = errPermissionDenied("bootstrap key")

@@ -11,7 +11,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// Usage statistics (spec §2.13, §4.2; windows and rounding in
+// Usage statistics (OpenAPI /v1/admin/usage routes; windows and rounding in
 // docs/DECISIONS.md "Usage statistics").
 
 // defaultUsageDays is the spec's default window of the user usage
@@ -53,7 +53,7 @@ type dailyUsageJSON struct {
 	FailedRequests     int64  `json:"failed_requests"`
 }
 
-// userUsageJSON is a per-user usage record (spec §2.13).
+// userUsageJSON is a per-user usage record (OpenAPI schema UserUsage).
 type userUsageJSON struct {
 	UserAccountID      uuid.UUID `json:"user_account_id"`
 	UserName           string    `json:"user_name"`
@@ -78,7 +78,7 @@ func userUsageView(u admin.UserUsage) userUsageJSON {
 
 // listUsage: GET /v1/admin/usage. Every credential of the caller, revoked
 // ones and ones without traffic (zeros) included, busiest first; no
-// default window (all time); pagination without hasMore (spec §2.2).
+// default window (all time); pagination without hasMore (OpenAPI schema Pagination).
 func (s *Server) listUsage(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {

@@ -625,7 +625,7 @@ func TestUsageErrors(t *testing.T) {
 			{"start_date=2026-11-02&end_date=2026-11-01", "start_date must be before end_date"},
 			{"start_date=2026-11-01T10:00:00Z&end_date=2026-11-01T10:00:00Z", "start_date must be before end_date"},
 			{"start_date=2026-11-01T12:00:00%2B02:00&end_date=2026-11-01T10:00:00Z", "start_date must be before end_date"},
-			// Near the ends of the calendar (issue 15: rounded into year 10000, a 500).
+			// Near the ends of the calendar (rounding into year 10000 was once a 500).
 			{"end_date=9999-12-31T23:59:59Z", "Invalid end_date format: the year must be from 0001 to 9998"},
 			{"start_date=9999-12-31T23:30:00Z", "Invalid start_date format: the year must be from 0001 to 9998"},
 			{"end_date=0000-01-01", "Invalid end_date format: the year must be from 0001 to 9998"},

@@ -11,7 +11,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// userJSON is a user account (spec §2.12).
+// userJSON is a user account (OpenAPI schema User).
 type userJSON struct {
 	ID              uuid.UUID       `json:"id"`
 	AdminKeyID      uuid.UUID       `json:"admin_key_id"`

@@ -24,7 +24,7 @@ const (
 	assetCacheDegradedTTL = 30 * time.Second
 )
 
-// assetInfoData is the spec's AssetInfo (§2.8).
+// assetInfoData is the asset record (OpenAPI schema Asset).
 type assetInfoData struct {
 	PolicyID       string                `json:"policy_id"`
 	AssetName      string                `json:"asset_name"`

@@ -131,7 +131,7 @@ func c2GetAsset(t *testing.T, h http.Handler, unit, src string) c2AssetBody {
 	if err := json.Unmarshal(r.Data, &a); err != nil {
 		t.Fatal(err)
 	}
-	// Every field of §2.8 is present with its type.
+	// Every field of the Asset object (OpenAPI) is present with its type.
 	var fields map[string]json.RawMessage
 	_ = json.Unmarshal(r.Data, &fields)
 	for _, f := range []string{"policy_id", "asset_name", "asset_name_ascii", "fingerprint", "total_supply", "mint_count",

@@ -26,8 +26,8 @@ func TestChainFailuresAnswered(t *testing.T) {
 
 	// 504: tx_out is locked by another session, the statement waits past
 	// its 1 s statement_timeout and PostgreSQL cancels it. (Opening runs
-	// capability detection under the same timeout: 200 ms failed it on a
-	// loaded machine.)
+	// capability detection under the same timeout: a much shorter one failed
+	// it on a loaded machine.)
 	slow, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: c.dsn}, time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"github.com/syncgate/syncgate/console"
 )
 
-// The partner console (issue 21): static files embedded in the binary,
+// The partner console: static files embedded in the binary,
 // served at /console under a strict Content-Security-Policy. It calls the
 // admin API from the same origin with the key the user typed in.
 

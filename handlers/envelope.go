@@ -13,7 +13,7 @@ import (
 // space after the semicolon, which strict clients reject).
 const contentType = "application/json;charset=utf-8"
 
-// Pagination is the spec's pagination object (§2.2). HasMore is a pointer
+// Pagination is the pagination object (OpenAPI schema Pagination). HasMore is a pointer
 // because the audit-log and per-credential usage lists omit it.
 type Pagination struct {
 	Limit      int    `json:"limit"`
@@ -29,14 +29,14 @@ func NewPagination(limit, offset, pageLen int, total int64) Pagination {
 	return Pagination{Limit: limit, Offset: offset, Total: total, HasMore: &more}
 }
 
-// LastUpdated is the spec's last_updated object (§2.6).
+// LastUpdated is the last_updated object (OpenAPI schema LastUpdated).
 type LastUpdated struct {
 	SlotNo    int64  `json:"slot_no"`
 	BlockHash string `json:"block_hash"`
 	BlockTime string `json:"block_time"`
 }
 
-// envelope is the one response shape (§2.1).
+// envelope is the one response shape ({success, data, …} in the OpenAPI document).
 type envelope struct {
 	Success     bool         `json:"success"`
 	Data        any          `json:"data,omitempty"`

@@ -7,7 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// epochLatestData is GET /v1/epochs/latest (client-extras "Chain position").
+// epochLatestData is GET /v1/epochs/latest (OpenAPI schema EpochsLatest).
 type epochLatestData struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`
@@ -65,7 +65,7 @@ func (s *Server) epochsLatest(c *gin.Context) error {
 // epochAnswer is a network's last /v1/epochs/latest answer, sent again
 // while its position and sync progress are the same: clients poll it
 // before every transaction, tens of thousands of times a second, and
-// encoding it was 3 % of the server's CPU.
+// encoding it was a visible share of the server's CPU.
 type epochAnswer struct {
 	key  epochAnswerKey
 	body []byte

@@ -13,7 +13,7 @@ import (
 )
 
 // sdkEpochLatest mirrors what the client SDK declares for GET
-// /v1/epochs/latest (client-extras.md "Chain position").
+// /v1/epochs/latest (OpenAPI schema EpochsLatest).
 type sdkEpochLatest struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`

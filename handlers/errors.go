@@ -50,7 +50,7 @@ var (
 	errClientGone = newAPIError(499, "Client closed request")
 )
 
-// Data-endpoint identifier errors (spec §7).
+// Data-endpoint identifier errors (docs/DECISIONS.md "Identifiers").
 var (
 	errInvalidAddress  = newAPIError(http.StatusBadRequest, "Invalid address format")
 	errInvalidStakeKey = newAPIError(http.StatusBadRequest, "Invalid stake key format")

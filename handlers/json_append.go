@@ -15,10 +15,10 @@ import (
 // and outputs, UTxO lists) are written by hand, byte for byte what
 // encoding/json writes for the spec's objects (tests compare the two).
 // Through encoding/json, reflection over maps of *big.Int, key sorting,
-// one MarshalJSON per quantity and the re-scan of each one's output took a
-// fifth of the detailed history's server CPU.
+// one MarshalJSON per quantity and the re-scan of each one's output were a
+// large share of the detailed history's server CPU (docs/PERFORMANCE.md "Answer caches").
 
-// appendValue writes the spec's value object (§2.3): {"lovelace": n,
+// appendValue writes the value object (OpenAPI schema Value): {"lovelace": n,
 // "assets": {...}}, quantities as exact JSON integers at any size. Assets
 // is the flat map ("<policy>.<namehex>": qty) or, grouped, {policy:
 // {namehex: qty}}; an empty object when there are none. Keys come sorted,
@@ -108,7 +108,7 @@ func quantityOrZero(q *big.Int) *big.Int {
 	return q
 }
 
-// appendTx writes the spec's detailed transaction (§2.4).
+// appendTx writes a detailed transaction (OpenAPI schema Tx).
 func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	b = append(b, `{"tx_hash":`...)
 	b = appendJSONString(b, t.Hash)
@@ -155,7 +155,7 @@ func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	return append(b, "]}"...)
 }
 
-// appendUTxO writes the spec's UTxO (§2.7).
+// appendUTxO writes a UTxO (OpenAPI schema UTxO).
 func appendUTxO(b []byte, u dbsync.UTxO) []byte {
 	b = append(b, `{"transaction_id":`...)
 	b = appendJSONString(b, u.TxHash)
@@ -178,7 +178,7 @@ func appendUTxO(b []byte, u dbsync.UTxO) []byte {
 
 // appendQuantity writes q as a JSON integer (nil as null, as encoding/json
 // writes a nil *big.Int); strconv for the amounts that fit in an int64
-// (big.Int.Append allocates and is ~5x slower).
+// (big.Int.Append allocates and is several times slower).
 func appendQuantity(b []byte, q *big.Int) []byte {
 	switch {
 	case q == nil:

@@ -18,7 +18,7 @@ import (
 // structs and maps of *big.Int through encoding/json (what the append
 // encoders replaced); the append encoders must write the same bytes.
 
-// referenceValue is the value object (§2.3) as maps.
+// referenceValue is the value object (OpenAPI schema Value) as maps.
 func referenceValue(v dbsync.Value, grouped bool) any {
 	lovelace := v.Lovelace
 	if lovelace == nil {

@@ -91,7 +91,7 @@ func accessLog() gin.HandlerFunc {
 		}
 		// The record is built here rather than by Logger.Info, which takes
 		// the caller's program counter (runtime.Callers) for every line:
-		// 1 % of the server at tens of thousands of requests a second.
+		// a measurable share of the server at tens of thousands of requests a second.
 		h := logger(c).Handler()
 		ctx := c.Request.Context()
 		if !h.Enabled(ctx, slog.LevelInfo) {

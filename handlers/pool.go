@@ -28,7 +28,7 @@ const poolResponseTTL = 20 * time.Second
 // the key holds the epoch, so they are never stale, only kept.
 const poolTotalsTTL = time.Hour
 
-// poolData is the spec's Stake pool (§2.9) and the client SDK's superset.
+// poolData is the stake pool record (OpenAPI schema Pool) and the client SDK's superset.
 type poolData struct {
 	PoolID         string      `json:"pool_id"`
 	PoolIDHex      string      `json:"pool_id_hex"`
@@ -50,7 +50,7 @@ type poolData struct {
 	Status         string      `json:"status"`
 	RetiringEpoch  *int64      `json:"retiring_epoch"`
 
-	// The client SDK's names for the same figures (client-extras.md).
+	// The client SDK's names for the same figures (OpenAPI schema Pool).
 	Hex            string  `json:"hex"`
 	VRFKey         string  `json:"vrf_key"`
 	DeclaredPledge string  `json:"declared_pledge"`
@@ -66,7 +66,7 @@ type poolData struct {
 	Retirement   []string `json:"retirement"`
 }
 
-// poolRelay has a port and either ipv4 or dns (spec §2.9): ipv4 when the
+// poolRelay has a port and either ipv4 or dns (OpenAPI schema Relay): ipv4 when the
 // relay has one, else its DNS name, else its SRV name, else its IPv6
 // address as a literal host in dns. ipv6 is added whenever the relay has
 // one. A relay without a port (SRV) reports port 0.
@@ -83,7 +83,7 @@ type poolDelegatorsData struct {
 	Delegators []poolDelegator `json:"delegators"`
 }
 
-// poolDelegator is the spec's Delegator (§2.10).
+// poolDelegator is one delegator (an item of OpenAPI schema PoolDelegators).
 type poolDelegator struct {
 	StakeAddress  string `json:"stake_address"`
 	Amount        string `json:"amount"`
@@ -157,8 +157,8 @@ func (s *Server) readPoolRecord(ctx context.Context, db *dbsync.DB, id cardano.P
 	return rec, nil
 }
 
-// data is the pool record: spec §2.9 plus the client SDK's names for the
-// same figures and its extra ones (client-extras.md).
+// data is the pool record: OpenAPI schema Pool, with the client SDK's names for the
+// same figures and its extra ones (docs/DECISIONS.md "Pool extras").
 func (rec poolRecord) data(id cardano.PoolID, livePledge, activeTotal *big.Int) poolData {
 	p := rec.pool
 	active, ok := new(big.Int).SetString(rec.totals.ActiveStake, 10)

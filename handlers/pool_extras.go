@@ -16,7 +16,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// poolMetadataData is GET /v1/pools/:poolId/metadata's data (client-extras.md).
+// poolMetadataData is GET /v1/pools/:poolId/metadata's data (OpenAPI schema PoolMetadata).
 type poolMetadataData struct {
 	PoolID      string  `json:"pool_id"`
 	Name        *string `json:"name"`

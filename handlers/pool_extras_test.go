@@ -16,7 +16,7 @@ import (
 
 // sdkPool mirrors the pool record as the client SDK (cardano-raw-sdk
 // 1.4.x) declares it under both of its names for it, with the JSON types
-// of client-extras.md: strings for lovelace, numbers for counts and
+// of the client SDK: strings for lovelace, numbers for counts and
 // shares. Decoding is strict: a renamed, retyped or extra field fails.
 type sdkPool struct {
 	PoolID        string     `json:"pool_id"`

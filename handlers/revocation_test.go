@@ -11,7 +11,7 @@ import (
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// TestRevocationWithoutRedis (issue 17 item 7): two instances share the
+// TestRevocationWithoutRedis: two instances share the
 // admin database and a real Redis, which the test then cuts off. A
 // revocation or a suspension made on instance A must be refused on
 // instance B within a second: B's clock is frozen, so no TTL can help and

@@ -11,7 +11,7 @@ import (
 )
 
 // decodeSDK decodes b into T, a type mirroring a shape the client SDK
-// declares (client-extras.md), refusing unknown fields and checking that
+// declares (as the client SDK reads them), refusing unknown fields and checking that
 // every object in b has every field T declares (json.Decoder alone lets a
 // missing field pass as its zero value): a field renamed, retyped or added
 // on one side only fails the test.

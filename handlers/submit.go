@@ -22,7 +22,7 @@ type TxSubmitter interface {
 	Submit(ctx context.Context, network cardano.Network, eraID uint16, tx []byte) error
 }
 
-// submitResult is the spec's transaction submit result (§2.15).
+// submitResult is the transaction submit result (OpenAPI schema SubmitResult).
 type submitResult struct {
 	TxHash string `json:"txHash"`
 }

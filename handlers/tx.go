@@ -17,7 +17,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
-// Limits of the two history endpoints (spec §8).
+// Limits of the two history endpoints (their limit parameters in the OpenAPI document).
 const (
 	detailedHistoryDefaultLimit = 20
 	detailedHistoryMaxLimit     = 100
@@ -29,7 +29,7 @@ const (
 // is never stale; the TTL only clears keys of tips long gone.
 const historyTotalTTL = 10 * time.Minute
 
-// txRefJSON is the spec's transaction reference (§2.5).
+// txRefJSON is a transaction reference (OpenAPI schema TxRef).
 type txRefJSON struct {
 	TxHash    string `json:"tx_hash"`
 	BlockHash string `json:"block_hash"`
@@ -115,8 +115,8 @@ func (s *Server) historyPageAnswer(c *gin.Context, db *dbsync.DB, q dbsync.Histo
 // page once never fills it. Pages over hotPageMaxBytes are not cached.
 // Hits are served from process memory (the cache is LocalFirst), so even
 // a busy slot's 400 kB detailed page is cheaper cached than rebuilt from
-// the history memo; read back from Redis on every hit, it was not (400
-// against 800 requests a second), which is why the bound was 128 kB.
+// the history memo; read back from Redis on every hit it was not, which
+// is why the bound was once far lower (docs/PERFORMANCE.md "Answer caches").
 type hotPages struct{ seen *bounded.Map[string, hotPage] }
 
 type hotPage struct {

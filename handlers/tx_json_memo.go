@@ -15,7 +15,7 @@ const txJSONMemoBytes = 12 << 20
 // change), so a detailed history page copies the transactions it has
 // written before instead of writing them again. Writing is most of a
 // detailed page's server time once its rows come from the history memo
-// (a busy slot's 310 transactions: about half the CPU of the request).
+// (a busy slot's page of hundreds of transactions: most of the request's CPU).
 type txJSONKey struct {
 	hash, blockHash string
 	grouped         bool
@@ -48,7 +48,7 @@ const envelopeTail = 512
 
 // appendTxs appends txs as a JSON array. The transactions are written (or
 // found) first, so the answer's buffer is allocated once at its size: grown
-// by appending, a busy slot's page spent a third of its CPU copying.
+// by appending, a busy slot's page spent much of its CPU copying.
 func (m txJSONMemo) appendTxs(b []byte, txs []dbsync.Tx, grouped bool) []byte {
 	parts := make([][]byte, len(txs))
 	n := len(b) + len(txs) + 2

@@ -10,7 +10,7 @@ import (
 )
 
 // historyQuery reads limit, offset, fromSlot and order of the two history
-// endpoints (spec §4.1): limit defLimit (1..maxLimit), offset 0, no
+// endpoints (OpenAPI parameters): limit defLimit (1..maxLimit), offset 0, no
 // cursor, newest first.
 func historyQuery(c *gin.Context, defLimit, maxLimit int) (dbsync.HistoryQuery, error) {
 	limit, err := queryInt(c, "limit", defLimit, 1, maxLimit)

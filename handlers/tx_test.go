@@ -288,7 +288,7 @@ func sameSlot(t *testing.T, data json.RawMessage) bool {
 	return true
 }
 
-// txWire is the spec §2.4 transaction as a strict client reads it.
+// txWire is the Tx object (OpenAPI) as a strict client reads it.
 type txWire struct {
 	txRefWire
 	Fee    json.Number `json:"fee"`

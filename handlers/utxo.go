@@ -87,7 +87,7 @@ func (s *Server) utxoList(c *gin.Context, db *dbsync.DB, kind, id string, each f
 		// Followers take its place: one produces, the others follow it.
 		// Each reading the list itself, a burst of them could not finish
 		// within their deadlines on a busy database, and nothing was ever
-		// stored (a bench warm-up's end left a 6 MB list at 5 s per poll).
+		// stored (a burst of polls could each wait out their deadline).
 		if attempt == maxProducerTakeovers {
 			return streamUTxOs(c, list, nil, nil)
 		}
@@ -154,8 +154,7 @@ func serveSegments(c *gin.Context, r segmentSource, gzipped bool) (served bool, 
 		// A reader of a spooled or local answer never blocks between
 		// segments while the socket takes them: without yielding it kept
 		// its core until preempted, and new requests waited for their
-		// first byte (a 41 MB list at c=16: first byte p99 37 → 26 ms,
-		// docs/PERFORMANCE.md).
+		// first byte (docs/PERFORMANCE.md "Long UTxO lists").
 		runtime.Gosched()
 		if b, err = r.Next(ctx); err != nil {
 			logger(c).Warn("cached UTxO list cut short", slog.String("request_id", requestID(c)), slog.String("error", err.Error()))

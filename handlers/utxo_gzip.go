@@ -11,8 +11,8 @@ import (
 )
 
 // UTxO lists of thousands of outputs run to tens of megabytes of JSON, most
-// of it repeated (keys, addresses, transaction and block hashes): 100 k
-// outputs are 37 MB, and 16 clients polling such a list move more bytes
+// of it repeated (keys, addresses, transaction and block hashes), and
+// many clients polling such a list move more bytes
 // than two cores can copy in the time they wait. Clients that accept gzip
 // (browsers, Node's fetch and axios, so the SDK) are served a compressed
 // copy, made once while the list is produced and cached beside it under

@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// Addresses and keys that must be refused (spec §7, DECISIONS "Data
-// endpoints"), whatever the route.
+// Addresses and keys that must be refused (messages in errors.go, docs/DECISIONS.md
+// "Identifiers"), whatever the route.
 var (
 	badAddresses = map[string]string{
 		"stake address":        "stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw",
@@ -82,7 +82,7 @@ func TestChainNetworkNotServed(t *testing.T) {
 
 var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// utxoWire is the spec §2.7 object as a strict client reads it.
+// utxoWire is the UTxO object (OpenAPI) as a strict client reads it.
 type utxoWire struct {
 	TransactionID string `json:"transaction_id"`
 	OutputIndex   int    `json:"output_index"`

@@ -2,7 +2,7 @@ package handlers
 
 import "github.com/syncgate/syncgate/dbsync"
 
-// valueJSON is the spec's value object (§2.3) as a response field (the
+// valueJSON is the value object (OpenAPI schema Value) as a response field (the
 // balance endpoints); it writes itself with appendValue.
 type valueJSON struct {
 	v       dbsync.Value

@@ -14,7 +14,7 @@ import (
 // ErrInvalidAssetID: the asset identifier is not <56 hex>.<0–64 hex>.
 var ErrInvalidAssetID = errors.New("cardano: invalid asset identifier")
 
-// Asset name limits (spec §8): a policy id is 28 bytes, a name 0–32 bytes.
+// Asset id limits (the ledger's): a policy id is 28 bytes, a name 0–32 bytes.
 const (
 	policyIDSize     = 28
 	maxAssetNameSize = 32

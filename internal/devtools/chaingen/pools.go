@@ -30,7 +30,7 @@ type pool struct {
 	updates    int
 }
 
-// Pool roles: the scenarios the issue asks for, then ordinary pools.
+// Pool roles: the scenarios the tests and the bench need, then ordinary pools.
 const (
 	poolBig = iota
 	poolSmall

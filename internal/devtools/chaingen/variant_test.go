@@ -49,8 +49,8 @@ func TestParseVariant(t *testing.T) {
 	}
 }
 
-// layoutCases are the layouts checked against schema-facts, with the
-// extra_migrations tokens db-sync leaves for each (§2, §7.0; in the order a
+// layoutCases are the layouts checked against db-sync's schema, with the
+// extra_migrations tokens db-sync leaves for each (in the order a
 // fresh database gets them).
 var layoutCases = []struct {
 	v      Variant

@@ -1,6 +1,6 @@
 // Package logbuf batches a service's log lines into few writes: at tens of
-// thousands of requests a second, one write(2) per access-log line was
-// 3 % of the server's CPU (docs/PERFORMANCE.md). Lines are held at most
+// thousands of requests a second, one write(2) per access-log line is a
+// visible share of the server's CPU (docs/PERFORMANCE.md "The per-request path"). Lines are held at most
 // an interval (or until the buffer fills), so a log shipper still sees
 // them within that time, and Close writes what is held.
 package logbuf

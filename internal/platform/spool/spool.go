@@ -2,7 +2,7 @@
 // tens of megabytes) in files of one private directory, bounded in bytes
 // (files being written included) and in age. An instance that has
 // produced or read such an answer once serves it again from the file, a
-// small pooled buffer at a time: a repeated 41 MB answer costs no Redis
+// small pooled buffer at a time: a repeated long answer costs no Redis
 // round trips, and the bytes sit in the page cache, not in the Go heap
 // (Redis replies of 256 kB segments made the heap, and the process's RSS,
 // grow with every concurrent reader).

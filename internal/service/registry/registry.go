@@ -28,7 +28,7 @@ import (
 )
 
 // Defaults. The public registry allows about 100 requests per IP per
-// 5 minutes and has taken up to 20 s to answer, so lookups are cached long
+// 5 minutes and has been slow to answer, so lookups are cached long
 // and time out fast.
 const (
 	DefaultTimeout        = 2 * time.Second

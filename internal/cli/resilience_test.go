@@ -1,8 +1,8 @@
 //go:build linux
 
-package main
+package cli
 
-// Resilience tests (issue 17): the whole service, started by serve() as
+// Resilience tests: the whole service, started by serve() as
 // `syncgate serve` would, against PostgreSQL servers the tests start,
 // freeze (SIGSTOP: a black hole) and stop, and a redis-server they kill.
 // Deadlines are short (STATEMENT_TIMEOUT 1 s: a request's deadline is 3 s)

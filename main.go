@@ -9,6 +9,7 @@
 //	syncgate utxo-index   build (and with --follow keep) the unspent-output index of a core-mode db-sync
 //	syncgate admin-key create|roll|revoke   manage admin keys from the command line
 //	syncgate sql FILE  print a db-sync statement as it runs in one layout
+//	syncgate config --markdown   print the README's table of every setting
 //
 // The commands live in internal/cli; this file only dispatches.
 package main
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cli.AdminKey(ctx, args)
 	case "sql":
 		err = cli.SQL(args)
+	case "config":
+		err = cli.Config(args)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, cli.Usage)
 		return 0

@@ -12,7 +12,7 @@ import (
 )
 
 // Usage is what `syncgate help` prints.
-const Usage = `usage: syncgate [serve|migrate|demo|seed|indexes|utxo-index|admin-key|sql] [flags]
+const Usage = `usage: syncgate [serve|migrate|demo|seed|indexes|utxo-index|admin-key|sql|config] [flags]
   serve                      run the HTTP service (configuration: README)
   migrate                    apply admin schema migrations
   demo                       create, seed and serve a local demo database
@@ -22,7 +22,8 @@ const Usage = `usage: syncgate [serve|migrate|demo|seed|indexes|utxo-index|admin
   admin-key create --name N --permissions p1,p2 [--db URL]
   admin-key roll --id ID [--expires-in SECONDS] [--db URL]
   admin-key revoke --id ID [--db URL]
-  sql [--layout L] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)`
+  sql [--layout L] [--param K=V] FILE   print a db-sync statement as it runs (to paste into psql)
+  config --markdown          print the README's table of every setting`
 
 func envOr(k, def string) string {
 	if v := os.Getenv(k); v != "" {

@@ -28,53 +28,103 @@ type NetworkConfig struct {
 	NodeSocket  string
 }
 
-// Config is the whole service configuration. Each field is documented
-// where it is read: the row of its variable in settings.go.
+// Config is the whole service configuration, in the groups of the
+// settings table (settings.go: each variable's row says what it does).
 type Config struct {
 	// Listen & HTTP
-	ListenAddr      string
-	MaxInFlight     int
-	ShutdownDelay   time.Duration
+	ListenAddr string
+	// MaxInFlight bounds the requests this instance works on at once;
+	// beyond it requests are answered 503 at once (0: no bound).
+	MaxInFlight int
+	// ShutdownDelay is how long the listener keeps serving after SIGTERM,
+	// with /readyz answering 503 and every response closing its
+	// connection, before in-flight requests are drained (0: none).
+	ShutdownDelay time.Duration
+	// ShutdownTimeout is how long in-flight requests get to finish on SIGTERM.
 	ShutdownTimeout time.Duration
 
 	// Databases
-	Networks            map[string]NetworkConfig // keyed by network name
-	AdminDatabaseURL    string
-	UTxOIndexKeepBlocks int // -1: for ever (ParseKeepBlocks)
+	Networks         map[string]NetworkConfig // keyed by network name
+	AdminDatabaseURL string
+	// UTxOIndexKeepBlocks is how many blocks the unspent-output index
+	// (core-mode db-sync) keeps each spend marked; -1: for ever. See
+	// ParseKeepBlocks.
+	UTxOIndexKeepBlocks int
 
 	// Transaction submission & token registry (node sockets: Networks)
 	TokenRegistryURL string
 	TokenRegistryDir string
 
 	// Redis & rate limits
-	RedisURL                string
-	RateLimitInstances      int
+	RedisURL string
+	// RateLimitInstances is how many instances share the rate limits in
+	// Redis: each leases at most limit × 5 % / RateLimitInstances tokens
+	// of a credential at a time, so together they overshoot a limit by at
+	// most 5 % (more instances than configured: proportionally more).
+	RateLimitInstances int
+	// AdminRateLimitPerMinute is each admin key's budget of admin API
+	// requests per minute (the bootstrap key's too).
 	AdminRateLimitPerMinute int
-	AuthFailuresPerMinute   int // 0: no limit
+	// AuthFailuresPerMinute is the per-client-IP budget of failed
+	// authentications (0: no limit).
+	AuthFailuresPerMinute int
 
 	// Resilience & deadlines
-	StatementTimeout            time.Duration
-	DBSyncMaxActive             int // 0: no limit
-	DBSyncMaxQueue              int // 0: no bound
+	// StatementTimeout bounds every db-sync statement; a query that runs
+	// longer is answered 504 instead of holding a connection.
+	StatementTimeout time.Duration
+	// DBSyncMaxActive is how many requests at a time may query one db-sync
+	// server; the rest wait in arrival order (0: no limit). The default,
+	// two per core of this host (the usual PostgreSQL pool rule) up to 32,
+	// suits PostgreSQL on the same machine; raise it for a bigger database
+	// server. Each db-sync pool holds this many connections plus 20.
+	DBSyncMaxActive int
+	// DBSyncMaxQueue bounds the requests waiting at one db-sync server's
+	// gate; beyond it they are answered 503 at once (0: no bound).
+	DBSyncMaxQueue int
+	// ProbeInterval and ProbeTimeout: how often each db-sync server is
+	// probed, and how long a probe may take before the server leaves
+	// rotation.
 	ProbeInterval, ProbeTimeout time.Duration
-	DBConnectTimeout            time.Duration
+	// DBConnectTimeout bounds opening one PostgreSQL connection (db-sync
+	// and admin databases).
+	DBConnectTimeout time.Duration
 
 	// Caches & memory
-	HistoryMemoBytes int   // below 0: off
-	ListSpoolBytes   int64 // 0: off
-	ListSpoolDir     string
+	// HistoryMemoBytes bounds each network's memo of final history pages
+	// and transaction details (dbsync/history_memo.go); below 0: off.
+	HistoryMemoBytes int
+	// ListSpoolBytes bounds the disk space of this instance's copies of
+	// long UTxO lists (internal/platform/spool) in ListSpoolDir (empty: the system's
+	// temporary directory); 0: no copies, every repeat is read from Redis.
+	ListSpoolBytes int64
+	ListSpoolDir   string
 
 	// Security
-	BootstrapAdminKey  string
-	TrustedProxies     []string
-	CORSAllowedOrigins []string      // "*": any; empty: no CORS headers
-	AuditRetention     time.Duration // 0: keep forever
+	BootstrapAdminKey string
+	// TrustedProxies are the CIDRs (or IPs) whose X-Forwarded-For is
+	// believed for the client IP recorded in the audit log. Empty: the TCP
+	// peer is the client, so nobody can forge the audited address.
+	TrustedProxies []string
+	// CORSAllowedOrigins are the browser origins allowed to call the API
+	// ("*": any). Empty: no CORS headers at all.
+	CORSAllowedOrigins []string
+	// AuditRetention prunes audit entries older than this in the
+	// background (0: keep forever).
+	AuditRetention time.Duration
 
 	// Observability
-	LogLevel    string
-	MaxTipLag   time.Duration
+	LogLevel string
+	// MaxTipLag is the db-sync lag above which /v1/health says degraded.
+	MaxTipLag time.Duration
+	// MetricsAddr, when set, serves Prometheus metrics at /metrics on its
+	// own listener (any interface: a scraper usually runs elsewhere; the
+	// API port never exposes them). Off by default.
 	MetricsAddr string
-	PprofAddr   string
+	// PprofAddr, when set, serves net/http/pprof on its own listener for
+	// profiling under load. Off by default; loopback addresses only, since
+	// profiles expose memory contents and cost CPU to take.
+	PprofAddr string
 }
 
 // Load reads the configuration from environ (os.Environ's form, "K=V") and

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -219,5 +220,52 @@ func TestUTxOIndexKeepBlocks(t *testing.T) {
 			!strings.Contains(err.Error(), `UTXO_INDEX_KEEP_BLOCKS: "`+bad+`" is not all or a whole number of blocks from 2160 to 1073741824`) {
 			t.Errorf("UTXO_INDEX_KEEP_BLOCKS=%s: %v", bad, err)
 		}
+	}
+}
+
+// Every setting is a flag of serve named after its variable, per network
+// where the variable names one; a flag wins over the environment, a blank
+// variable means the default.
+func TestEverySettingIsAFlag(t *testing.T) {
+	base := []string{"DBSYNC_MAINNET_URL=postgres://db/m"}
+	for _, s := range settings {
+		for _, n := range s.networks() {
+			name := s.variable(n)
+			value := s.defaultValue()
+			if strings.HasSuffix(name, "_URL") && strings.HasPrefix(name, "DBSYNC_") {
+				value = "postgres://db/" + n.Name
+			}
+			if _, err := Load(base, []string{"--" + flagName(name), value}); err != nil {
+				t.Errorf("--%s %q: %v", flagName(name), value, err)
+			}
+		}
+	}
+	cfg, err := Load(append(base, "LISTEN_ADDR=  ", "LOG_LEVEL=debug"), []string{"--log-level", "warn"})
+	if err != nil || cfg.ListenAddr != ":8080" || cfg.LogLevel != "warn" {
+		t.Errorf("blank variable, flag over variable: %q %q %v", cfg.ListenAddr, cfg.LogLevel, err)
+	}
+}
+
+// No password or key reaches the start-up summary, whichever setting
+// carries it.
+func TestSummaryNeverPrintsASecret(t *testing.T) {
+	const secret = "pw-9f8e7d6c5b4a"
+	env := []string{"BOOTSTRAP_ADMIN_KEY=" + secret + "-0123456789abcdefghij",
+		"ADMIN_DATABASE_URL=postgres://u:" + secret + "@admin/a",
+		"REDIS_URL=redis://:" + secret + "@r:6379/0,rediss://u:" + secret + "@r2:6380",
+		"TOKEN_REGISTRY_URL=https://registry.example"}
+	for _, n := range []string{"MAINNET", "PREVIEW", "PREPROD"} {
+		env = append(env, "DBSYNC_"+n+"_URL=postgres://u:"+secret+"@db/"+n+"?sslmode=disable",
+			"DBSYNC_"+n+"_REPLICA_URLS=postgres://u:"+secret+"@r1/x, postgres://u@r2/x?password="+secret)
+	}
+	cfg, err := Load(env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(cfg.Summary()); strings.Contains(got, secret) {
+		t.Errorf("summary prints a secret: %s", got)
+	}
+	if _, err := Load(append(env, "BOOTSTRAP_ADMIN_KEY="+secret), nil); err == nil || strings.Contains(err.Error(), secret) {
+		t.Errorf("a short bootstrap key: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// runMigrate applies the admin schema migrations and exits.
-func runMigrate(ctx context.Context, args []string) error {
+// Migrate applies the admin schema migrations and exits.
+func Migrate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	dbURL := fs.String("db", os.Getenv("ADMIN_DATABASE_URL"), "admin database URL (ADMIN_DATABASE_URL)")
 	if err := fs.Parse(args); err != nil {

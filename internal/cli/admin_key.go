@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -22,11 +22,11 @@ const adminKeyUsage = `usage: syncgate admin-key create --name N --permissions p
        syncgate admin-key roll --id ID [--expires-in SECONDS] [--db URL]
        syncgate admin-key revoke --id ID [--db URL]`
 
-// runAdminKey manages admin keys from the command line (no bootstrap key
+// AdminKey manages admin keys from the command line (no bootstrap key
 // needed: shell access to the admin database is the credential). A new
 // key is printed once; the audit log records each action as the bootstrap
 // key's.
-func runAdminKey(ctx context.Context, args []string) error {
+func AdminKey(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return errors.New(adminKeyUsage)
 	}

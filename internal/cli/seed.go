@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/pgdb"
 )
 
-// runSeed writes a synthetic db-sync chain (and optionally its manifest).
-func runSeed(ctx context.Context, args []string) error {
+// Seed writes a synthetic db-sync chain (and optionally its manifest).
+func Seed(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	dbURL := fs.String("db", "", "target database URL (required)")
 	txs := fs.Int("txs", 50_000, "number of transactions")

@@ -1,10 +1,9 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/platform/metrics"
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/platform/spool"
@@ -30,9 +30,9 @@ import (
 	"github.com/syncgate/syncgate/node"
 )
 
-// runServe loads the configuration, connects everything, serves until a
+// Serve loads the configuration, connects everything, serves until a
 // signal, then drains in-flight requests before closing the pools.
-func runServe(ctx context.Context, environ []string, args []string) error {
+func Serve(ctx context.Context, environ []string, args []string) error {
 	cfg, err := config.Load(environ, args)
 	if err != nil {
 		return fmt.Errorf("configuration:\n%w", err)

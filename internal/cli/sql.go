@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -9,10 +9,10 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// runSQL prints a db-sync statement as it runs in one layout, to paste
+// SQL prints a db-sync statement as it runs in one layout, to paste
 // into psql: the files under sql/dbsync are templates over the layout
 // (dbsync.Statement).
-func runSQL(args []string) error {
+func SQL(args []string) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
 	layout := fs.String("layout", "core", "db-sync layout: core, consumed, core+address or consumed+address; core layouts may add +utxoindex (reading syncgate's unspent-output index)")
 	var params stringList

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 )
 
-// runIndexes creates the extra db-sync indexes syncgate recommends.
-func runIndexes(ctx context.Context, args []string) error {
+// Indexes creates the extra db-sync indexes syncgate recommends.
+func Indexes(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("indexes", flag.ContinueOnError)
 	dbURL := fs.String("db", "", "db-sync database URL (required)")
 	if err := fs.Parse(args); err != nil {

@@ -1,11 +1,10 @@
-package main
+package cli
 
 import (
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/platform/pgdb"
 	"github.com/syncgate/syncgate/sql"
@@ -23,9 +23,9 @@ import (
 // DATABASE_URL says otherwise.
 const demoDatabaseURL = "postgres://postgres@127.0.0.1:5432/syncgate_demo?sslmode=disable"
 
-// runDemo creates the demo database if missing, seeds it if empty, prints
+// Demo creates the demo database if missing, seeds it if empty, prints
 // ready-to-use keys and curl commands, and serves it (Redis optional).
-func runDemo(ctx context.Context, args []string) error {
+func Demo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	listen := fs.String("listen-addr", envOr("LISTEN_ADDR", "127.0.0.1:8080"), "HTTP listen address")
 	txs := fs.Int("txs", 50_000, "transactions to seed into an empty demo database")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,11 +15,11 @@ import (
 	"github.com/syncgate/syncgate/internal/service/utxoindex"
 )
 
-// runUTxOIndex builds syncgate's unspent-output index in a core-mode
+// UTxOIndex builds syncgate's unspent-output index in a core-mode
 // db-sync database to within its lag of the tip (resuming where a previous
 // run stopped), printing each step; with --follow it then keeps it
 // current until interrupted, as `syncgate serve` does.
-func runUTxOIndex(ctx context.Context, args []string) error {
+func UTxOIndex(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("utxo-index", flag.ContinueOnError)
 	dbURL := fs.String("db", "", "db-sync database URL, writable (required)")
 	follow := fs.Bool("follow", false, "keep the index current after catching up, until interrupted")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func adminKeyCLI(t *testing.T, args ...string) (string, error) {
 	}
 	stdout := os.Stdout
 	os.Stdout = w
-	runErr := runAdminKey(context.Background(), args)
+	runErr := AdminKey(context.Background(), args)
 	os.Stdout = stdout
 	w.Close()
 	out, _ := io.ReadAll(r)
@@ -34,6 +34,7 @@ func adminKeyCLI(t *testing.T, args ...string) (string, error) {
 // TestAdminKeyCLI: create, roll with an overlap, then revoke the new key;
 // it was the partner's last lasting key, so the rolled one goes too.
 func TestAdminKeyCLI(t *testing.T) {
+	needServices(t)
 	dsn := testdb.New(t, "sg_test_cli")
 	db := testdb.Open(t, dsn)
 	t.Setenv("REDIS_URL", testdb.RedisURL())
@@ -91,6 +92,7 @@ func TestAdminKeyCLI(t *testing.T) {
 // instance's credential cache through NOTIFY (its clock is frozen, so no
 // TTL could).
 func TestAdminKeyCLIRevocationReachesInstances(t *testing.T) {
+	needServices(t)
 	dsn := testdb.New(t, "sg_test_cli")
 	db := testdb.Open(t, dsn)
 	t.Setenv("REDIS_URL", "")

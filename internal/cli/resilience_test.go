@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cli
 
 // Resilience tests (docs/RESILIENCE.md): the whole service, started by serve() as
 // `syncgate serve` would, against PostgreSQL servers the tests start,

@@ -130,8 +130,8 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 	hash := g.bytes(32)
 	bt := g.slotTime(slot)
 	ref := BlockRef{ID: blockID, Hash: hex.EncodeToString(hash), BlockNo: prev.BlockNo + 1, Slot: slot, Epoch: epoch, Time: bt}
-	t.block.int(blockID).bytea(hash).int(int64(epoch)).uint(slot).uint(slot-epochFirstSlot(epoch)).int(ref.BlockNo).
-		ref(prev.ID).int(l.id).int(int64(900+g.intn(250)+g.blockSize)).ts(bt).int(int64(g.blockTxs)).int(maj).int(mnr).
+	t.block.int(blockID).bytea(hash).int(int64(epoch)).uint(slot).uint(slot - epochFirstSlot(epoch)).int(ref.BlockNo).
+		ref(prev.ID).int(l.id).int(int64(900 + g.intn(250) + g.blockSize)).ts(bt).int(int64(g.blockTxs)).int(maj).int(mnr).
 		text(l.vrf).bytea(l.opCert).int(l.counter).end()
 	if boundary {
 		g.ids.epochStakeProgress++

@@ -96,4 +96,3 @@ func (f *Follower) rollbackTo(ctx context.Context, keep BlockRef) error {
 	}
 	return tx.Commit()
 }
-

@@ -94,18 +94,18 @@ type Follower struct {
 	layout dbsync.Layout
 	g      *gen
 
-	tip        BlockRef
-	leaders    []leaderRow
-	hasTxCbor  bool
-	txTables   []string
-	stmtAddr   string
-	stmtUTxOs  string
-	stmtPots   string
-	walletBy   map[string]int32
-	spendable  []int32
-	journal    []journalBlock
-	queue      []PendingTx
-	appended   int
+	tip         BlockRef
+	leaders     []leaderRow
+	hasTxCbor   bool
+	txTables    []string
+	stmtAddr    string
+	stmtUTxOs   string
+	stmtPots    string
+	walletBy    map[string]int32
+	spendable   []int32
+	journal     []journalBlock
+	queue       []PendingTx
+	appended    int
 	maxRollback int
 
 	sinceRollback int

@@ -210,6 +210,8 @@ func testFollow(t *testing.T, v chaingen.Variant) {
 	if !found {
 		t.Errorf("dbsync lists %d UTxOs of %s, none from the submitted transaction", len(us), payee)
 	}
+
+	checkRollback(t, db, m)
 }
 
 // checkBoundary: the first block of epoch e carries its parameters and
@@ -247,13 +249,12 @@ func checkBoundary(t *testing.T, db *sql.DB, e int) {
 	}
 }
 
-// TestFollowRollback: a rollback removes exactly what the rolled-back
-// blocks added (consumed layout: their spends are unmarked), and the chain
-// continues on a new fork.
-func TestFollowRollback(t *testing.T) {
-	t.Parallel()
-	v := chaingen.Variant{Mode: chaingen.ModeConsumed}
-	_, db, m := followDB(t, v)
+// checkRollback: a rollback removes exactly what the rolled-back blocks
+// added (consumed layouts: their spends are unmarked), and the chain
+// continues on a new fork. A new follower on the followed database also
+// shows that one picks up where another left off.
+func checkRollback(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
+	t.Helper()
 	ctx := t.Context()
 	f, err := chaingen.NewFollower(ctx, db, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: 4, Seed: 11, Manifest: m})
 	if err != nil {
@@ -341,4 +342,87 @@ func queryInt(t *testing.T, db *sql.DB, q string, args ...any) int64 {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n.Int64
+}
+
+// TestFollowLayouts: the other layouts, found by the follower itself (no
+// manifest): blocks link up across an epoch boundary and a rollback, each
+// new transaction spends what it pays plus its fee in the layout's own
+// terms, and the epoch rows are kept as the layout keeps them.
+func TestFollowLayouts(t *testing.T) {
+	for _, v := range []chaingen.Variant{
+		{Mode: chaingen.ModeCore, AddressTable: true},
+		{Mode: chaingen.ModePrune},
+		{Mode: chaingen.ModeBootstrap},
+		{Mode: chaingen.ModeCore, Schema: chaingen.Schema136},
+	} {
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			_, db, _ := followDB(t, v)
+			ctx := t.Context()
+			seedTip := queryInt(t, db, `SELECT max(id) FROM block`)
+			f, err := chaingen.NewFollower(ctx, db, chaingen.FollowOptions{SlotsPerBlock: slotsToBoundary, TxsPerBlock: 3,
+				Seed: 3, RollbackEvery: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Variant(); got.String() != v.String() {
+				t.Fatalf("layout found %s, seeded %s", got, v)
+			}
+			var txs int
+			for f.Appended() < 8 {
+				ev, err := f.Step(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				txs += len(ev.Txs)
+			}
+			tip := f.Tip()
+			newBlocks := queryInt(t, db, `SELECT count(*) FROM block WHERE id > $1`, seedTip)
+			linked := queryInt(t, db, `SELECT count(*) FROM block b JOIN block p ON p.id = b.previous_id
+				WHERE b.id > $1 AND p.block_no = b.block_no - 1`, seedTip)
+			if newBlocks == 0 || linked != newBlocks || queryInt(t, db, `SELECT max(block_no) FROM block`) != tip.BlockNo {
+				t.Errorf("%d new blocks, %d linked; tip %d", newBlocks, linked, tip.BlockNo)
+			}
+			newTxs := queryInt(t, db, `SELECT count(*) FROM tx t JOIN block b ON b.id = t.block_id WHERE b.id > $1`, seedTip)
+			if v.Mode == chaingen.ModeDisable {
+				if newTxs != 0 || txs != 0 {
+					t.Errorf("disabled outputs: %d new transactions", newTxs)
+				}
+			} else if newTxs == 0 || txs == 0 {
+				t.Error("no new transaction")
+			}
+			if v.Mode != chaingen.ModeDisable {
+				spentBy := `SELECT i.tx_in_id AS tx, o.value FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
+				if v.Mode != chaingen.ModeCore {
+					spentBy = `SELECT o.consumed_by_tx_id AS tx, o.value FROM tx_out o WHERE o.consumed_by_tx_id IS NOT NULL`
+				}
+				if n := queryInt(t, db, `WITH s AS (`+spentBy+`)
+					SELECT count(*) FROM tx t JOIN block b ON b.id = t.block_id
+					WHERE b.id > $1 AND (SELECT COALESCE(sum(s.value), 0) FROM s WHERE s.tx = t.id) <> t.out_sum + t.fee`, seedTip); n != 0 {
+					t.Errorf("%d new transactions do not balance", n)
+				}
+			}
+			if v.AddressTable {
+				if n := queryInt(t, db, `SELECT count(*) FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
+					WHERE b.id > $1 AND NOT EXISTS (SELECT 1 FROM address a WHERE a.id = o.address_id)`, seedTip); n != 0 {
+					t.Errorf("%d new outputs without their address row", n)
+				}
+			}
+			if queryInt(t, db, `SELECT count(*) FROM epoch_param WHERE epoch_no = $1`, tip.Epoch) != 1 {
+				t.Errorf("epoch %d: no parameters", tip.Epoch)
+			}
+			if v.Schema == chaingen.Schema136 {
+				for _, e := range []int{tip.Epoch - 1, tip.Epoch} {
+					if n := queryInt(t, db, `SELECT count(*) FROM epoch f
+						JOIN (SELECT b.epoch_no, count(DISTINCT b.id) AS blocks, count(t.id) AS txs FROM block b
+						      LEFT JOIN tx t ON t.block_id = b.id WHERE b.epoch_no = $1 GROUP BY 1) a ON a.epoch_no = f.no
+						WHERE f.no = $1 AND f.blk_count = a.blocks AND f.tx_count = a.txs`, e); n != 1 {
+						t.Errorf("13.6 epoch row of epoch %d matching its blocks: %d", e, n)
+					}
+				}
+			} else if n := queryInt(t, db, `SELECT count(*) FROM epoch_finalized WHERE no = $1`, tip.Epoch-1); (n == 1) != (v.Mode == chaingen.ModePrune || v.Mode == chaingen.ModeCore) {
+				t.Errorf("%s: %d epoch_finalized rows for epoch %d", v, n, tip.Epoch-1)
+			}
+		})
+	}
 }

@@ -39,13 +39,17 @@ func epochOfSlot(slot uint64) int {
 	return byronEpochs + int((slot-byronSlots)/shelleyEpochSlots)
 }
 
+// nextSlot is the next block's slot: SlotsPerBlock past the tip, or the
+// wall clock's slot. It never leaves an epoch without blocks (a chain
+// behind the clock catches up an epoch per block): an epoch's parameters,
+// pots and stake snapshot hang off its first block.
 func (f *Follower) nextSlot() uint64 {
-	if f.opts.SlotsPerBlock > 0 {
-		return f.tip.Slot + f.opts.SlotsPerBlock
+	s := f.tip.Slot + f.opts.SlotsPerBlock
+	if f.opts.SlotsPerBlock == 0 {
+		s = max(slotAtTime(f.g.start, time.Now()), f.tip.Slot+1)
 	}
-	s := slotAtTime(f.g.start, time.Now())
-	if s <= f.tip.Slot {
-		s = f.tip.Slot + 1
+	if next := f.tip.Epoch + 1; epochOfSlot(s) > next {
+		s = epochFirstSlot(next)
 	}
 	return s
 }

@@ -352,7 +352,6 @@ func TestFollowLayouts(t *testing.T) {
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, AddressTable: true},
 		{Mode: chaingen.ModePrune},
-		{Mode: chaingen.ModeBootstrap},
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema136},
 	} {
 		t.Run(v.String(), func(t *testing.T) {

@@ -169,6 +169,19 @@ func testFollow(t *testing.T, v chaingen.Variant) {
 			t.Errorf("%d outputs consumed by a missing or earlier transaction", n)
 		}
 	}
+	// Native assets moved now and then, to followed addresses.
+	assets := 0
+	for _, ev := range events {
+		for _, tx := range ev.Txs {
+			for _, o := range tx.Outputs {
+				assets += o.Assets
+			}
+		}
+	}
+	if n := queryInt(t, db, `SELECT count(*) FROM ma_tx_out m JOIN tx_out o ON o.id = m.tx_out_id JOIN tx t ON t.id = o.tx_id
+		WHERE t.block_id > $1`, seedTip); n == 0 || assets == 0 {
+		t.Errorf("no native asset moved (%d ma_tx_out rows, %d reported)", n, assets)
+	}
 	// Value is conserved: the UTxO set shrank by the new transactions' fees.
 	if got := unspentSum(t, db, v); new(big.Int).Sub(unspentBefore, got).Int64() != fees {
 		t.Errorf("unspent %s -> %s, fees %d", unspentBefore, got, fees)
@@ -256,7 +269,17 @@ func checkBoundary(t *testing.T, db *sql.DB, e int) {
 func checkRollback(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
 	t.Helper()
 	ctx := t.Context()
-	f, err := chaingen.NewFollower(ctx, db, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: 4, Seed: 11, Manifest: m})
+	submitted := bytes.Repeat([]byte{0xcd}, 32)
+	offer := false
+	pending := func() []chaingen.PendingTx {
+		if !offer {
+			return nil
+		}
+		offer = false
+		return []chaingen.PendingTx{{Hash: submitted, To: []chaingen.PendingOutput{{Address: m.Whale.Address, Lovelace: 3_000_000}}}}
+	}
+	f, err := chaingen.NewFollower(ctx, db, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: 4, Seed: 11, Manifest: m,
+		Pending: pending})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,6 +288,7 @@ func checkRollback(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
 	}
 	before := tableCounts(t, db)
 	kept := f.Tip()
+	offer = true // the submitted transaction goes into the first block rolled back
 	var removed []chaingen.BlockRef
 	var txs int
 	for i := 0; i < 3; i++ {
@@ -291,9 +315,17 @@ func checkRollback(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
 	if after := tableCounts(t, db); after != before {
 		t.Errorf("after the rollback:\n%+v\nbefore the rolled-back blocks:\n%+v", after, before)
 	}
+	if n := queryInt(t, db, `SELECT count(*) FROM tx WHERE hash = $1`, submitted); n != 0 {
+		t.Errorf("the rolled-back submitted transaction is still there")
+	}
 	next, err := f.AppendBlock(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(next.Txs) == 0 || !next.Txs[0].Pending || next.Txs[0].Hash != hex.EncodeToString(submitted) ||
+		queryInt(t, db, `SELECT count(*) FROM tx t JOIN block b ON b.id = t.block_id WHERE t.hash = $1 AND b.hash = decode($2, 'hex')`,
+			submitted, next.Block.Hash) != 1 {
+		t.Errorf("the submitted transaction is not in the fork's first block: %+v", next.Txs)
 	}
 	if next.Block.BlockNo != kept.BlockNo+1 || next.Block.Hash == removed[0].Hash ||
 		queryInt(t, db, `SELECT previous_id FROM block WHERE hash = decode($1, 'hex')`, next.Block.Hash) != kept.ID {

@@ -23,8 +23,8 @@ type FollowOptions struct {
 	// TxsPerBlock is the mean number of payments per block (each block
 	// carries between 0 and twice as many). Zero means 2; negative, none.
 	TxsPerBlock int
-	// RollbackEvery rolls back before every N-th block; RollbackChance
-	// (0..1) before any block. Each rollback removes 1 to MaxRollback
+	// RollbackEvery rolls back after every N blocks appended;
+	// RollbackChance (0..1) before any block. Each rollback removes 1 to MaxRollback
 	// (default 3) of the blocks this follower appended, never a seeded one.
 	RollbackEvery  int
 	RollbackChance float64
@@ -53,8 +53,11 @@ type FollowOptions struct {
 }
 
 // PendingTx is a transaction the follower includes in its next block: it
-// pays To from the follower's funded addresses (balanced, with a fee and
-// change), under Hash when given.
+// pays To from the follower's richest followed address (balanced, with a
+// fee and change), under Hash when given (a hash already on the chain
+// fails the block, as tx.hash is unique). One that cannot be paid yet
+// waits for a later block; with outputs disabled (the disable layout)
+// none is ever included.
 type PendingTx struct {
 	Hash []byte // 32 bytes; nil: a random hash
 	// CBOR is stored in tx_cbor where the database has that table

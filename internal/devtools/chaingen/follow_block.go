@@ -79,6 +79,11 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 	g.blockID, g.slot, g.blockTxs, g.blockSize = blockID, slot, 0, 0
 	f.building = nil
 	g.onSpend = func(txID int64, u utxo) { f.building = append(f.building, spentOut{txID, u}) }
+	pend := f.queue
+	f.queue = nil
+	if f.opts.Pending != nil {
+		pend = append(pend, f.opts.Pending()...)
+	}
 	defer func() {
 		g.onSpend, g.nextTxHash = nil, nil
 		if p := recover(); p != nil {
@@ -93,17 +98,13 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 			if rerr := f.loadIDs(context.WithoutCancel(ctx)); rerr != nil {
 				err = errors.Join(err, rerr)
 			}
+			f.queue = pend // still to be included
 		}
 	}()
 
 	var txs []FollowTx
 	var included []PendingTx
 	cbors := map[int64][]byte{}
-	pend := f.queue
-	f.queue = nil
-	if f.opts.Pending != nil {
-		pend = append(pend, f.opts.Pending()...)
-	}
 	for _, p := range pend {
 		tx, ok, err := f.pendingTx(ctx, p)
 		if err != nil {

@@ -225,6 +225,27 @@ func testFollow(t *testing.T, v chaingen.Variant) {
 	}
 
 	checkRollback(t, db, m)
+	checkEpochs(t, db, m)
+}
+
+// checkEpochs: one block per epoch for a few epochs; each boundary writes
+// what the first one did, from what the previous one wrote.
+func checkEpochs(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
+	t.Helper()
+	f, err := chaingen.NewFollower(t.Context(), db, chaingen.FollowOptions{SlotsPerBlock: 432000, TxsPerBlock: 2, Seed: 5, Manifest: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		ev, err := f.AppendBlock(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ev.EpochStart {
+			t.Fatalf("block %d at slot %d does not start an epoch", ev.Block.BlockNo, ev.Block.Slot)
+		}
+		checkBoundary(t, db, ev.Block.Epoch)
+	}
 }
 
 // checkBoundary: the first block of epoch e carries its parameters and

@@ -54,4 +54,6 @@
 //	governance.go  drep_hash, delegation_vote, proposal refunds
 //	cbor.go        CBOR/JSON for metadata, Plutus data and native scripts
 //	vectors.go     the real on-chain examples placed on the chain
+//	follow*.go     the chain follower: blocks appended to a seeded database
+//	               as db-sync writes them at the tip, epoch boundaries, rollbacks
 package chaingen

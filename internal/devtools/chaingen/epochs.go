@@ -131,7 +131,11 @@ func (g *gen) costModel(langs int) int64 {
 	return id
 }
 
-func (g *gen) writeEpochParam(e int) {
+func (g *gen) writeEpochParam(e int) { g.writeEpochParamAt(e, g.epochAgg[e].firstBlockID) }
+
+// writeEpochParamAt writes epoch e's parameters, in force from block
+// blockID (the epoch's first block).
+func (g *gen) writeEpochParamAt(e int, blockID int64) {
 	era := eraOf(e)
 	maj, mnr := protoOf(e)
 	d := 0.0
@@ -163,7 +167,7 @@ func (g *gen) writeEpochParam(e int) {
 	} else {
 		t.null().null().null().null().null().null().null().null().null().null()
 	}
-	t.int(g.epochAgg[e].firstBlockID).null()
+	t.int(blockID).null()
 	switch era {
 	case eraAlonzo:
 		t.uint(34482)
@@ -185,10 +189,16 @@ func (g *gen) writeEpochParam(e int) {
 }
 
 func (g *gen) writeAdaPots(e int) {
+	g.writeAdaPotsAt(e, g.epochAgg[e].firstSlot, g.epochAgg[e].firstBlockID)
+}
+
+// writeAdaPotsAt writes g.pots as epoch e's pots, taken at the epoch's
+// first block (blockID, at slot).
+func (g *gen) writeAdaPotsAt(e int, slot uint64, blockID int64) {
 	p := g.pots
 	g.ids.adaPots++
-	g.t.adaPots.int(g.ids.adaPots).uint(g.epochAgg[e].firstSlot).int(int64(e)).uint(p.treasury).uint(p.reserves).
-		uint(p.rewards).uint(p.utxo).uint(p.deposits).uint(p.fees).int(g.epochAgg[e].firstBlockID).uint(0).uint(0).end()
+	g.t.adaPots.int(g.ids.adaPots).uint(slot).int(int64(e)).uint(p.treasury).uint(p.reserves).
+		uint(p.rewards).uint(p.utxo).uint(p.deposits).uint(p.fees).int(blockID).uint(0).uint(0).end()
 }
 
 // finish writes what the tip epoch already knows: its epoch row so far on

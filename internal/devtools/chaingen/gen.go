@@ -112,6 +112,12 @@ type gen struct {
 	lastBlockHash     []byte
 	lastSlot          uint64
 
+	// The chain follower's hooks (nil while seeding): the hash the next
+	// committed transaction gets instead of a random one, and each spent
+	// output as it is spent.
+	nextTxHash []byte
+	onSpend    func(txID int64, u utxo)
+
 	// statistics for the manifest
 	stats genStats
 	err   error

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,9 @@ func Seed(ctx context.Context, args []string) error {
 	addressTable := fs.Bool("address-table", false, "add tx_out.use_address_table to the variant (same as address+<mode>)")
 	schema := fs.String("schema", "13.7", "db-sync schema release: 13.7 (epoch view) or 13.6 (epoch table)")
 	manifest := fs.String("manifest", "manifest.json", "where to write the manifest of notable entities")
+	follow := fs.Duration("follow", 0, "after seeding (or on an already seeded database), keep appending a block every this long, "+
+		"with traffic to the manifest's addresses and occasional rollbacks of 1-3 blocks, until interrupted (0: off)")
+	rollbackEvery := fs.Int("rollback-every", 50, "with --follow: roll back 1-3 blocks after every this many blocks (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,6 +41,15 @@ func Seed(ctx context.Context, args []string) error {
 	}
 	if *txs < 1 {
 		return errors.New("seed: --txs must be positive")
+	}
+	if *follow < 0 {
+		return errors.New("seed: --follow must not be negative")
+	}
+	if *follow > 0 && seeded(ctx, *dbURL) {
+		// An existing chain: its manifest, when there is one, names the
+		// addresses the traffic uses (else the newest outputs' addresses).
+		m, _ := chaingen.ReadManifest(*manifest)
+		return followChain(ctx, *dbURL, m, *follow, *rollbackEvery, *seed)
 	}
 	if err := pgdb.EnsureDatabase(ctx, *dbURL); err != nil {
 		return fmt.Errorf("seed: %w", err)
@@ -56,7 +69,42 @@ func Seed(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Printf("seeded %d transactions (%s) in %s; manifest: %s\n", *txs, v, time.Since(start).Round(time.Second), *manifest)
+	if *follow > 0 {
+		return followChain(ctx, *dbURL, m, *follow, *rollbackEvery, *seed)
+	}
 	return nil
+}
+
+// seeded reports whether dbURL already holds a chain (a block table with
+// rows), so --follow can move an existing database without seeding again.
+func seeded(ctx context.Context, dbURL string) bool {
+	db, err := sql.Open("postgres", dbURL)
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	var n int
+	return db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM block LIMIT 1) b`).Scan(&n) == nil && n > 0
+}
+
+// followChain appends blocks to the chain at dbURL until ctx ends, the
+// way db-sync does while it follows a node (chaingen.Follow), printing a
+// line per block and rollback.
+func followChain(ctx context.Context, dbURL string, m *chaingen.Manifest, every time.Duration, rollbackEvery int, seed int64) error {
+	db, err := sql.Open("postgres", dbURL)
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	defer db.Close()
+	fmt.Printf("following: a block every %s (Ctrl-C stops)\n", every)
+	err = chaingen.Follow(ctx, db, chaingen.FollowOptions{
+		Interval: every, RollbackEvery: rollbackEvery, Seed: seed, Manifest: m,
+		Report: printFollowEvent,
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // seedVariant combines --variant, its older spelling --mode (a tx_out.value
@@ -90,4 +138,18 @@ func seedVariant(variant, mode string, addressTable bool, schema string) (chaing
 	}
 	v.AddressTable = v.AddressTable || addressTable
 	return v, nil
+}
+
+// printFollowEvent prints one line per block appended or rolled back.
+func printFollowEvent(e chaingen.FollowEvent) {
+	switch e.Kind {
+	case chaingen.BlockAppended:
+		epoch := ""
+		if e.EpochStart {
+			epoch = " (first of its epoch)"
+		}
+		fmt.Printf("block %d slot %d epoch %d %s: %d transactions%s\n", e.Block.BlockNo, e.Block.Slot, e.Block.Epoch, e.Block.Hash, len(e.Txs), epoch)
+	default:
+		fmt.Printf("rolled back %d blocks; tip now block %d %s\n", len(e.Removed), e.Block.BlockNo, e.Block.Hash)
+	}
 }

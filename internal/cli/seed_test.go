@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"context"
+	"database/sql"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // seed's layout flags: --variant, the older --mode, --address-table and
@@ -44,5 +49,45 @@ func TestSeedVariantFlags(t *testing.T) {
 	}
 	if v, _ := seedVariant("", "", false, "13.7"); v != (chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}) {
 		t.Errorf("default %+v", v)
+	}
+}
+
+// TestSeedFollow seeds a chain with --follow and checks that blocks keep
+// arriving after the seed, then that --follow on the seeded database moves
+// it on without seeding again.
+func TestSeedFollow(t *testing.T) {
+	needServices(t)
+	dsn, drop, err := testdb.Create("sg_test_follow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	manifest := filepath.Join(t.TempDir(), "manifest.json")
+	tip := func() (blocks int64) {
+		db, err := sql.Open("postgres", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.QueryRow(`SELECT count(*) FROM block`).Scan(&blocks); err != nil {
+			t.Fatal(err)
+		}
+		return blocks
+	}
+	run := func(d time.Duration, args ...string) {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		if err := Seed(ctx, append([]string{"--db", dsn, "--manifest", manifest}, args...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(3*time.Minute, "--txs", "2500")
+	seededBlocks := tip()
+	run(3*time.Second, "--follow", "100ms", "--rollback-every", "0")
+	if got := tip(); got < seededBlocks+5 {
+		t.Fatalf("after following for 3 s at 100 ms: %d blocks, seeded %d", got, seededBlocks)
+	}
+	if err := Seed(context.Background(), []string{"--db", dsn, "--follow", "-1s"}); err == nil {
+		t.Fatal("a negative --follow was accepted")
 	}
 }

@@ -5,7 +5,7 @@ PKGS := ./...
 STATIC_OUT ?= syncgate
 ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
 
-.PHONY: help demo test build bench bench-limit static image
+.PHONY: help demo test test-short build bench bench-limit static image
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -20,6 +20,9 @@ test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and
 	$(GO) vet $(PKGS)
 	@$(MAKE) --no-print-directory static STATIC_OUT=/dev/null
 	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+test-short: ## the pure tests only (go test -short): seconds, no PostgreSQL, Redis or Chromium needed
+	$(GO) test -short $(PKGS)
 
 bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario (bench/run.sh; docs/PERFORMANCE.md)
 	@bash .ci/services

@@ -165,6 +165,7 @@ func TestFirstByte(t *testing.T) {
 // and runs every target of every scenario once through the store: each
 // identifier the manifest and the walks give must be valid and found.
 func TestBuildScenarios(t *testing.T) {
+	testdb.RequirePostgres(t)
 	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 20_000)
 	if err != nil {
 		t.Fatal(err)

@@ -185,6 +185,7 @@ func TestAddWide(t *testing.T) {
 }
 
 func testAddWide(t *testing.T, mode chaingen.Mode) {
+	testdb.RequirePostgres(t)
 	ctx := t.Context()
 	dsn, drop, err := testdb.Create("sg_wide_test_" + string(mode))
 	if err != nil {

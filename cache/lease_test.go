@@ -193,6 +193,7 @@ func TestLeaseHeaders(t *testing.T) {
 // Redis granted are still spent (shared decisions, no call), then the
 // local GCRA takes over behind the open circuit.
 func TestLeaseSurvivesRedisFailure(t *testing.T) {
+	testdb.RequireRedis(t)
 	u, err := url.Parse(testdb.RedisURL())
 	if err != nil {
 		t.Fatal(err)

@@ -45,10 +45,11 @@ type Cluster struct {
 }
 
 // NewCluster initialises a cluster and starts it; it is stopped and
-// removed when the test ends. A missing PostgreSQL installation fails the
-// test (like the shared server, it never skips).
+// removed when the test ends. Skips under -short; otherwise a missing
+// PostgreSQL installation fails the test (like the shared server).
 func NewCluster(t testing.TB) *Cluster {
 	t.Helper()
+	SkipShort(t)
 	bin, err := postgresBin()
 	if err != nil {
 		t.Fatalf("testdb cluster: %v", err)

@@ -66,9 +66,11 @@ func OpenDBSync(dsn string) (*dbsync.DB, error) {
 	return dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
 }
 
-// MustOpenDBSync is OpenDBSync for one test: closed when it ends.
+// MustOpenDBSync is OpenDBSync for one test: closed when it ends. Skips
+// under -short.
 func MustOpenDBSync(t testing.TB, dsn string) *dbsync.DB {
 	t.Helper()
+	SkipShort(t)
 	db, err := OpenDBSync(dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -27,9 +27,11 @@ type RedisServer struct {
 }
 
 // NewRedisServer starts redis-server (no persistence); it is killed when
-// the test ends. A missing redis-server fails the test.
+// the test ends. Skips under -short; otherwise a missing redis-server
+// fails the test.
 func NewRedisServer(t testing.TB) *RedisServer {
 	t.Helper()
+	SkipShort(t)
 	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)

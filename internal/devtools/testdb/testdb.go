@@ -1,8 +1,9 @@
 // Package testdb gives tests real services: a fresh PostgreSQL database per
 // test or package (created and dropped), a seeded db-sync database per
 // mode, and the real Redis under a key prefix of its own. Imported only by
-// _test.go files. An unreachable service fails the test with a pointer to
-// the README; it never skips.
+// _test.go files. Under `go test -short` every helper that needs a service
+// skips the test (RequireServices); otherwise an unreachable service fails
+// the test with a pointer to the README, it never skips.
 package testdb
 
 import (
@@ -89,9 +90,11 @@ func Drop(name string) {
 	_, _ = maint.ExecContext(ctx, `DROP DATABASE IF EXISTS `+pq.QuoteIdentifier(name))
 }
 
-// New creates a database for one test and drops it in t.Cleanup.
+// New creates a database for one test and drops it in t.Cleanup. Skips
+// under -short (RequirePostgres).
 func New(t testing.TB, prefix string) string {
 	t.Helper()
+	RequirePostgres(t)
 	dsn, drop, err := Create(prefix)
 	if err != nil {
 		t.Fatalf("testdb: %v", err)
@@ -100,9 +103,11 @@ func New(t testing.TB, prefix string) string {
 	return dsn
 }
 
-// Open connects to dsn and closes the pool in t.Cleanup.
+// Open connects to dsn and closes the pool in t.Cleanup. Skips under
+// -short.
 func Open(t testing.TB, dsn string) *sqlx.DB {
 	t.Helper()
+	SkipShort(t)
 	db, err := sqlx.Open("postgres", dsn)
 	if err != nil {
 		t.Fatalf("testdb: %v", err)
@@ -115,9 +120,11 @@ func Open(t testing.TB, dsn string) *sqlx.DB {
 }
 
 // Redis returns a client for the real Redis whose keys all start with a
-// prefix unique to this test; they are deleted in t.Cleanup.
+// prefix unique to this test; they are deleted in t.Cleanup. Skips under
+// -short (RequireRedis).
 func Redis(t testing.TB) *cache.Client {
 	t.Helper()
+	RequireRedis(t)
 	prefix := "sgtest:" + RandomSuffix(6) + ":"
 	c, err := cache.New(RedisURL(), prefix)
 	if err != nil {

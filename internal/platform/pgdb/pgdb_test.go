@@ -9,6 +9,7 @@ import (
 
 // TestEnsureDatabase creates a missing database, leaves an existing one alone, and refuses a URL without a name.
 func TestEnsureDatabase(t *testing.T) {
+	testdb.RequirePostgres(t)
 	dsn, drop, err := testdb.Create(`sg_test_ensure`)
 	if err != nil {
 		t.Fatal(err)

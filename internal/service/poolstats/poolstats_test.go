@@ -29,14 +29,15 @@ type env struct {
 	pools    []cardano.PoolID
 }
 
-// newEnv seeds a core-mode chain and a migrated admin database.
+// TestMain drops the shared chain once the tests have run; it seeds nothing.
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// newEnv opens the package's core-mode chain (seeded once, shared: the
+// stats only read it) and a migrated admin database of the test's own.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, seedTxs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	chain := testdb.SharedDBSync(t, chaingen.Variant{Mode: chaingen.ModeCore}, seedTxs)
+	dsn, m := chain.DSN, chain.Manifest
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

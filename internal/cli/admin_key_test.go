@@ -34,7 +34,7 @@ func adminKeyCLI(t *testing.T, args ...string) (string, error) {
 // TestAdminKeyCLI: create, roll with an overlap, then revoke the new key;
 // it was the partner's last lasting key, so the rolled one goes too.
 func TestAdminKeyCLI(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn := testdb.New(t, "sg_test_cli")
 	db := testdb.Open(t, dsn)
 	t.Setenv("REDIS_URL", testdb.RedisURL())
@@ -92,7 +92,7 @@ func TestAdminKeyCLI(t *testing.T) {
 // instance's credential cache through NOTIFY (its clock is frozen, so no
 // TTL could).
 func TestAdminKeyCLIRevocationReachesInstances(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn := testdb.New(t, "sg_test_cli")
 	db := testdb.Open(t, dsn)
 	t.Setenv("REDIS_URL", "")

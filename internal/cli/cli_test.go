@@ -63,7 +63,7 @@ func TestDemoAddress(t *testing.T) {
 // Without a manifest the demo asks its database: the address it names
 // has unspent outputs there.
 func TestDemoAddressFromDatabase(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)

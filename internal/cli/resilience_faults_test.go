@@ -72,7 +72,7 @@ type healthBody struct {
 // then Redis killed as well; thawed, it serves again within seconds.
 // Stopped, requests are answered 503 at once; restarted, served again.
 func TestFrozenAndStoppedDatabase(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	c := testdb.NewCluster(t)
 	dsn, m := seedCluster(t, c, "sg_res_dbsync")
 	adminDSN := c.CreateDatabase("sg_res_admin")
@@ -162,7 +162,7 @@ func TestFrozenAndStoppedDatabase(t *testing.T) {
 // down, answers 503 Chain database unavailable (with Retry-After) for the
 // network and is not ready, and serves as soon as the server is up.
 func TestStartWithDBSyncDown(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	c := testdb.NewCluster(t)
 	dsn, m := seedCluster(t, c, "sg_res_dbsync")
 	if err := c.Stop(); err != nil {

@@ -42,7 +42,7 @@ func sharedChain(t *testing.T) (string, *chaingen.Manifest) {
 // not fit is refused 503 with Retry-After within milliseconds, never
 // queued past its deadline.
 func TestShedUnderFlood(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn, m := sharedChain(t)
 	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
 		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=24"))
@@ -128,7 +128,7 @@ func TestShedUnderFlood(t *testing.T) {
 // primary within their deadline, and the thawed replica is probed back in
 // and takes reads again.
 func TestReplicaEjectedAndReadmitted(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	primary, m := sharedChain(t)
 	c := testdb.NewCluster(t)
 	replica, _ := seedCluster(t, c, "sg_res_replica")
@@ -214,7 +214,7 @@ func TestReplicaEjectedAndReadmitted(t *testing.T) {
 // soon as the balancer sees it, the listener closes after SHUTDOWN_DELAY,
 // and no request is ever reset.
 func TestDrainOnSIGTERM(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn, _ := sharedChain(t)
 	sig, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stopSignals()

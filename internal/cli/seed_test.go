@@ -56,7 +56,7 @@ func TestSeedVariantFlags(t *testing.T) {
 // arriving after the seed, then that --follow on the seeded database moves
 // it on without seeding again.
 func TestSeedFollow(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	dsn, drop, err := testdb.Create("sg_test_follow")
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,7 @@ func (s *syncBuffer) String() string {
 // has cached keeps working on data routes when the database goes away
 // again, while admin routes and unknown keys answer 503.
 func TestServeWithoutAdminDatabase(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	chainURL, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestServeWithoutAdminDatabase(t *testing.T) {
 // An unusable LIST_SPOOL_DIR stops the start with a message naming it (an
 // unusable default directory only turns the spool off).
 func TestServeRefusesAnUnusableSpoolDir(t *testing.T) {
-	needServices(t)
+	testdb.RequireServices(t)
 	chainURL, _, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
 		t.Fatal(err)

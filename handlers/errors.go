@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/platform/pgconn"
 )
 
 // apiError is an error a client may see: a status and the exact message.
@@ -98,7 +99,7 @@ func fail(c *gin.Context, err error) {
 	case errors.Is(err, dbsync.ErrUnavailable):
 		// A server out of rotation is probed again within a second or two.
 		ae = &apiError{status: errChainUnavailable.status, msg: errChainUnavailable.msg, retryAfter: time.Second}
-	case dbsync.IsConnectionFailure(err):
+	case pgconn.IsConnectionFailure(err):
 		// Only the admin database is left: db-sync errors are classified
 		// by dbsync. A dead dependency is a 503, not our bug.
 		ae = errAdminUnavailable

@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // Usage statistics (spec §2.13, §4.2; windows and rounding in
@@ -76,10 +77,10 @@ func userUsageView(u admin.UserUsage) userUsageJSON {
 	}
 }
 
-// listUsage: GET /v1/admin/usage. Every credential of the caller, revoked
+// ListUsage: GET /v1/admin/usage. Every credential of the caller, revoked
 // ones and ones without traffic (zeros) included, busiest first; no
 // default window (all time); pagination without hasMore (spec §2.2).
-func (s *Server) listUsage(c *gin.Context) error {
+func (s *API) ListUsage(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {
 		return err
@@ -101,13 +102,13 @@ func (s *Server) listUsage(c *gin.Context) error {
 			LastUsedAt: isoTimePtr(r.LastUsedAt),
 		}
 	}
-	okPage(c, out, Pagination{Limit: p.Limit, Offset: p.Offset, Total: total})
+	httpx.OKPage(c, out, httpx.Pagination{Limit: p.Limit, Offset: p.Offset, Total: total})
 	return nil
 }
 
-// credentialUsage: GET /v1/admin/usage/:id, one credential's totals and
+// CredentialUsage: GET /v1/admin/usage/:id, one credential's totals and
 // UTC days (no default window).
-func (s *Server) credentialUsage(c *gin.Context) error {
+func (s *API) CredentialUsage(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
@@ -118,7 +119,7 @@ func (s *Server) credentialUsage(c *gin.Context) error {
 	}
 	r, err := s.deps.Admin.UsageCredential(c.Request.Context(), adminOf(c), id, w)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotFound
+		return httpx.ErrCredentialNotFound
 	}
 	if err != nil {
 		return err
@@ -127,7 +128,7 @@ func (s *Server) credentialUsage(c *gin.Context) error {
 	for i, d := range r.Daily {
 		daily[i] = dailyUsageJSON{Date: d.Date, TotalRequests: d.Total, SuccessfulRequests: d.Successful, FailedRequests: d.Failed}
 	}
-	ok(c, struct {
+	httpx.OK(c, struct {
 		Summary credentialUsageSummaryJSON `json:"summary"`
 		Daily   []dailyUsageJSON           `json:"daily"`
 	}{
@@ -142,10 +143,10 @@ func (s *Server) credentialUsage(c *gin.Context) error {
 	return nil
 }
 
-// userUsage: GET /v1/admin/users/:id/usage (default window: the 30 days
+// UserUsage: GET /v1/admin/users/:id/usage (default window: the 30 days
 // before now). A non-UUID or another key's id is 404 (DECISIONS.md).
-func (s *Server) userUsage(c *gin.Context) error {
-	id, err := userID(c, errUserNotFound)
+func (s *API) UserUsage(c *gin.Context) error {
+	id, err := userID(c, httpx.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
@@ -155,18 +156,18 @@ func (s *Server) userUsage(c *gin.Context) error {
 	}
 	u, err := s.deps.Admin.UsageUser(c.Request.Context(), adminOf(c), id, start, end)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotFound
+		return httpx.ErrUserNotFound
 	}
 	if err != nil {
 		return err
 	}
-	ok(c, userUsageView(u))
+	httpx.OK(c, userUsageView(u))
 	return nil
 }
 
-// usersUsageSummary: GET /v1/admin/users/usage/summary, the caller's
+// UsersUsageSummary: GET /v1/admin/users/usage/summary, the caller's
 // active users busiest first (default window: the 30 days before now).
-func (s *Server) usersUsageSummary(c *gin.Context) error {
+func (s *API) UsersUsageSummary(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {
 		return err
@@ -183,7 +184,7 @@ func (s *Server) usersUsageSummary(c *gin.Context) error {
 	for i, u := range users {
 		out[i] = userUsageView(u)
 	}
-	okPage(c, out, NewPagination(p.Limit, p.Offset, len(out), total))
+	httpx.OKPage(c, out, httpx.NewPagination(p.Limit, p.Offset, len(out), total))
 	return nil
 }
 
@@ -194,32 +195,32 @@ func usageWindow(c *gin.Context) (admin.UsageWindow, error) {
 	if raw, present := c.GetQuery("start_date"); present {
 		t, ok := parseUsageDate(raw, false)
 		if !ok {
-			return w, errInvalidStartDate
+			return w, httpx.ErrInvalidStartDate
 		}
 		if !usageYearOK(t) {
-			return w, errStartDateRange
+			return w, httpx.ErrStartDateRange
 		}
 		w.Start = &t
 	}
 	if raw, present := c.GetQuery("end_date"); present {
 		t, ok := parseUsageDate(raw, true)
 		if !ok {
-			return w, errInvalidEndDate
+			return w, httpx.ErrInvalidEndDate
 		}
 		if !usageYearOK(t) {
-			return w, errEndDateRange
+			return w, httpx.ErrEndDateRange
 		}
 		w.End = &t
 	}
 	if w.Start != nil && w.End != nil && !w.Start.Before(*w.End) {
-		return w, errUsageDateOrder
+		return w, httpx.ErrUsageDateOrder
 	}
 	return w, nil
 }
 
 // usageWindowDefault reads the window of the user usage endpoints: end
 // defaults to now, start to 30 days before the end.
-func (s *Server) usageWindowDefault(c *gin.Context) (start, end time.Time, err error) {
+func (s *API) usageWindowDefault(c *gin.Context) (start, end time.Time, err error) {
 	w, err := usageWindow(c)
 	if err != nil {
 		return start, end, err
@@ -233,7 +234,7 @@ func (s *Server) usageWindowDefault(c *gin.Context) (start, end time.Time, err e
 		start = *w.Start
 	}
 	if !start.Before(end) {
-		return start, end, errUsageDateOrder
+		return start, end, httpx.ErrUsageDateOrder
 	}
 	return start, end, nil
 }

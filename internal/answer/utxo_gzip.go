@@ -1,4 +1,4 @@
-package handlers
+package answer
 
 import (
 	"compress/gzip"

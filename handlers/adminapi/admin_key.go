@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // adminKeyJSON is an admin key record (DECISIONS.md "Admin keys").
@@ -41,19 +42,19 @@ func adminKeyView(k admin.AdminKey) adminKeyJSON {
 	}
 }
 
-// createAdminKey: POST /v1/admin/keys (bootstrap key only), the first key
+// CreateAdminKey: POST /v1/admin/keys (bootstrap key only), the first key
 // of a new partner.
-func (s *Server) createAdminKey(c *gin.Context) error {
+func (s *API) CreateAdminKey(c *gin.Context) error {
 	a := adminOf(c)
-	obj, err := decodeJSONObject(c)
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return err
 	}
 	name, ok := jsonString(obj["admin_entity_name"])
 	if !ok || strings.TrimSpace(name) == "" {
-		return errEntityNameRequired
+		return httpx.ErrEntityNameRequired
 	}
-	if err := checkText("admin_entity_name", name, errEntityNameTooLong); err != nil {
+	if err := checkText("admin_entity_name", name, httpx.ErrEntityNameTooLong); err != nil {
 		return err
 	}
 	perms, err := permissionList(obj)
@@ -69,7 +70,7 @@ func (s *Server) createAdminKey(c *gin.Context) error {
 		Key      string       `json:"key"`
 	}{adminKeyView(k), key}
 	noStore(c)
-	okMessage(c, http.StatusCreated, data, "Admin key created successfully. Store the key now: it cannot be retrieved again.")
+	httpx.OKMessage(c, http.StatusCreated, data, "Admin key created successfully. Store the key now: it cannot be retrieved again.")
 	return nil
 }
 
@@ -78,16 +79,16 @@ func (s *Server) createAdminKey(c *gin.Context) error {
 func permissionList(obj map[string]json.RawMessage) ([]string, error) {
 	raw, present := obj["permissions"]
 	if !present || isNull(raw) {
-		return nil, errPermissionsInvalid
+		return nil, httpx.ErrPermissionsInvalid
 	}
 	var names []string
 	if err := json.Unmarshal(raw, &names); err != nil {
-		return nil, errPermissionsInvalid
+		return nil, httpx.ErrPermissionsInvalid
 	}
 	out := []string{}
 	for _, p := range names {
 		if !admin.ValidPermission(p) {
-			return nil, errPermissionsInvalid
+			return nil, httpx.ErrPermissionsInvalid
 		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
@@ -96,8 +97,8 @@ func permissionList(obj map[string]json.RawMessage) ([]string, error) {
 	return out, nil
 }
 
-// listAdminKeys: GET /v1/admin/keys (bootstrap key only), newest first.
-func (s *Server) listAdminKeys(c *gin.Context) error {
+// ListAdminKeys: GET /v1/admin/keys (bootstrap key only), newest first.
+func (s *API) ListAdminKeys(c *gin.Context) error {
 	a := adminOf(c)
 	p, err := adminPage(c, 20)
 	if err != nil {
@@ -111,20 +112,20 @@ func (s *Server) listAdminKeys(c *gin.Context) error {
 	for i, k := range keys {
 		out[i] = adminKeyView(k)
 	}
-	okPage(c, out, NewPagination(p.Limit, p.Offset, len(out), total))
+	httpx.OKPage(c, out, httpx.NewPagination(p.Limit, p.Offset, len(out), total))
 	return nil
 }
 
-// revokeAdminKey: DELETE /v1/admin/keys/:id (bootstrap key only). The
+// RevokeAdminKey: DELETE /v1/admin/keys/:id (bootstrap key only). The
 // partner's last lasting key takes the partner's credentials with it.
-func (s *Server) revokeAdminKey(c *gin.Context) error {
+func (s *API) RevokeAdminKey(c *gin.Context) error {
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
-		return errAdminKeyNotLive
+		return httpx.ErrAdminKeyNotLive
 	}
 	k, err := s.deps.Admin.RevokeAdminKey(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errAdminKeyNotLive
+		return httpx.ErrAdminKeyNotLive
 	}
 	if err != nil {
 		return err
@@ -137,16 +138,16 @@ func (s *Server) revokeAdminKey(c *gin.Context) error {
 	if k.CredentialsRevoked > 0 {
 		msg = fmt.Sprintf("Admin key revoked successfully. It was its partner's last active key: %d credentials revoked", k.CredentialsRevoked)
 	}
-	okMessage(c, http.StatusOK, data, msg)
+	httpx.OKMessage(c, http.StatusOK, data, msg)
 	return nil
 }
 
-// rollAdminKey: POST /v1/admin/keys/:id/roll (bootstrap key only). The new
+// RollAdminKey: POST /v1/admin/keys/:id/roll (bootstrap key only). The new
 // key joins the old one's partner; the old one works for the overlap.
-func (s *Server) rollAdminKey(c *gin.Context) error {
+func (s *API) RollAdminKey(c *gin.Context) error {
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
-		return errAdminKeyNotLive
+		return httpx.ErrAdminKeyNotLive
 	}
 	overlap, err := rollOverlap(c)
 	if err != nil {
@@ -154,7 +155,7 @@ func (s *Server) rollAdminKey(c *gin.Context) error {
 	}
 	r, err := s.deps.Admin.RollAdminKey(c.Request.Context(), adminOf(c), id, overlap)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errAdminKeyNotLive
+		return httpx.ErrAdminKeyNotLive
 	}
 	if err != nil {
 		return err
@@ -165,13 +166,13 @@ func (s *Server) rollAdminKey(c *gin.Context) error {
 		PreviousAdminKey adminKeyJSON `json:"previous_admin_key"`
 	}{adminKeyView(r.New), r.Key, adminKeyView(r.Previous)}
 	noStore(c)
-	okMessage(c, http.StatusCreated, data, "Admin key rolled successfully. Store the key now: it cannot be retrieved again.")
+	httpx.OKMessage(c, http.StatusCreated, data, "Admin key rolled successfully. Store the key now: it cannot be retrieved again.")
 	return nil
 }
 
-// rollCredential: POST /v1/admin/credentials/:id/roll. Same id, user,
+// RollCredential: POST /v1/admin/credentials/:id/roll. Same id, user,
 // network, limit, name and usage history; a new key, shown once.
-func (s *Server) rollCredential(c *gin.Context) error {
+func (s *API) RollCredential(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
@@ -182,7 +183,7 @@ func (s *Server) rollCredential(c *gin.Context) error {
 	}
 	r, err := s.deps.Admin.RollCredential(c.Request.Context(), adminOf(c), id, overlap)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotLive
+		return httpx.ErrCredentialNotLive
 	}
 	if err != nil {
 		return err
@@ -193,7 +194,7 @@ func (s *Server) rollCredential(c *gin.Context) error {
 		PreviousKeyExpiresAt string         `json:"previous_key_expires_at"`
 	}{credentialView(r.Credential), r.Key, isoTime(r.PreviousKeyExpiresAt)}
 	noStore(c)
-	okMessage(c, http.StatusOK, data, "Credential rolled successfully. Store the API key now: it cannot be retrieved again.")
+	httpx.OKMessage(c, http.StatusOK, data, "Credential rolled successfully. Store the API key now: it cannot be retrieved again.")
 	return nil
 }
 
@@ -208,16 +209,16 @@ func rollOverlap(c *gin.Context) (time.Duration, error) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return 0, errBodyTooLarge
+			return 0, httpx.ErrBodyTooLarge
 		}
-		return 0, errInvalidJSON
+		return 0, httpx.ErrInvalidJSON
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return 0, nil
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return 0, errInvalidJSON
+		return 0, httpx.ErrInvalidJSON
 	}
 	raw, present := obj["expires_in_seconds"]
 	if !present || isNull(raw) {
@@ -225,7 +226,7 @@ func rollOverlap(c *gin.Context) (time.Duration, error) {
 	}
 	n, ok := jsonInt(raw)
 	if !ok || n < 0 || time.Duration(n) > admin.MaxRollOverlap/time.Second {
-		return 0, errRollOverlapRange
+		return 0, httpx.ErrRollOverlapRange
 	}
 	return time.Duration(n) * time.Second, nil
 }

@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // userJSON is a user account (spec §2.12).
@@ -44,7 +45,7 @@ type userStatusJSON struct {
 
 // userID reads the :id of a user endpoint. Anything but a UUID cannot name
 // a user, so it is the spec's 404 (DECISIONS.md).
-func userID(c *gin.Context, notFound *apiError) (uuid.UUID, error) {
+func userID(c *gin.Context, notFound *httpx.APIError) (uuid.UUID, error) {
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
 		return uuid.UUID{}, notFound
@@ -52,18 +53,18 @@ func userID(c *gin.Context, notFound *apiError) (uuid.UUID, error) {
 	return id, nil
 }
 
-// createUser: POST /v1/admin/users.
-func (s *Server) createUser(c *gin.Context) error {
+// CreateUser: POST /v1/admin/users.
+func (s *API) CreateUser(c *gin.Context) error {
 	a := adminOf(c)
 	if a.Bootstrap {
-		return errBootstrapUsers
+		return httpx.ErrBootstrapUsers
 	}
-	obj, err := decodeJSONObject(c)
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return err
 	}
 	var in admin.NewUser
-	if in.Name, err = requiredName(obj["name"], errUserNameRequired); err != nil {
+	if in.Name, err = requiredName(obj["name"], httpx.ErrUserNameRequired); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -83,24 +84,24 @@ func (s *Server) createUser(c *gin.Context) error {
 	}
 	u, err := s.deps.Admin.CreateUser(c.Request.Context(), a, in)
 	if errors.Is(err, admin.ErrBootstrapUsers) {
-		return errBootstrapUsers
+		return httpx.ErrBootstrapUsers
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusCreated, userView(u), "User account created successfully")
+	httpx.OKMessage(c, http.StatusCreated, userView(u), "User account created successfully")
 	return nil
 }
 
-// listUsers: GET /v1/admin/users, the caller's users newest first.
-func (s *Server) listUsers(c *gin.Context) error {
+// ListUsers: GET /v1/admin/users, the caller's users newest first.
+func (s *API) ListUsers(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {
 		return err
 	}
 	status, present := c.GetQuery("status")
 	if present && !admin.ValidStatus(status) {
-		return errInvalidStatus
+		return httpx.ErrInvalidStatus
 	}
 	users, total, err := s.deps.Admin.Users(c.Request.Context(), adminOf(c), status, p)
 	if err != nil {
@@ -110,41 +111,41 @@ func (s *Server) listUsers(c *gin.Context) error {
 	for i, u := range users {
 		out[i] = userView(u)
 	}
-	okPage(c, out, NewPagination(p.Limit, p.Offset, len(out), total))
+	httpx.OKPage(c, out, httpx.NewPagination(p.Limit, p.Offset, len(out), total))
 	return nil
 }
 
-// getUser: GET /v1/admin/users/:id.
-func (s *Server) getUser(c *gin.Context) error {
-	id, err := userID(c, errUserNotFound)
+// GetUser: GET /v1/admin/users/:id.
+func (s *API) GetUser(c *gin.Context) error {
+	id, err := userID(c, httpx.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
 	u, err := s.deps.Admin.User(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotFound
+		return httpx.ErrUserNotFound
 	}
 	if err != nil {
 		return err
 	}
-	ok(c, userView(u))
+	httpx.OK(c, userView(u))
 	return nil
 }
 
-// updateUser: PATCH /v1/admin/users/:id. Only supplied fields change (null
+// UpdateUser: PATCH /v1/admin/users/:id. Only supplied fields change (null
 // counts as not supplied); metadata replaces the stored object whole.
-func (s *Server) updateUser(c *gin.Context) error {
-	id, err := userID(c, errUserNotFound)
+func (s *API) UpdateUser(c *gin.Context) error {
+	id, err := userID(c, httpx.ErrUserNotFound)
 	if err != nil {
 		return err
 	}
-	obj, err := decodeJSONObject(c)
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return err
 	}
 	var p admin.UserPatch
 	if raw, present := obj["name"]; present && !isNull(raw) {
-		name, err := requiredName(raw, errNameNotEmpty)
+		name, err := requiredName(raw, httpx.ErrNameNotEmpty)
 		if err != nil {
 			return err
 		}
@@ -163,46 +164,46 @@ func (s *Server) updateUser(c *gin.Context) error {
 	}
 	u, err := s.deps.Admin.UpdateUser(c.Request.Context(), adminOf(c), id, p)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotFound
+		return httpx.ErrUserNotFound
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusOK, userView(u), "User account updated successfully")
+	httpx.OKMessage(c, http.StatusOK, userView(u), "User account updated successfully")
 	return nil
 }
 
-// suspendUser: POST /v1/admin/users/:id/suspend.
-func (s *Server) suspendUser(c *gin.Context) error {
-	id, err := userID(c, errUserNotSuspendable)
+// SuspendUser: POST /v1/admin/users/:id/suspend.
+func (s *API) SuspendUser(c *gin.Context) error {
+	id, err := userID(c, httpx.ErrUserNotSuspendable)
 	if err != nil {
 		return err
 	}
 	st, err := s.deps.Admin.SuspendUser(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotSuspendable
+		return httpx.ErrUserNotSuspendable
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusOK, userStatusView(st), "User account suspended successfully")
+	httpx.OKMessage(c, http.StatusOK, userStatusView(st), "User account suspended successfully")
 	return nil
 }
 
-// reactivateUser: POST /v1/admin/users/:id/reactivate.
-func (s *Server) reactivateUser(c *gin.Context) error {
-	id, err := userID(c, errUserNotReactivable)
+// ReactivateUser: POST /v1/admin/users/:id/reactivate.
+func (s *API) ReactivateUser(c *gin.Context) error {
+	id, err := userID(c, httpx.ErrUserNotReactivable)
 	if err != nil {
 		return err
 	}
 	st, err := s.deps.Admin.ReactivateUser(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotReactivable
+		return httpx.ErrUserNotReactivable
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusOK, userStatusView(st), "User account reactivated successfully")
+	httpx.OKMessage(c, http.StatusOK, userStatusView(st), "User account reactivated successfully")
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // auditEntryJSON is an audit log entry (spec §2.14).
@@ -25,9 +26,9 @@ type auditEntryJSON struct {
 // maxActionLen bounds the action filter; real actions are far shorter.
 const maxActionLen = 64
 
-// listAuditLogs: GET /v1/admin/audit-logs. An admin key reads its own
+// ListAuditLogs: GET /v1/admin/audit-logs. An admin key reads its own
 // entries, the bootstrap key all; pagination has no hasMore (spec §2.2).
-func (s *Server) listAuditLogs(c *gin.Context) error {
+func (s *API) ListAuditLogs(c *gin.Context) error {
 	p, err := adminPage(c, 50)
 	if err != nil {
 		return err
@@ -35,14 +36,14 @@ func (s *Server) listAuditLogs(c *gin.Context) error {
 	var f admin.AuditFilter
 	if action, present := c.GetQuery("action"); present {
 		if !validAction(action) {
-			return errInvalidAction
+			return httpx.ErrInvalidAction
 		}
 		f.Action = action
 	}
-	if f.AdminKeyID, err = queryUUID(c, "admin_key_id", errInvalidAdminKeyID); err != nil {
+	if f.AdminKeyID, err = queryUUID(c, "admin_key_id", httpx.ErrInvalidAdminKeyID); err != nil {
 		return err
 	}
-	if f.TargetID, err = queryUUID(c, "target_id", errInvalidTargetID); err != nil {
+	if f.TargetID, err = queryUUID(c, "target_id", httpx.ErrInvalidTargetID); err != nil {
 		return err
 	}
 	entries, total, err := s.deps.Admin.AuditLogs(c.Request.Context(), adminOf(c), f, p)
@@ -57,7 +58,7 @@ func (s *Server) listAuditLogs(c *gin.Context) error {
 			Details: jsonOrEmpty(e.Details), CreatedAt: isoTime(e.CreatedAt),
 		}
 	}
-	okPage(c, out, Pagination{Limit: p.Limit, Offset: p.Offset, Total: total})
+	httpx.OKPage(c, out, httpx.Pagination{Limit: p.Limit, Offset: p.Offset, Total: total})
 	return nil
 }
 

@@ -1,19 +1,18 @@
-package handlers
+package answer
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/wire"
+	"github.com/syncgate/syncgate/internal/cardano"
 )
 
 // poolMetadataData is GET /v1/pools/:poolId/metadata's data (client-extras.md).
@@ -42,9 +41,9 @@ type poolBlocksData struct {
 	CurrentEpoch int64  `json:"current_epoch"`
 }
 
-// poolMetadata: GET /v1/pools/:poolId/metadata.
-func (s *Server) poolMetadata(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolMeta, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
+// PoolMetadata answers GET /v1/pools/:poolId/metadata.
+func (s *Service) PoolMetadata(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
+	return s.poolAnswer(ctx, s.caches.poolMeta, db, id, func(ctx context.Context) (any, error) {
 		m, err := db.PoolMetadata(ctx, id)
 		if err != nil {
 			return nil, err
@@ -54,9 +53,9 @@ func (s *Server) poolMetadata(c *gin.Context) error {
 	})
 }
 
-// poolDelegatorCount: GET /v1/pools/:poolId/delegators.
-func (s *Server) poolDelegatorCount(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolDelegCount, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
+// PoolDelegatorCount answers GET /v1/pools/:poolId/delegators.
+func (s *Service) PoolDelegatorCount(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
+	return s.poolAnswer(ctx, s.caches.poolDelegCount, db, id, func(ctx context.Context) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return nil, err
@@ -65,9 +64,9 @@ func (s *Server) poolDelegatorCount(c *gin.Context) error {
 	})
 }
 
-// poolBlocks: GET /v1/pools/:poolId/blocks.
-func (s *Server) poolBlocks(c *gin.Context) error {
-	return s.poolAnswer(c, s.caches.poolBlocks, func(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (any, error) {
+// PoolBlocks answers GET /v1/pools/:poolId/blocks.
+func (s *Service) PoolBlocks(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
+	return s.poolAnswer(ctx, s.caches.poolBlocks, db, id, func(ctx context.Context) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, false)
 		if err != nil {
 			return nil, err
@@ -77,36 +76,25 @@ func (s *Server) poolBlocks(c *gin.Context) error {
 	})
 }
 
-// poolAnswer parses :poolId, resolves the network and answers read's data,
-// cached under the tip like the pool record. db-sync's ErrNotFound (never
-// registered) is 404 Pool not found.
-func (s *Server) poolAnswer(c *gin.Context, answers *cache.Cache[[]byte], read func(context.Context, *dbsync.DB, cardano.PoolID) (any, error)) error {
-	id, err := cardano.ParsePoolID(c.Param("poolId"))
-	if err != nil {
-		return errInvalidPoolID
-	}
-	db, err := s.chainDB(c)
-	if err != nil {
-		return err
-	}
-	return s.servedByTip(c, answers, db, []string{id.Hex()}, func(ctx context.Context) (envelope, time.Duration, error) {
-		data, err := read(ctx, db, id)
+// poolAnswer answers read's data, cached under the tip like the pool
+// record. db-sync's ErrNotFound (never registered) is ErrPoolNotFound.
+func (s *Service) poolAnswer(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, id cardano.PoolID, read func(context.Context) (any, error)) ([]byte, error) {
+	return s.byTipEnvelope(ctx, answers, db, []string{id.Hex()}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+		data, err := read(ctx)
 		if errors.Is(err, dbsync.ErrNotFound) {
-			return envelope{}, 0, errPoolNotFound
+			return wire.Envelope{}, 0, ErrPoolNotFound
 		}
 		if err != nil {
-			return envelope{}, 0, err
+			return wire.Envelope{}, 0, err
 		}
-		return envelope{Success: true, Data: data}, poolResponseTTL, nil
+		return ok(data), poolResponseTTL, nil
 	})
 }
 
-// activeTotals remembers, per db-sync database, the total active stake of
-// the last epoch asked for: a mainnet epoch has over a million epoch_stake
-// rows, summed once per epoch (through the activestake cache, shared with
-// the other instances) and then read from memory.
-var activeTotals epochTotalMemo
-
+// epochTotalMemo remembers, per db-sync database, the total active stake
+// of the last epoch asked for: a mainnet epoch has over a million
+// epoch_stake rows, summed once per epoch (through the activestake cache,
+// shared with the other instances) and then read from memory.
 type epochTotalMemo struct {
 	mu sync.Mutex
 	m  map[*dbsync.DB]epochTotal
@@ -118,8 +106,8 @@ type epochTotal struct {
 }
 
 // epochActiveStake returns the total stake of epoch's active distribution.
-func (s *Server) epochActiveStake(ctx context.Context, db *dbsync.DB, epoch int64) (*big.Int, error) {
-	t := &activeTotals
+func (s *Service) epochActiveStake(ctx context.Context, db *dbsync.DB, epoch int64) (*big.Int, error) {
+	t := &s.activeTotals
 	t.mu.Lock()
 	seen, ok := t.m[db]
 	t.mu.Unlock()

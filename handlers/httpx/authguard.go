@@ -1,4 +1,4 @@
-package handlers
+package httpx
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/internal/answer"
 )
 
 // Failed-authentication limiter (AUTH_FAILURES_PER_MINUTE, docs/DECISIONS.md
@@ -25,15 +25,15 @@ import (
 // flood costs neither Redis nor PostgreSQL. Successful authentications
 // cost nothing here.
 
-var errAuthFailures = newAPIError(http.StatusTooManyRequests, "Too many failed authentication attempts")
+var ErrAuthFailures = NewAPIError(http.StatusTooManyRequests, "Too many failed authentication attempts")
 
 // blockedSweepAt bounds the map of blocked IPs: past it, expired blocks
 // are dropped on the next insert.
 const blockedSweepAt = 10_000
 
-type authGuard struct {
+type AuthGuard struct {
 	perMinute int // 0: off
-	limiter   *cache.Limiter
+	limiter   *answer.Limiter
 	now       func() time.Time
 
 	mu      sync.Mutex
@@ -45,16 +45,16 @@ type authGuard struct {
 	sweptAt  time.Time // last drop of expired blocks (under mu)
 }
 
-func newAuthGuard(perMinute int, limiter *cache.Limiter, now func() time.Time) *authGuard {
+func NewAuthGuard(perMinute int, limiter *answer.Limiter, now func() time.Time) *AuthGuard {
 	if limiter == nil {
-		limiter = cache.NewLimiter(nil, now)
+		limiter = answer.NewLocalLimiter(now)
 	}
-	return &authGuard{perMinute: perMinute, limiter: limiter, now: now, blocked: map[string]time.Time{}}
+	return &AuthGuard{perMinute: perMinute, limiter: limiter, now: now, blocked: map[string]time.Time{}}
 }
 
-// refused answers 429 when the client's IP is blocked and reports whether
+// Refused answers 429 when the client's IP is blocked and reports whether
 // it did.
-func (g *authGuard) refused(c *gin.Context) bool {
+func (g *AuthGuard) Refused(c *gin.Context) bool {
 	if g.perMinute <= 0 || g.nblocked.Load() == 0 {
 		return false
 	}
@@ -73,15 +73,15 @@ func (g *authGuard) refused(c *gin.Context) bool {
 	if !ok || left <= 0 {
 		return false
 	}
-	c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(left))))
-	fail(c, errAuthFailures)
+	c.Header("Retry-After", strconv.Itoa(max(1, CeilSeconds(left))))
+	Fail(c, ErrAuthFailures)
 	return true
 }
 
-// failed counts one failed authentication of ip; when that spends the
+// Failed counts one failed authentication of ip; when that spends the
 // budget, ip is blocked for the limiter's retry-after and the wait is
 // returned.
-func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool) {
+func (g *AuthGuard) Failed(ctx context.Context, ip string) (time.Duration, bool) {
 	if g.perMinute <= 0 {
 		return 0, false
 	}
@@ -102,7 +102,7 @@ func (g *authGuard) failed(ctx context.Context, ip string) (time.Duration, bool)
 }
 
 // dropExpired forgets the blocks that ended by now; g.mu is held.
-func (g *authGuard) dropExpired(now time.Time) {
+func (g *AuthGuard) dropExpired(now time.Time) {
 	for k, t := range g.blocked {
 		if !t.After(now) {
 			delete(g.blocked, k)
@@ -111,17 +111,17 @@ func (g *authGuard) dropExpired(now time.Time) {
 	g.nblocked.Store(int32(len(g.blocked)))
 }
 
-// failAuth answers an authentication failure: an unknown or malformed key
+// FailAuth answers an authentication failure: an unknown or malformed key
 // counts against the client's budget and, once it is spent, gets 429
 // instead of 401. Other failures (revoked, expired, suspended: keys that
 // exist) are answered as they are.
-func (s *Server) failAuth(c *gin.Context, err error) {
-	if errors.Is(err, auth.ErrInvalidKey) || errors.Is(err, errInvalidKey) {
-		if wait, limited := s.guard.failed(c.Request.Context(), c.ClientIP()); limited {
-			c.Header("Retry-After", strconv.Itoa(max(1, ceilSeconds(wait))))
-			fail(c, errAuthFailures)
+func (g *AuthGuard) FailAuth(c *gin.Context, err error) {
+	if errors.Is(err, auth.ErrInvalidKey) || errors.Is(err, ErrInvalidKey) {
+		if wait, limited := g.Failed(c.Request.Context(), c.ClientIP()); limited {
+			c.Header("Retry-After", strconv.Itoa(max(1, CeilSeconds(wait))))
+			Fail(c, ErrAuthFailures)
 			return
 		}
 	}
-	fail(c, authError(err))
+	Fail(c, AuthError(err))
 }

@@ -1,4 +1,4 @@
-package handlers
+package answer
 
 import (
 	"time"
@@ -8,10 +8,10 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
-// notFoundTTL is how long a 404 is remembered under the tip it was read at.
+// NotFoundTTL is how long a 404 is remembered under the tip it was read at.
 // It stays true for that tip, like any answer; the TTL is shorter than the
 // answers' only because clients can invent unknown ids without end.
-const notFoundTTL = time.Minute
+const NotFoundTTL = time.Minute
 
 // caches are the server's read-through caches. Each is named by its Redis
 // keys' first part (also its label in the cache metrics); the key layouts
@@ -26,7 +26,7 @@ type caches struct {
 	activeStake *cache.Cache[string]
 
 	// Whole answers, as sent, under the tip they were read at:
-	// <name>:<network>:<tip hash>:<parameters…> (see servedByTip). A key's
+	// <name>:<network>:<tip hash>:<parameters…> (see byTip). A key's
 	// answer never changes, so each instance serves the ones it holds
 	// from process memory first (cache.Options.LocalFirst, 5 s).
 	asset          *cache.Cache[[]byte] // asset: <asset id>:<metadata source>
@@ -58,21 +58,18 @@ type caches struct {
 // cache's local store keeps no value over a quarter of its bound.
 const historyPageLocalBytes = 16 << 20
 
-// utxoSegmentSize is the size of a cached UTxO list's segments (0: the
-// cache package's default; tests make it small).
-var utxoSegmentSize = 0
-
 // newCaches builds the caches over rc (nil: local stores only); long UTxO
-// lists are also copied into sp (nil: not).
-func newCaches(rc *cache.Client, sp *spool.Spool) caches {
+// lists are also copied into sp (nil: not), in segments of segmentSize
+// (0: the cache package's default).
+func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
 	// underTip is a cache of whole answers keyed under the tip (see
-	// servedByTip): a key's answer never changes, so it is LocalFirst.
+	// byTip): a key's answer never changes, so it is LocalFirst.
 	underTip := func(name string, o cache.Options) *cache.Cache[[]byte] {
 		o.LocalFirst = true
 		return cache.NewRawJSON(rc, name, o)
 	}
 	poolAnswers := func(name string) *cache.Cache[[]byte] {
-		return underTip(name, cache.Options{TTL: poolResponseTTL, NotFound: errPoolNotFound, NegativeTTL: notFoundTTL})
+		return underTip(name, cache.Options{TTL: poolResponseTTL, NotFound: ErrPoolNotFound, NegativeTTL: NotFoundTTL})
 	}
 	return caches{
 		// Totals are keyed under the tip too.
@@ -80,7 +77,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool) caches {
 		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
 		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
 
-		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: errAssetNotFound, NegativeTTL: notFoundTTL}),
+		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),
 		poolInfo:       poolAnswers("poolinfo"),
 		poolDelegators: poolAnswers("pooldelegators"),
 		poolMeta:       poolAnswers("poolmeta"),
@@ -89,8 +86,8 @@ func newCaches(rc *cache.Client, sp *spool.Spool) caches {
 		account:        underTip("account", cache.Options{TTL: accountCacheTTL}),
 		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL}),
 		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes}),
-		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: errTxNotFound, NegativeTTL: notFoundTTL}),
-		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, utxoSegmentSize).WithSpool(sp),
-		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, utxoSegmentSize).WithSpool(sp),
+		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL}),
+		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
+		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 	}
 }

@@ -1,8 +1,9 @@
-package handlers
+package adminapi
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
 	"time"
@@ -63,37 +64,37 @@ type revokedCredentialJSON struct {
 func credentialID(c *gin.Context) (uuid.UUID, error) {
 	id, err := uuid.Parse(c.Param("id"))
 	if err != nil {
-		return uuid.UUID{}, errInvalidCredentialID
+		return uuid.UUID{}, httpx.ErrInvalidCredentialID
 	}
 	return id, nil
 }
 
-// createCredential: POST /v1/admin/credentials. Every field is checked
+// CreateCredential: POST /v1/admin/credentials. Every field is checked
 // before the user is looked up, so a 400 never depends on ownership.
-func (s *Server) createCredential(c *gin.Context) error {
-	obj, err := decodeJSONObject(c)
+func (s *API) CreateCredential(c *gin.Context) error {
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return err
 	}
 	var in admin.NewCredential
-	if in.Name, err = requiredName(obj["name"], errUserNameRequired); err != nil {
+	if in.Name, err = requiredName(obj["name"], httpx.ErrUserNameRequired); err != nil {
 		return err
 	}
 	userRaw, present := obj["user_account_id"]
 	userStr, isStr := jsonString(userRaw)
 	if !present || !isStr || userStr == "" {
-		return errUserAccountIDNeeded
+		return httpx.ErrUserAccountIDNeeded
 	}
 	userID, userErr := uuid.Parse(userStr)
 	network, isInt := jsonInt(obj["network_id"])
 	if _, known := cardano.NetworkByID(network); !isInt || !known {
-		return errNetworkIDNeeded
+		return httpx.ErrNetworkIDNeeded
 	}
 	in.NetworkID = network
 	if raw, present := obj["description"]; present && !isNull(raw) {
 		d, ok := jsonString(raw)
 		if !ok {
-			return errDescriptionType
+			return httpx.ErrDescriptionType
 		}
 		if err := checkText("description", d, nil); err != nil {
 			return err
@@ -106,7 +107,7 @@ func (s *Server) createCredential(c *gin.Context) error {
 	if raw, present := obj["rate_limit_per_minute"]; present && !isNull(raw) {
 		n, ok := jsonInt(raw)
 		if !ok || n < 1 || n > 10000 {
-			return errRateLimitRange
+			return httpx.ErrRateLimitRange
 		}
 		in.RateLimitPerMinute = n
 	}
@@ -114,12 +115,12 @@ func (s *Server) createCredential(c *gin.Context) error {
 		return err
 	}
 	if userErr != nil {
-		return errUserNotFound // not a UUID: names no user of the caller
+		return httpx.ErrUserNotFound // not a UUID: names no user of the caller
 	}
 	in.UserAccountID = userID
 	cred, key, err := s.deps.Admin.CreateCredential(c.Request.Context(), adminOf(c), in)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errUserNotFound
+		return httpx.ErrUserNotFound
 	}
 	if err != nil {
 		return err
@@ -129,7 +130,7 @@ func (s *Server) createCredential(c *gin.Context) error {
 		APIKey     string         `json:"api_key"`
 	}{credentialView(cred), key}
 	noStore(c)
-	okMessage(c, http.StatusCreated, data, "Credential created successfully. Store the API key now: it cannot be retrieved again.")
+	httpx.OKMessage(c, http.StatusCreated, data, "Credential created successfully. Store the API key now: it cannot be retrieved again.")
 	return nil
 }
 
@@ -142,27 +143,27 @@ func expiresAt(obj map[string]json.RawMessage, now time.Time) (*time.Time, error
 	}
 	s, ok := jsonString(raw)
 	if !ok {
-		return nil, errExpiresFormat
+		return nil, httpx.ErrExpiresFormat
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		if t, err = time.Parse(time.DateOnly, s); err != nil {
-			return nil, errExpiresFormat
+			return nil, httpx.ErrExpiresFormat
 		}
 	}
 	if !t.After(now) {
-		return nil, errExpiresInPast
+		return nil, httpx.ErrExpiresInPast
 	}
 	return &t, nil
 }
 
-// listCredentials: GET /v1/admin/credentials, the caller's credentials newest first.
-func (s *Server) listCredentials(c *gin.Context) error {
+// ListCredentials: GET /v1/admin/credentials, the caller's credentials newest first.
+func (s *API) ListCredentials(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {
 		return err
 	}
-	includeRevoked, err := queryBool(c, "includeRevoked")
+	includeRevoked, err := httpx.QueryBool(c, "includeRevoked")
 	if err != nil {
 		return err
 	}
@@ -174,41 +175,41 @@ func (s *Server) listCredentials(c *gin.Context) error {
 	for i, cr := range creds {
 		out[i] = credentialView(cr)
 	}
-	okPage(c, out, NewPagination(p.Limit, p.Offset, len(out), total))
+	httpx.OKPage(c, out, httpx.NewPagination(p.Limit, p.Offset, len(out), total))
 	return nil
 }
 
-// getCredential: GET /v1/admin/credentials/:id (revoked ones included).
-func (s *Server) getCredential(c *gin.Context) error {
+// GetCredential: GET /v1/admin/credentials/:id (revoked ones included).
+func (s *API) GetCredential(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
 	}
 	cred, err := s.deps.Admin.Credential(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotFound
+		return httpx.ErrCredentialNotFound
 	}
 	if err != nil {
 		return err
 	}
-	ok(c, credentialView(cred))
+	httpx.OK(c, credentialView(cred))
 	return nil
 }
 
-// updateCredential: PATCH /v1/admin/credentials/:id — name and/or
+// UpdateCredential: PATCH /v1/admin/credentials/:id — name and/or
 // description (null clears it); nothing else can change.
-func (s *Server) updateCredential(c *gin.Context) error {
+func (s *API) UpdateCredential(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
 	}
-	obj, err := decodeJSONObject(c)
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return err
 	}
 	var p admin.CredentialPatch
 	if raw, present := obj["name"]; present && !isNull(raw) {
-		name, err := requiredName(raw, errNameNotEmpty)
+		name, err := requiredName(raw, httpx.ErrNameNotEmpty)
 		if err != nil {
 			return err
 		}
@@ -219,7 +220,7 @@ func (s *Server) updateCredential(c *gin.Context) error {
 		if !isNull(raw) {
 			d, ok := jsonString(raw)
 			if !ok {
-				return errDescriptionType
+				return httpx.ErrDescriptionType
 			}
 			if err := checkText("description", d, nil); err != nil {
 				return err
@@ -228,29 +229,29 @@ func (s *Server) updateCredential(c *gin.Context) error {
 		}
 	}
 	if p.Name == nil && !p.SetDescription {
-		return errCredentialPatchNone
+		return httpx.ErrCredentialPatchNone
 	}
 	cred, err := s.deps.Admin.UpdateCredential(c.Request.Context(), adminOf(c), id, p)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotLive
+		return httpx.ErrCredentialNotLive
 	}
 	if err != nil {
 		return err
 	}
-	okMessage(c, http.StatusOK, credentialView(cred), "Credential updated successfully")
+	httpx.OKMessage(c, http.StatusOK, credentialView(cred), "Credential updated successfully")
 	return nil
 }
 
-// revokeCredential: DELETE /v1/admin/credentials/:id (soft delete; the key
+// RevokeCredential: DELETE /v1/admin/credentials/:id (soft delete; the key
 // stops working on the next request everywhere).
-func (s *Server) revokeCredential(c *gin.Context) error {
+func (s *API) RevokeCredential(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
 	}
 	cred, err := s.deps.Admin.RevokeCredential(c.Request.Context(), adminOf(c), id)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotLive
+		return httpx.ErrCredentialNotLive
 	}
 	if err != nil {
 		return err
@@ -260,6 +261,6 @@ func (s *Server) revokeCredential(c *gin.Context) error {
 		UserAccountName: cred.UserAccountName, AdminKeyID: cred.AdminKeyID, AdminEntityName: cred.EntityName,
 		NetworkID: cred.NetworkID, Revoked: cred.Revoked, RevokedAt: isoTimePtr(cred.RevokedAt),
 	}
-	okMessage(c, http.StatusOK, data, "Credential revoked successfully")
+	httpx.OKMessage(c, http.StatusOK, data, "Credential revoked successfully")
 	return nil
 }

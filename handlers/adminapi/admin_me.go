@@ -1,8 +1,10 @@
-package handlers
+package adminapi
 
 import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // GET /v1/admin/me: our addition (docs/DECISIONS.md "Partner console"). A
@@ -18,14 +20,14 @@ type adminMeJSON struct {
 	Bootstrap       bool      `json:"bootstrap"`
 }
 
-// adminMe: GET /v1/admin/me, the calling key as authentication sees it.
+// AdminMe: GET /v1/admin/me, the calling key as authentication sees it.
 // Not audited: it reads nothing but the caller's own key.
-func (s *Server) adminMe(c *gin.Context) error {
+func (s *API) AdminMe(c *gin.Context) error {
 	a := adminOf(c)
 	perms := a.Permissions
 	if a.Bootstrap || perms == nil {
 		perms = []string{} // the bootstrap key passes every check but holds no named permission
 	}
-	ok(c, adminMeJSON{ID: a.ID, PartnerID: a.PartnerID, AdminEntityName: a.EntityName, Permissions: perms, Bootstrap: a.Bootstrap})
+	httpx.OK(c, adminMeJSON{ID: a.ID, PartnerID: a.PartnerID, AdminEntityName: a.EntityName, Permissions: perms, Bootstrap: a.Bootstrap})
 	return nil
 }

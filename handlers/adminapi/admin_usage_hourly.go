@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // GET /v1/admin/usage/:id/hourly: our addition to the spec's usage reports
@@ -18,7 +19,7 @@ import (
 // before the end (the current, unfinished hour included).
 const defaultHourlyWindow = 48 * time.Hour
 
-var errHourlyWindowTooWide = newAPIError(http.StatusBadRequest, "Hourly usage covers at most 31 days: narrow start_date and end_date")
+var errHourlyWindowTooWide = httpx.NewAPIError(http.StatusBadRequest, "Hourly usage covers at most 31 days: narrow start_date and end_date")
 
 type hourlyUsageJSON struct {
 	Hour               string `json:"hour"`
@@ -27,8 +28,8 @@ type hourlyUsageJSON struct {
 	FailedRequests     int64  `json:"failed_requests"`
 }
 
-// credentialUsageHourly: GET /v1/admin/usage/:id/hourly.
-func (s *Server) credentialUsageHourly(c *gin.Context) error {
+// CredentialUsageHourly: GET /v1/admin/usage/:id/hourly.
+func (s *API) CredentialUsageHourly(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
 		return err
@@ -46,14 +47,14 @@ func (s *Server) credentialUsageHourly(c *gin.Context) error {
 		start = *w.Start
 	}
 	if !start.Before(end) {
-		return errUsageDateOrder
+		return httpx.ErrUsageDateOrder
 	}
 	if end.Sub(start) > admin.MaxHourlyWindow {
 		return errHourlyWindowTooWide
 	}
 	r, err := s.deps.Admin.UsageCredentialHourly(c.Request.Context(), adminOf(c), id, start, end)
 	if errors.Is(err, admin.ErrNotFound) {
-		return errCredentialNotFound
+		return httpx.ErrCredentialNotFound
 	}
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (s *Server) credentialUsageHourly(c *gin.Context) error {
 	for i, h := range r.Hourly {
 		hourly[i] = hourlyUsageJSON{Hour: isoTime(h.Hour), TotalRequests: h.Total, SuccessfulRequests: h.Successful, FailedRequests: h.Failed}
 	}
-	ok(c, struct {
+	httpx.OK(c, struct {
 		CredentialID uuid.UUID         `json:"credential_id"`
 		PeriodStart  string            `json:"period_start"`
 		PeriodEnd    string            `json:"period_end"`

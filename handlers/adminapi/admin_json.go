@@ -1,4 +1,4 @@
-package handlers
+package adminapi
 
 import (
 	"bytes"
@@ -13,9 +13,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
-// Field-by-field reading of admin request bodies (decodeJSONObject gives
+// Field-by-field reading of admin request bodies (httpx.DecodeJSONObject gives
 // the raw fields). Each helper answers whether the JSON value has the
 // wanted type, so a handler can reply with its field's own message.
 
@@ -45,19 +46,19 @@ func jsonInt(raw json.RawMessage) (int, bool) {
 // jsonObject checks that raw is a JSON object PostgreSQL jsonb can hold and
 // returns it re-encoded (valid UTF-8, numbers kept exactly). errMetadata…
 // describe why not.
-func jsonObject(raw json.RawMessage) ([]byte, *apiError) {
+func jsonObject(raw json.RawMessage) ([]byte, *httpx.APIError) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var obj map[string]any
 	if err := dec.Decode(&obj); err != nil || obj == nil {
-		return nil, errMetadataType
+		return nil, httpx.ErrMetadataType
 	}
 	if !storable(obj) {
-		return nil, errMetadataContent
+		return nil, httpx.ErrMetadataContent
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
-		return nil, errMetadataContent
+		return nil, httpx.ErrMetadataContent
 	}
 	return b, nil
 }
@@ -89,18 +90,18 @@ func storable(v any) bool {
 }
 
 // requiredName reads a required, non-empty name of at most 255 characters.
-func requiredName(raw json.RawMessage, missing *apiError) (string, error) {
+func requiredName(raw json.RawMessage, missing *httpx.APIError) (string, error) {
 	s, ok := jsonString(raw)
 	if !ok || strings.TrimSpace(s) == "" {
 		return "", missing
 	}
-	return s, checkText("Name", s, errNameTooLong)
+	return s, checkText("Name", s, httpx.ErrNameTooLong)
 }
 
 // checkText refuses U+0000 and, when tooLong is set, over 255 characters.
-func checkText(field, s string, tooLong *apiError) error {
+func checkText(field, s string, tooLong *httpx.APIError) error {
 	if strings.ContainsRune(s, 0) {
-		return errNULCharacter(field)
+		return httpx.ErrNULCharacter(field)
 	}
 	if tooLong != nil && utf8.RuneCountInString(s) > maxNameLen {
 		return tooLong
@@ -117,9 +118,9 @@ func optionalString(obj map[string]json.RawMessage, field string) (*string, erro
 	}
 	s, ok := jsonString(raw)
 	if !ok {
-		return nil, errStringField(field)
+		return nil, httpx.ErrStringField(field)
 	}
-	if err := checkText(field, s, errFieldTooLong(field)); err != nil {
+	if err := checkText(field, s, httpx.ErrFieldTooLong(field)); err != nil {
 		return nil, err
 	}
 	return &s, nil
@@ -140,11 +141,11 @@ func optionalMetadata(obj map[string]json.RawMessage) ([]byte, error) {
 
 // adminPage reads limit (1 to 100, default def) and offset.
 func adminPage(c *gin.Context, def int) (admin.Page, error) {
-	limit, err := queryInt(c, "limit", def, 1, 100)
+	limit, err := httpx.QueryInt(c, "limit", def, 1, 100)
 	if err != nil {
 		return admin.Page{}, err
 	}
-	offset, err := queryOffset(c)
+	offset, err := httpx.QueryOffset(c)
 	if err != nil {
 		return admin.Page{}, err
 	}
@@ -152,7 +153,7 @@ func adminPage(c *gin.Context, def int) (admin.Page, error) {
 }
 
 // queryUUID reads an optional UUID query parameter.
-func queryUUID(c *gin.Context, name string, bad *apiError) (*uuid.UUID, error) {
+func queryUUID(c *gin.Context, name string, bad *httpx.APIError) (*uuid.UUID, error) {
 	raw, present := c.GetQuery(name)
 	if !present {
 		return nil, nil

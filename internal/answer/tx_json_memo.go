@@ -1,9 +1,10 @@
-package handlers
+package answer
 
 import (
 	"slices"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
@@ -30,14 +31,14 @@ func newTxJSONMemo() txJSONMemo {
 	return txJSONMemo{m: bounded.New[txJSONKey, []byte](txJSONMemoBytes, nil)}
 }
 
-// written returns t as appendTx writes it, from the memo when it can.
+// written returns t as wire.AppendTx writes it, from the memo when it can.
 // The bytes are shared: callers copy them, never change them.
 func (m txJSONMemo) written(t dbsync.Tx, grouped bool) []byte {
 	k := txJSONKey{hash: t.Hash, blockHash: t.BlockHash, grouped: grouped}
 	if w, ok := m.m.Get(k); ok {
 		return w
 	}
-	w := appendTx(nil, t, grouped)
+	w := wire.AppendTx(nil, t, grouped)
 	m.m.Set(k, w, len(w)+len(k.hash)+len(k.blockHash)+64)
 	return w
 }

@@ -1,4 +1,4 @@
-package handlers
+package wire
 
 import (
 	"bytes"
@@ -18,12 +18,12 @@ import (
 // one MarshalJSON per quantity and the re-scan of each one's output took a
 // fifth of the detailed history's server CPU.
 
-// appendValue writes the spec's value object (§2.3): {"lovelace": n,
+// AppendValue writes the spec's value object (§2.3): {"lovelace": n,
 // "assets": {...}}, quantities as exact JSON integers at any size. Assets
 // is the flat map ("<policy>.<namehex>": qty) or, grouped, {policy:
 // {namehex: qty}}; an empty object when there are none. Keys come sorted,
 // as encoding/json writes a map's.
-func appendValue(b []byte, v dbsync.Value, grouped bool) []byte {
+func AppendValue(b []byte, v dbsync.Value, grouped bool) []byte {
 	b = append(b, `{"lovelace":`...)
 	if v.Lovelace == nil {
 		b = append(b, '0') // a value always has lovelace
@@ -108,8 +108,8 @@ func quantityOrZero(q *big.Int) *big.Int {
 	return q
 }
 
-// appendTx writes the spec's detailed transaction (§2.4).
-func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
+// AppendTx writes the spec's detailed transaction (§2.4).
+func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	b = append(b, `{"tx_hash":`...)
 	b = appendJSONString(b, t.Hash)
 	b = append(b, `,"block_hash":`...)
@@ -119,7 +119,7 @@ func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	b = append(b, `,"block_no":`...)
 	b = strconv.AppendInt(b, t.BlockNo, 10)
 	b = append(b, `,"block_time":`...)
-	b = appendJSONString(b, blockTime(t.BlockTime))
+	b = appendJSONString(b, BlockTime(t.BlockTime))
 	b = append(b, `,"fee":`...)
 	b = appendQuantity(b, t.Fee)
 	b = append(b, `,"size":`...)
@@ -136,7 +136,7 @@ func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 		b = append(b, `,"address":`...)
 		b = appendJSONString(b, in.Address)
 		b = append(b, `,"value":`...)
-		b = appendValue(b, in.Value, grouped)
+		b = AppendValue(b, in.Value, grouped)
 		b = append(b, '}')
 	}
 	b = append(b, `],"outputs":[`...)
@@ -149,14 +149,14 @@ func appendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 		b = append(b, `,"address":`...)
 		b = appendJSONString(b, o.Address)
 		b = append(b, `,"value":`...)
-		b = appendValue(b, o.Value, grouped)
+		b = AppendValue(b, o.Value, grouped)
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
 }
 
-// appendUTxO writes the spec's UTxO (§2.7).
-func appendUTxO(b []byte, u dbsync.UTxO) []byte {
+// AppendUTxO writes the spec's UTxO (§2.7).
+func AppendUTxO(b []byte, u dbsync.UTxO) []byte {
 	b = append(b, `{"transaction_id":`...)
 	b = appendJSONString(b, u.TxHash)
 	b = append(b, `,"output_index":`...)
@@ -164,7 +164,7 @@ func appendUTxO(b []byte, u dbsync.UTxO) []byte {
 	b = append(b, `,"address":`...)
 	b = appendJSONString(b, u.Address)
 	b = append(b, `,"value":`...)
-	b = appendValue(b, u.Value, false)
+	b = AppendValue(b, u.Value, false)
 	b = append(b, `,"datum_hash":`...)
 	b = appendNullableString(b, u.DatumHash)
 	b = append(b, `,"script_hash":`...)

@@ -271,32 +271,3 @@ func (s *Service) PoolDelegators(ctx context.Context, db *dbsync.DB, id cardano.
 		return wire.Envelope{Success: true, Data: data, Pagination: &p}, poolResponseTTL, nil
 	})
 }
-
-// poolLiveStake returns the pool's live stake and delegator count from the
-// stored distribution, with every pool's live stake of the same refresh,
-// or, before the first background refresh (or without one), computed for
-// this pool on demand (the network total then unknown: nil).
-func (s *Service) poolLiveStake(ctx context.Context, db *dbsync.DB, id cardano.PoolID) (*big.Int, int64, *big.Int, error) {
-	if s.opts.PoolStats != nil {
-		sum, ok, err := s.opts.PoolStats.PoolSummary(ctx, db.Network.Name, id)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		if ok {
-			network := sum.NetworkLiveStake
-			if network == nil {
-				network = new(big.Int) // no pool had delegators
-			}
-			return sum.LiveStake, sum.DelegatorCount, network, nil
-		}
-	}
-	rows, _, err := db.PoolStakeOnDemand(ctx, id, s.tuning.PoolOnDemandBudget)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	live, err := dbsync.SumStake(rows)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	return live, int64(len(rows)), nil, nil
-}

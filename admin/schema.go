@@ -9,7 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/platform/pgconn"
 )
 
 // Starting while the admin database is down: serve does not
@@ -122,5 +122,5 @@ func (e errAttemptTimedOut) Unwrap() error { return e.err }
 // used at all (rather than that it refused a migration).
 func unreachable(err error) bool {
 	var timedOut errAttemptTimedOut
-	return errors.As(err, &timedOut) || dbsync.IsConnectionFailure(err)
+	return errors.As(err, &timedOut) || pgconn.IsConnectionFailure(err)
 }

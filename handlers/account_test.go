@@ -268,7 +268,7 @@ func walkAccountList[T any](t *testing.T, s *Server, c *testChain, path string, 
 }
 
 func TestAccountEndpoints(t *testing.T) {
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		t.Run(string(c.mode), func(t *testing.T) {
 			s := chainServer(t, c)
 			longest := map[string]int{}
@@ -358,7 +358,7 @@ func walkList(t *testing.T, s *Server, c *testChain, list, path string, limit in
 // A stake address never seen on chain: 200 with the empty answer, both as
 // bech32 and as a bare credential.
 func TestAccountNeverSeen(t *testing.T) {
-	c := testChains[0]
+	c := seededChains(t)[0]
 	s := chainServer(t, c)
 	cred := make([]byte, 28)
 	if _, err := rand.Read(cred); err != nil {
@@ -392,7 +392,7 @@ func TestAccountNeverSeen(t *testing.T) {
 }
 
 func TestAccountErrors(t *testing.T) {
-	s := chainServer(t, testChains[0])
+	s := chainServer(t, seededChains(t)[0])
 	good := "/v1/accounts/" + strings.Repeat("ab", 28)
 	type errCase struct{ path, want string }
 	var cases []errCase

@@ -19,6 +19,7 @@ import (
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
@@ -72,12 +73,13 @@ type instance struct {
 
 func newAdminEnv(t testing.TB) *adminEnv {
 	t.Helper()
+	requireServices(t)
 	dsn := testdb.New(t, "sg_test_handlers_admin")
 	db := testdb.Open(t, dsn)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	return &adminEnv{t: t, db: db, dsn: dsn, redis: testdb.Redis(t), clock: &testClock{t: time.Now()}}
+	return &adminEnv{t: t, db: db, dsn: dsn, redis: testRedis(t), clock: &testClock{t: time.Now()}}
 }
 
 // instance starts a server over the environment's database and Redis (rc
@@ -125,12 +127,12 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
-	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), h(func(c *gin.Context) error {
+	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
 		caller, _ := callerOf(c)
-		ok(c, gin.H{"credential_id": caller.CredentialID, "network_id": caller.NetworkID})
+		httpx.OK(c, gin.H{"credential_id": caller.CredentialID, "network_id": caller.NetworkID})
 		return nil
 	}))...)
-	srv.engine.GET("/v1/test/chain", append(srv.dataMiddleware(), h(func(c *gin.Context) error {
+	srv.engine.GET("/v1/test/chain", append(srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
 		_, err := srv.chainDB(c)
 		return err
 	}))...)
@@ -302,3 +304,6 @@ func (e *adminEnv) credential(in *instance, key, userID, extra string) (id, apiK
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 var allPerms = []string{admin.PermManageUsers, admin.PermManageCredentials, admin.PermViewUsage, admin.PermViewAuditLogs}
+
+// isoTime is how admin records write times (ISO 8601, UTC, milliseconds, Z).
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -26,7 +26,7 @@ func (e *adminEnv) rollAdminKey(in *instance, id, body string) (newID, key strin
 }
 
 // TestRevokeLastAdminKey: revoking a partner's only admin key makes every
-// credential of the partner fail on the very next request on another
+// credential of the partner httpx.Fail on the very next request on another
 // instance that had them cached, and the audit entry counts them.
 func TestRevokeLastAdminKey(t *testing.T) {
 	e := newAdminEnv(t)

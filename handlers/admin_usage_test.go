@@ -16,6 +16,7 @@ import (
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/auth"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // The usage tests send real data requests through the real middleware
@@ -29,7 +30,7 @@ import (
 // /v1/test/chain (503: the credential's network is not served), the real
 // routes GET /v1/tx/hash/zz and POST /v1/tx/submit (a 4xx/5xx whatever
 // their implementation answers without a chain database), and 429s from a
-// credential allowed 3 requests a minute. Keys that fail authentication
+// credential allowed 3 requests a minute. Keys that httpx.Fail authentication
 // (401) count for no one. The ledger tallies each request by the status it
 // actually got, so the test holds whatever the real routes answer.
 
@@ -119,13 +120,13 @@ func (tr *traffic) want(creds []string, days ...string) usageTally {
 // servers' clock; /v1/test/missing answers 404 (a data request for
 // something that does not exist).
 func (e *adminEnv) addUsageRoutes(in *instance) {
-	in.srv.engine.GET("/v1/test/slow", append(in.srv.dataMiddleware(), h(func(c *gin.Context) error {
+	in.srv.engine.GET("/v1/test/slow", append(in.srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
 		e.clock.Add(slowMs * time.Millisecond)
-		ok(c, gin.H{})
+		httpx.OK(c, gin.H{})
 		return nil
 	}))...)
-	in.srv.engine.GET("/v1/test/missing", append(in.srv.dataMiddleware(), h(func(c *gin.Context) error {
-		return errTxNotFound
+	in.srv.engine.GET("/v1/test/missing", append(in.srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
+		return httpx.ErrTxNotFound
 	}))...)
 }
 
@@ -876,14 +877,14 @@ func BenchmarkUsageMiddleware(b *testing.B) {
 		in.call(b, "GET", "/v1/test/whoami", k, "").want(b, 200, "")
 	}
 	srv := in.srv
-	srv.engine.GET("/v1/test/nousage", srv.requireCredential, srv.rateLimit, h(func(c *gin.Context) error {
+	srv.engine.GET("/v1/test/nousage", srv.requireCredential, srv.rateLimit, httpx.H(func(c *gin.Context) error {
 		caller, _ := callerOf(c)
-		ok(c, gin.H{"credential_id": caller.CredentialID, "network_id": caller.NetworkID})
+		httpx.OK(c, gin.H{"credential_id": caller.CredentialID, "network_id": caller.NetworkID})
 		return nil
 	}))
 	fixed := auth.Caller{CredentialID: [16]byte{1}}
 	setCaller := func(c *gin.Context) { c.Set(ctxCaller, fixed); c.Next() }
-	bare := h(func(c *gin.Context) error { ok(c, gin.H{"credential_id": fixed.CredentialID}); return nil })
+	bare := httpx.H(func(c *gin.Context) error { httpx.OK(c, gin.H{"credential_id": fixed.CredentialID}); return nil })
 	srv.engine.GET("/v1/test/bare", setCaller, bare)
 	srv.engine.GET("/v1/test/bare-usage", setCaller, srv.recordUsage, bare)
 

@@ -238,7 +238,7 @@ func TestSuspendReactivateUser(t *testing.T) {
 		in.call(t, "POST", "/v1/admin/users/"+id+"/reactivate", key, "").want(t, 404, "User account not found or not suspended")
 		in.call(t, "POST", "/v1/admin/users/bogus/reactivate", key, "").want(t, 404, "User account not found or not suspended")
 	})
-	// pending is reserved: such a user can be neither suspended nor reactivated, and its keys fail.
+	// pending is reserved: such a user can be neither suspended nor reactivated, and its keys httpx.Fail.
 	if _, err := e.db.Exec(`UPDATE syncgate.user_accounts SET status = 'pending' WHERE id = $1`, id); err != nil {
 		t.Fatal(err)
 	}

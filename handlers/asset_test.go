@@ -21,6 +21,7 @@ import (
 
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"github.com/syncgate/syncgate/internal/service/registry"
@@ -53,6 +54,7 @@ type chain2Chain struct {
 
 func seedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
 	t.Helper()
+	requireServices(t)
 	dsn, m, drop, err := testdb.DBSync(mode, 4000)
 	if err != nil {
 		t.Fatalf("seed %s: %v", mode, err)
@@ -62,7 +64,7 @@ func seedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
 	return &chain2Chain{mode: mode, dsn: dsn, db: db, raw: testdb.Open(t, dsn), manifest: m}
 }
 
-// chain2Response is a whole response envelope.
+// chain2Response is a whole response httpx.Envelope.
 type chain2Response struct {
 	Success    bool            `json:"success"`
 	Error      string          `json:"error"`
@@ -75,7 +77,7 @@ type chain2Response struct {
 	} `json:"pagination"`
 }
 
-// c2Get sends an authenticated GET and decodes the envelope.
+// c2Get sends an authenticated GET and decodes the httpx.Envelope.
 func c2Get(t *testing.T, h http.Handler, path string) (int, chain2Response, []byte) {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -257,7 +259,7 @@ func newChain2Server(t *testing.T, c *chain2Chain, reg *registry.Registry, withR
 	t.Helper()
 	deps := Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: chain2Creds{}, Log: chain2Log, Registry: reg}
 	if withRedis {
-		deps.Redis = testdb.Redis(t)
+		deps.Redis = testRedis(t)
 	}
 	return New(deps).Handler()
 }
@@ -267,7 +269,7 @@ func TestAssetInfo(t *testing.T) {
 	m := core.manifest
 	spaceBud := strings.Replace(m.Assets.CIP25V1.Unit, ".", "", 1)
 	rf := newC2RegistryFixture(t, spaceBud)
-	dirReg, err := registry.New(registry.Options{Dir: rf.dir, Redis: testdb.Redis(t)})
+	dirReg, err := registry.New(registry.Options{Dir: rf.dir, Redis: testRedis(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +328,7 @@ func TestAssetInfo(t *testing.T) {
 	})
 
 	t.Run("registry by URL, cached once", func(t *testing.T) {
-		rc := testdb.Redis(t)
+		rc := testRedis(t)
 		urlReg, _ := registry.New(registry.Options{URL: rf.srv.URL, Redis: rc})
 		// Two instances sharing Redis, asking in every way that reaches the registry.
 		servers := []http.Handler{
@@ -362,7 +364,7 @@ func TestAssetInfo(t *testing.T) {
 		addr := ln.Addr().String()
 		ln.Close()
 		down, _ := registry.New(registry.Options{URL: "http://" + addr, Timeout: 200 * time.Millisecond})
-		rc := testdb.Redis(t)
+		rc := testRedis(t)
 		h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": core.db}, Credentials: chain2Creds{}, Log: chain2Log, Registry: down, Redis: rc}).Handler()
 		for _, src := range []string{"auto", "registry"} {
 			a := c2GetAsset(t, h, m.Assets.Hosky.Unit, src)
@@ -371,8 +373,8 @@ func TestAssetInfo(t *testing.T) {
 			}
 			// Such an answer is kept only briefly: the registry may be back soon.
 			key := rc.Key("asset", "mainnet", m.Tip.BlockHash, m.Assets.Hosky.Unit, src)
-			if ttl, err := rc.Redis().TTL(t.Context(), key).Result(); err != nil || ttl <= 0 || ttl > assetCacheDegradedTTL {
-				t.Errorf("registry down, %s: cached for %v (%v), want at most %v", src, ttl, err, assetCacheDegradedTTL)
+			if ttl, err := rc.Redis().TTL(t.Context(), key).Result(); err != nil || ttl <= 0 || ttl > answer.AssetDegradedTTL {
+				t.Errorf("registry down, %s: cached for %v (%v), want at most %v", src, ttl, err, answer.AssetDegradedTTL)
 			}
 		}
 		// On-chain sources still answer.
@@ -383,15 +385,15 @@ func TestAssetInfo(t *testing.T) {
 
 	t.Run("cache follows the tip", func(t *testing.T) {
 		c := seedChain2(t, chaingen.ModeCore)
-		rc := testdb.Redis(t)
+		rc := testRedis(t)
 		h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: chain2Creds{}, Log: chain2Log, Registry: dirReg, Redis: rc}).Handler()
 		unit := c.manifest.Assets.MintBurn.Unit
 		before := c2GetAsset(t, h, unit, "")
 		key := rc.Key("asset", "mainnet", c.manifest.Tip.BlockHash, unit, "auto")
-		if ttl, _ := rc.Redis().TTL(t.Context(), key).Result(); ttl <= assetCacheDegradedTTL {
+		if ttl, _ := rc.Redis().TTL(t.Context(), key).Result(); ttl <= answer.AssetDegradedTTL {
 			t.Fatalf("answer not cached under %s for the full TTL (%v)", key, ttl)
 		}
-		// A cached answer (the whole envelope) is served as stored: plant a marker.
+		// A cached answer (the whole httpx.Envelope) is served as stored: plant a marker.
 		marker := `{"success":true,"data":` + strings.Replace(string(c2MustJSON(t, before)), `"mint_count":2`, `"mint_count":99`, 1) + "}\n"
 		if err := rc.Redis().Set(t.Context(), key, marker, time.Minute).Err(); err != nil {
 			t.Fatal(err)

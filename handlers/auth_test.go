@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 func TestDataAuthentication(t *testing.T) {
@@ -228,7 +229,7 @@ func BenchmarkAuthAndRateLimit(b *testing.B) {
 		keys = append(keys, k)
 		in.call(b, "GET", "/v1/test/whoami", k, "").want(b, 200, "")
 	}
-	in.srv.engine.GET("/v1/test/bare", h(func(c *gin.Context) error { ok(c, map[string]string{"credential_id": "x"}); return nil }))
+	in.srv.engine.GET("/v1/test/bare", httpx.H(func(c *gin.Context) error { httpx.OK(c, map[string]string{"credential_id": "x"}); return nil }))
 
 	run := func(b *testing.B, path string, withKey bool) {
 		for i := 0; b.Loop(); i++ {

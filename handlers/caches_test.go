@@ -5,15 +5,15 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/answer"
 )
 
 // TestNotFoundAnswersRemembered: a 404 for an unknown asset or pool is
 // remembered under the tip (briefly, as ids can be invented without end)
 // and answered the same from there.
 func TestNotFoundAnswersRemembered(t *testing.T) {
-	rc := testdb.Redis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
 	for _, tc := range []struct{ path, name, msg string }{
 		{"/v1/assets/" + strings.Repeat("ab", 28) + ".00", "asset", "Asset not found"},
 		{"/v1/pools/" + strings.Repeat("cd", 28), "poolinfo", "Pool not found"},
@@ -26,8 +26,8 @@ func TestNotFoundAnswersRemembered(t *testing.T) {
 		if err != nil || len(keys) != 1 {
 			t.Fatalf("%s: keys %v %v, want one remembered 404", tc.path, keys, err)
 		}
-		if ttl := rc.Redis().TTL(t.Context(), keys[0]).Val(); ttl <= 0 || ttl > notFoundTTL {
-			t.Errorf("%s: remembered for %v, want at most %v", tc.path, ttl, notFoundTTL)
+		if ttl := rc.Redis().TTL(t.Context(), keys[0]).Val(); ttl <= 0 || ttl > answer.NotFoundTTL {
+			t.Errorf("%s: remembered for %v, want at most %v", tc.path, ttl, answer.NotFoundTTL)
 		}
 		if again := get(t, s, tc.path); again.Status != 404 || string(again.Raw) != string(first.Raw) {
 			t.Errorf("%s: remembered 404 answered %d %s, want %s", tc.path, again.Status, again.Raw, first.Raw)

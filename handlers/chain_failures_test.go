@@ -16,13 +16,13 @@ import (
 )
 
 // TestChainFailuresAnswered sends data requests into the three ways the
-// chain database can fail a request and checks the spec's status and
+// chain database can httpx.Fail a request and checks the spec's status and
 // message for each: a statement past statement_timeout (504), a db-sync
 // without blocks and a database that has gone (503), and a client that
 // leaves before the answer (499, not a 500).
 func TestChainFailuresAnswered(t *testing.T) {
 	smp := testSamples(t)
-	c := testChains[0]
+	c := seededChains(t)[0]
 
 	// 504: tx_out is locked by another session, the statement waits past
 	// its 1 s statement_timeout and PostgreSQL cancels it. (Opening runs
@@ -85,7 +85,7 @@ func TestChainFailuresAnswered(t *testing.T) {
 // database that hangs costs the probe timeout once and the other network
 // still reads as up; without Redis configured the instance is healthy.
 func TestHealthOneNetworkHangs(t *testing.T) {
-	hung, ok := testChains[0], testChains[1]
+	hung, ok := seededChains(t)[0], seededChains(t)[1]
 	health := func(s *Server) (int, healthData) {
 		w := httptest.NewRecorder()
 		serveChecked(t, s.Handler(), w, httptest.NewRequest(http.MethodGet, "/v1/health", nil))

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"github.com/gin-gonic/gin"
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 
 	"github.com/syncgate/syncgate/dbsync"
@@ -16,7 +17,7 @@ func (s *Server) chainAddress(c *gin.Context) (*dbsync.DB, cardano.Address, erro
 	}
 	addr, err := cardano.ParseAddress(c.Param("address"), db.Network.Mainnet)
 	if err != nil {
-		return nil, cardano.Address{}, errInvalidAddress
+		return nil, cardano.Address{}, httpx.ErrInvalidAddress
 	}
 	return db, addr, nil
 }
@@ -29,7 +30,7 @@ func (s *Server) chainStakeKey(c *gin.Context) (*dbsync.DB, cardano.StakeKey, er
 	}
 	key, err := cardano.ParseStakeKey(c.Param("stakeKey"), db.Network.Mainnet)
 	if err != nil {
-		return nil, cardano.StakeKey{}, errInvalidStakeKey
+		return nil, cardano.StakeKey{}, httpx.ErrInvalidStakeKey
 	}
 	return db, key, nil
 }
@@ -43,7 +44,7 @@ func (s *Server) chainCredential(c *gin.Context) (*dbsync.DB, cardano.PaymentCre
 	}
 	cred, err := cardano.ParsePaymentCredential(c.Param("credential"))
 	if err != nil {
-		return nil, cardano.PaymentCredential{}, errInvalidCred
+		return nil, cardano.PaymentCredential{}, httpx.ErrInvalidCred
 	}
 	return db, cred, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/console"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // The partner console: static files embedded in the binary,
@@ -51,7 +52,7 @@ func serveConsole(c *gin.Context) {
 	typ, known := consoleTypes[path.Ext(name)]
 	body, err := fs.ReadFile(consoleFiles, name)
 	if !known || err != nil {
-		fail(c, errNotFoundRoute)
+		httpx.Fail(c, httpx.ErrNotFoundRoute)
 		return
 	}
 	c.Data(http.StatusOK, typ, body)

@@ -39,8 +39,9 @@ import (
 // With SYNCGATE_CONSOLE_SCREENSHOTS=1 it also writes the screenshots in
 // docs/console (1280 and 390 pixels wide).
 func TestConsoleInBrowser(t *testing.T) {
+	requireServices(t) // and Chromium
 	browser := findChromium(t)
-	chain := testChains[0]
+	chain := seededChains(t)[0]
 	env := newAdminEnv(t)
 	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
 	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})

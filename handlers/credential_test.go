@@ -66,7 +66,7 @@ func addressKind(t *testing.T, addr string) string {
 }
 
 func TestCredentialUTxOsAndBalance(t *testing.T) {
-	m := testChains[0].manifest
+	m := seededChains(t)[0].manifest
 	creds := map[string]chaingen.CredentialRef{"payment": m.Credentials.Payment, "script": m.Credentials.Script}
 	for name, ref := range creds {
 		if ref.Hex == "" || ref.UTxOs == 0 || len(ref.Addresses) == 0 {
@@ -76,7 +76,7 @@ func TestCredentialUTxOsAndBalance(t *testing.T) {
 	if !strings.HasPrefix(m.Credentials.Payment.Bech32, "addr_vkh1") || !strings.HasPrefix(m.Credentials.Script.Bech32, "script1") {
 		t.Fatalf("manifest credentials %s / %s", m.Credentials.Payment.Bech32, m.Credentials.Script.Bech32)
 	}
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		unspent := `NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
 		if c.mode == chaingen.ModeConsumed {
@@ -184,7 +184,7 @@ func TestCredentialUTxOsAndBalance(t *testing.T) {
 		}
 	}
 	// Both modes answer byte for byte alike.
-	a, b := chainServer(t, testChains[0]), chainServer(t, testChains[1])
+	a, b := chainServer(t, seededChains(t)[0]), chainServer(t, seededChains(t)[1])
 	for _, ref := range creds {
 		for _, p := range []string{"/v1/utxos/credential/" + ref.Bech32, "/v1/assets/balance/credential/" + ref.Hex + "?groupByPolicy=true"} {
 			if ra, rb := get(t, a, p), get(t, b, p); string(ra.Raw) != string(rb.Raw) {
@@ -195,8 +195,8 @@ func TestCredentialUTxOsAndBalance(t *testing.T) {
 }
 
 func TestCredentialErrors(t *testing.T) {
-	s := chainServer(t, testChains[0])
-	m := testChains[0].manifest
+	s := chainServer(t, seededChains(t)[0])
+	m := seededChains(t)[0].manifest
 	const msg = "Invalid payment credential format"
 	for name, bad := range badCredentials(t, m) {
 		for _, path := range []string{"/v1/utxos/credential/", "/v1/assets/balance/credential/"} {

@@ -15,7 +15,6 @@ import (
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestEndToEndCredentialOnChainData walks the product's main path with no
@@ -25,7 +24,7 @@ import (
 // 503; revoking the key stops it on the next request; the usage endpoint
 // counts what was served.
 func TestEndToEndCredentialOnChainData(t *testing.T) {
-	chain := testChains[0]
+	chain := seededChains(t)[0]
 	env := newAdminEnv(t)
 	in := env.instance()
 	rec := admin.NewUsageRecorder(env.db, time.Hour, quiet) // flushed by the test
@@ -92,7 +91,7 @@ func TestEndToEndCredentialOnChainData(t *testing.T) {
 
 // TestHealthReportsTipLagAndRedis checks /v1/health against a seeded chain.
 func TestHealthReportsTipLagAndRedis(t *testing.T) {
-	chain := testChains[0]
+	chain := seededChains(t)[0]
 	tip := chain.manifest.Tip
 	get := func(s *Server) (int, healthData) {
 		w := httptest.NewRecorder()
@@ -110,12 +109,12 @@ func TestHealthReportsTipLagAndRedis(t *testing.T) {
 	cfg := config.Config{MaxTipLag: 10 * time.Minute}
 	nets := map[string]*dbsync.DB{"mainnet": chain.db}
 
-	code, h := get(New(Deps{Config: cfg, Networks: nets, Redis: testdb.Redis(t), Now: at(30 * time.Second), Log: quiet}))
+	code, h := get(New(Deps{Config: cfg, Networks: nets, Redis: testRedis(t), Now: at(30 * time.Second), Log: quiet}))
 	n := h.Networks["mainnet"]
 	if code != http.StatusOK || h.Status != "healthy" || h.Redis != "ok" || n.TipSlot == nil || uint64(*n.TipSlot) != tip.Slot || *n.LagSeconds != 30 || n.Layout != "core" {
 		t.Errorf("fresh tip: %d %+v %+v", code, h, n)
 	}
-	if _, h = get(New(Deps{Config: cfg, Networks: nets, Redis: testdb.Redis(t), Now: at(time.Hour), Log: quiet})); h.Status != "degraded" {
+	if _, h = get(New(Deps{Config: cfg, Networks: nets, Redis: testRedis(t), Now: at(time.Hour), Log: quiet})); h.Status != "degraded" {
 		t.Errorf("an hour behind: status %q, want degraded", h.Status)
 	}
 	down, err := cache.New("redis://127.0.0.1:1/0", "x:")

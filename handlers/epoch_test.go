@@ -9,7 +9,6 @@ import (
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // sdkEpochLatest mirrors what the client SDK declares for GET
@@ -32,7 +31,7 @@ type sdkEpochLatest struct {
 }
 
 func TestEpochsLatest(t *testing.T) {
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		var want struct {
 			Slot      int64     `db:"slot_no"`
 			Epoch     int64     `db:"epoch_no"`
@@ -55,7 +54,7 @@ func TestEpochsLatest(t *testing.T) {
 		s := New(Deps{
 			Networks:    map[string]*dbsync.DB{"mainnet": c.db},
 			Credentials: testCredentials,
-			Redis:       testdb.Redis(t),
+			Redis:       testRedis(t),
 			Log:         quietLog,
 			Config:      config.Config{MaxTipLag: 10 * time.Minute},
 			Now:         func() time.Time { return now },
@@ -88,26 +87,6 @@ func TestEpochsLatest(t *testing.T) {
 				t.Errorf("%s now=%s: sync_progress %v, want %v", c.mode, tc.now, got.Network.SyncProgress, tc.progress)
 			}
 			checkLastUpdated(t, c, r)
-		}
-	}
-}
-
-func TestSyncProgress(t *testing.T) {
-	start := time.Date(2017, 9, 23, 21, 44, 51, 0, time.UTC)
-	for _, tc := range []struct {
-		tip, now time.Time
-		lag      time.Duration
-		want     float64
-	}{
-		{start.Add(999 * time.Hour), start.Add(1000 * time.Hour), 0, 99.9},
-		{start.Add(2 * time.Hour), start.Add(3 * time.Hour), 0, 66.66}, // rounded down
-		{start.Add(2 * time.Hour), start.Add(2*time.Hour + time.Minute), 10 * time.Minute, 100},
-		{start, start, 0, 100},                              // a network that has just started
-		{start.Add(time.Hour), start, 0, 100},               // a clock behind the chain
-		{start.Add(-time.Hour), start.Add(time.Hour), 0, 0}, // never negative
-	} {
-		if got := syncProgress(start, tc.tip, tc.now, tc.lag); got != tc.want {
-			t.Errorf("syncProgress(tip %s, now %s, lag %s) = %v, want %v", tc.tip, tc.now, tc.lag, got, tc.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // healthNetwork is one network's line in /v1/health.
@@ -110,6 +111,6 @@ func (s *Server) health(c *gin.Context) error {
 	case degraded:
 		data.Status = "degraded"
 	}
-	writeJSON(c, status, envelope{Success: true, Data: data})
+	httpx.WriteJSON(c, status, httpx.Envelope{Success: true, Data: data})
 	return nil
 }

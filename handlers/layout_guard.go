@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // needs refuses a route with 501 when the caller's db-sync layout does
@@ -18,19 +19,19 @@ func (s *Server) needs(f dbsync.Facts) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		db, err := s.chainDB(c)
 		if err != nil {
-			fail(c, err)
+			httpx.Fail(c, err)
 			return
 		}
 		caps, known := db.Capabilities()
 		if !known { // not reached yet: its reads answer 503 the same way
-			fail(c, fmt.Errorf("%w: %s db-sync not ready", dbsync.ErrUnavailable, db.Network.Name))
+			httpx.Fail(c, fmt.Errorf("%w: %s db-sync not ready", dbsync.ErrUnavailable, db.Network.Name))
 			return
 		}
 		if !caps.Keeps(f) {
 			if caps.NoOutputs {
-				fail(c, errNoOutputs)
+				httpx.Fail(c, httpx.ErrNoOutputs)
 			} else {
-				fail(c, errPrunedDatabase)
+				httpx.Fail(c, httpx.ErrPrunedDatabase)
 			}
 			return
 		}

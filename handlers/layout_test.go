@@ -13,6 +13,7 @@ import (
 // layoutServer seeds the suite's chain in layout v and serves it as mainnet.
 func layoutServer(t *testing.T, v chaingen.Variant) (*Server, *dbsync.DB) {
 	t.Helper()
+	requireServices(t)
 	dsn, _, drop, err := testdb.DBSyncVariant(v, seedTxs)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func layoutServer(t *testing.T, v chaingen.Variant) (*Server, *dbsync.DB) {
 // refuses everything that reads outputs. Never a silently short answer.
 func TestLayoutsRefuseWhatTheyLack(t *testing.T) {
 	smp := testSamples(t)
-	m := testChains[0].manifest
+	m := seededChains(t)[0].manifest
 	stake := m.Accounts.Busiest
 	spent := []string{"/v1/tx/history/" + smp.Small, "/v1/tx/address/" + smp.Small, "/v1/tx/hash/" + m.Txs.Failed.Hash,
 		"/v1/accounts/" + stake + "/addresses"}
@@ -36,7 +37,7 @@ func TestLayoutsRefuseWhatTheyLack(t *testing.T) {
 		"/v1/accounts/" + stake + "/assets", "/v1/pools/" + m.Pools.Biggest.ID}
 	always := []string{"/v1/epochs/latest", "/v1/accounts/" + stake, "/v1/pools/" + m.Pools.Biggest.ID + "/metadata"}
 
-	core := chainServer(t, testChains[0])
+	core := chainServer(t, seededChains(t)[0])
 	for _, tc := range []struct {
 		variant    chaingen.Variant
 		layout     string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/platform/metrics"
 )
 
@@ -21,7 +22,7 @@ const readyProbeTimeout = time.Second
 // livez: GET /livez. The process answers HTTP; nothing else is checked
 // (a restart would not fix a database that is down).
 func (s *Server) livez(c *gin.Context) error {
-	ok(c, gin.H{"status": "ok"})
+	httpx.OK(c, gin.H{"status": "ok"})
 	return nil
 }
 
@@ -79,7 +80,7 @@ func (s *Server) readyz(c *gin.Context) error {
 	if d.Status != "ready" {
 		status = http.StatusServiceUnavailable
 	}
-	writeJSON(c, status, envelope{Success: true, Data: d})
+	httpx.WriteJSON(c, status, httpx.Envelope{Success: true, Data: d})
 	return nil
 }
 
@@ -119,7 +120,7 @@ func limitInFlight(n int) gin.HandlerFunc {
 		case slots <- struct{}{}:
 		default:
 			metrics.Shed("in_flight")
-			fail(c, errOverloaded(time.Second))
+			httpx.Fail(c, httpx.ErrOverloaded(time.Second))
 			return
 		}
 		defer func() { <-slots }()

@@ -36,7 +36,7 @@ func probe(t *testing.T, s *Server, path string) (*httptest.ResponseRecorder, ma
 func TestLivezReadyz(t *testing.T) {
 	var adminErr atomic.Pointer[error]
 	var draining atomic.Bool
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog,
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Log: quietLog,
 		Draining: draining.Load,
 		AdminCheck: func(context.Context) error {
 			if e := adminErr.Load(); e != nil {
@@ -174,7 +174,7 @@ func errorOf(w *httptest.ResponseRecorder) string {
 // requests at a time, queue bound), closed when the test ends.
 func gatedChain(t *testing.T, active, queue int) *dbsync.DB {
 	t.Helper()
-	db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: testChains[0].dsn}, 30*time.Second)
+	db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: seededChains(t)[0].dsn}, 30*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func holdGate(t *testing.T, db *dbsync.DB) (release func()) {
 	}()
 	select {
 	case <-held:
-	case err := <-done: // never admitted: fail, don't wait forever
+	case err := <-done: // never admitted: httpx.Fail, don't wait forever
 		t.Fatalf("holding the gate: the read ended before it was admitted: %v", err)
 	}
 	return func() {

@@ -6,11 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/syncgate/syncgate/auth"
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
@@ -29,33 +31,68 @@ type testChain struct {
 	dsn      string
 }
 
-var testChains []*testChain
-
 // quietLog keeps access lines out of test output.
 var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
+// The two seeded chains are made on first need (seededChains), so tests
+// that need no chain (and every test under -short) pay nothing for them.
+var (
+	chainsOnce sync.Once
+	chains     []*testChain
+	chainsErr  error
+	chainsDone []func() // closes and drops them after the run
+)
+
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
+	code := m.Run()
+	for i := len(chainsDone) - 1; i >= 0; i-- {
+		chainsDone[i]()
+	}
+	os.Exit(code)
 }
 
-func runTests(m *testing.M) int {
-	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
-		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "handlers tests:", err)
-			return 1
-		}
-		defer drop()
-		c, err := openTestChain(mode, dsn, manifest)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "handlers tests:", err)
-			return 1
-		}
-		defer c.db.Close()
-		defer c.raw.Close()
-		testChains = append(testChains, c)
+// requireServices skips the test under -short: it needs PostgreSQL or
+// Redis (or Chromium), and -short runs with none of them.
+func requireServices(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL and Redis (skipped under -short)")
 	}
-	return m.Run()
+}
+
+// testRedis is the real Redis under a key prefix of the test's own.
+func testRedis(t testing.TB) *cache.Client {
+	t.Helper()
+	requireServices(t)
+	return testdb.Redis(t)
+}
+
+// seededChains returns the seeded chains (core, consumed; same seed),
+// seeding them the first time any test asks.
+func seededChains(t testing.TB) []*testChain {
+	t.Helper()
+	requireServices(t)
+	chainsOnce.Do(func() {
+		for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
+			dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
+			if err != nil {
+				chainsErr = err
+				return
+			}
+			chainsDone = append(chainsDone, drop)
+			c, err := openTestChain(mode, dsn, manifest)
+			if err != nil {
+				chainsErr = err
+				return
+			}
+			chainsDone = append(chainsDone, func() { c.db.Close(); c.raw.Close() })
+			chains = append(chains, c)
+		}
+	})
+	if chainsErr != nil {
+		t.Fatalf("seeding the test chains: %v", chainsErr)
+	}
+	return chains
 }
 
 func openTestChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*testChain, error) {
@@ -104,7 +141,7 @@ func chainServer(t *testing.T, c *testChain) *Server {
 	return New(Deps{
 		Networks:    map[string]*dbsync.DB{"mainnet": c.db},
 		Credentials: testCredentials,
-		Redis:       testdb.Redis(t),
+		Redis:       testRedis(t),
 		Log:         quietLog,
 	})
 }

@@ -77,7 +77,7 @@ func checkResponse(t testing.TB, req *http.Request, body []byte, w *httptest.Res
 	route, params, err := router.FindRoute(req)
 	if err != nil {
 		// 404/405 from the router (or 431 before routing): no operation,
-		// but the error envelope.
+		// but the error httpx.Envelope.
 		if w.Code < 400 {
 			t.Errorf("%s %s answered %d but the OpenAPI document has no such operation: %v", req.Method, req.URL.Path, w.Code, err)
 			return

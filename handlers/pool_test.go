@@ -191,7 +191,7 @@ func TestPools(t *testing.T) {
 	}
 
 	t.Run("epoch totals cached", func(t *testing.T) {
-		rc := testdb.Redis(t)
+		rc := testRedis(t)
 		// Each check asks another instance sharing the Redis: an instance
 		// serves answers it holds from process memory first (LocalFirst).
 		instance := func() http.Handler {

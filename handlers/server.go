@@ -1,9 +1,11 @@
-// Package handlers is syncgate's HTTP layer: the gin router, middleware,
-// the response envelope and one file per endpoint group. Handlers are
-// func(*gin.Context) error adapted by h; fail (errors.go) is the only code
-// that writes an error envelope, for handlers and middleware alike, and
-// errors.go holds every message a client can read. The route table is
-// routes.go (the console's two static paths are registered from there by
+// Package handlers is syncgate's data API over HTTP: the gin router and
+// its middleware, and one file per endpoint group, each handler parsing a
+// request, asking internal/answer for the answer and writing it. Handlers
+// are func(*gin.Context) error adapted by httpx.H; httpx.Fail is the only
+// code that writes an error envelope, for handlers and middleware alike,
+// and httpx's errors.go holds every message a client can read. The admin
+// API's handlers are package adminapi; the route table, which wires both,
+// is routes.go (the console's two static paths are registered from there by
 // consoleRoutes, console.go); handlers/openapi/openapi.json documents every
 // route and a test keeps the two in step.
 package handlers
@@ -12,16 +14,17 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/auth"
-	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers/adminapi"
+	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
@@ -39,7 +42,7 @@ type CredentialAuthenticator interface {
 type Deps struct {
 	Config      config.Config
 	Networks    map[string]*dbsync.DB // served networks by name
-	Redis       *cache.Client         // optional
+	Redis       *answer.Redis         // optional
 	Credentials CredentialAuthenticator
 	// Admin serves the administration endpoints and authenticates their
 	// admin keys.
@@ -50,10 +53,10 @@ type Deps struct {
 	AdminReady func() bool
 	// Limiter rate-limits data requests per credential (cache.NewLimiter
 	// over the Redis hot-path client); nil means a per-instance limiter.
-	Limiter *cache.Limiter
+	Limiter *answer.Limiter
 	// AuthFailures counts failed authentications per client IP (a
 	// cache.Limiter over the hot-path Redis client); nil means per instance.
-	AuthFailures *cache.Limiter
+	AuthFailures *answer.Limiter
 	// Spool keeps this instance's copies of long UTxO lists on disk
 	// (internal/platform/spool); nil: every repeat of one is read from Redis.
 	Spool *spool.Spool
@@ -76,6 +79,9 @@ type Deps struct {
 	// AdminCheck checks, for /readyz, that the admin database answers now
 	// and carries every migration. Nil: not checked.
 	AdminCheck func(ctx context.Context) error
+	// AnswerTuning sizes the answer caches (internal/answer); zero fields
+	// mean the defaults, tests make them small.
+	AnswerTuning answer.Tuning
 }
 
 // Server is the HTTP application.
@@ -83,13 +89,11 @@ type Server struct {
 	deps   Deps
 	log    *slog.Logger
 	engine *gin.Engine
-	guard  *authGuard
-	caches caches
-	txJSON txJSONMemo
-	// hotPages: history pages asked for lately (tx.go).
-	hotPages hotPages
-	// epochAnswers: each network's last /v1/epochs/latest answer (epoch.go).
-	epochAnswers sync.Map
+	guard  *httpx.AuthGuard
+	// answers makes the data answers and holds their caches.
+	answers *answer.Service
+	// adm is the admin API's handlers.
+	adm *adminapi.API
 }
 
 // New builds the server and its routes.
@@ -101,11 +105,15 @@ func New(deps Deps) *Server {
 		deps.Now = time.Now
 	}
 	if deps.Limiter == nil {
-		deps.Limiter = cache.NewLimiter(nil, deps.Now)
+		deps.Limiter = answer.NewLocalLimiter(deps.Now)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
-		guard: newAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now), caches: newCaches(deps.Redis, deps.Spool), txJSON: newTxJSONMemo(), hotPages: newHotPages()}
+		guard: httpx.NewAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now),
+		answers: answer.New(answer.Options{Redis: deps.Redis, Spool: deps.Spool, Registry: deps.Registry, PoolStats: deps.PoolStats,
+			Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
+	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
+		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false
@@ -119,12 +127,16 @@ func New(deps Deps) *Server {
 // Handler returns the http.Handler to serve.
 func (s *Server) Handler() http.Handler { return s.engine }
 
-// h adapts an error-returning handler: the error becomes the envelope.
-func h(fn func(*gin.Context) error) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if err := fn(c); err != nil {
-			fail(c, err)
+// answered writes an answer's bytes as the 200 response, or returns its
+// error for h to answer: handler code reads
+// return answered(c)(s.answers.X(...)).
+func answered(c *gin.Context) func([]byte, error) error {
+	return func(b []byte, err error) error {
+		if err != nil {
+			return err
 		}
+		c.Data(http.StatusOK, httpx.ContentType, b)
+		return nil
 	}
 }
 

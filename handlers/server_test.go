@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 type body struct {
@@ -97,7 +99,7 @@ func TestClientIPIgnoresForwardedForFromUntrustedPeers(t *testing.T) {
 }
 
 // TestOversizedHeadersEnvelope: headers over maxHeaderBytes are answered
-// 431 in the JSON envelope, on API routes and unknown paths alike.
+// 431 in the JSON httpx.Envelope, on API routes and unknown paths alike.
 func TestOversizedHeadersEnvelope(t *testing.T) {
 	s := New(Deps{Log: quiet})
 	for _, path := range []string{"/v1/health", "/v1/nope"} {
@@ -108,7 +110,7 @@ func TestOversizedHeadersEnvelope(t *testing.T) {
 		if w.Code != http.StatusRequestHeaderFieldsTooLarge || strings.TrimSpace(w.Body.String()) != `{"success":false,"error":"Request header fields too large"}` {
 			t.Errorf("%s: %d %s", path, w.Code, w.Body.String())
 		}
-		if ct := w.Header().Get("Content-Type"); ct != contentType {
+		if ct := w.Header().Get("Content-Type"); ct != httpx.ContentType {
 			t.Errorf("%s: Content-Type %q", path, ct)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"time"
@@ -36,18 +37,18 @@ type submitRequest struct {
 // parseSubmitRequest reads {tx, skipValidation}: tx a string (required),
 // skipValidation a boolean (absent or null means false).
 func parseSubmitRequest(c *gin.Context) (submitRequest, error) {
-	obj, err := decodeJSONObject(c)
+	obj, err := httpx.DecodeJSONObject(c)
 	if err != nil {
 		return submitRequest{}, err
 	}
 	var req submitRequest
 	raw := bytes.TrimSpace(obj["tx"])
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &req.tx) != nil {
-		return submitRequest{}, errTxNotString
+		return submitRequest{}, httpx.ErrTxNotString
 	}
 	if raw := bytes.TrimSpace(obj["skipValidation"]); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		if json.Unmarshal(raw, &req.skipValidation) != nil {
-			return submitRequest{}, errSkipValidType
+			return submitRequest{}, httpx.ErrSkipValidType
 		}
 	}
 	return req, nil
@@ -65,7 +66,7 @@ func (s *Server) submitTx(c *gin.Context) error {
 	if err != nil {
 		var inv *node.InvalidTxError
 		if errors.As(err, &inv) {
-			return errInvalidTx(inv.Reason)
+			return httpx.ErrInvalidTx(inv.Reason)
 		}
 		return err
 	}
@@ -84,12 +85,12 @@ func (s *Server) submitTx(c *gin.Context) error {
 			return err
 		}
 		if first >= 0 {
-			return errInputUnavailable(tx.Inputs[first].String())
+			return httpx.ErrInputUnavailable(tx.Inputs[first].String())
 		}
 	}
 	network := db.Network
 	if s.deps.Submitter == nil {
-		return fmt.Errorf("%w (no submitter)", errSubmitUnavailable(network.Name))
+		return fmt.Errorf("%w (no submitter)", httpx.ErrSubmitUnavailable(network.Name))
 	}
 	start := time.Now()
 	err = s.deps.Submitter.Submit(ctx, network, tx.EraID, tx.CBOR)
@@ -97,23 +98,23 @@ func (s *Server) submitTx(c *gin.Context) error {
 	switch {
 	case err == nil:
 	case errors.As(err, &rej):
-		logger(c).Info("transaction rejected by node",
-			slog.String("request_id", requestID(c)),
+		httpx.Logger(c).Info("transaction rejected by node",
+			slog.String("request_id", httpx.RequestID(c)),
 			slog.String("network", network.Name),
 			slog.String("tx_hash", tx.Hash),
 			slog.String("reason", rej.Reason),
 		)
-		return errTxRejected(rej.Reason, rej.ReasonCBOR)
+		return httpx.ErrTxRejected(rej.Reason, rej.ReasonCBOR)
 	case errors.Is(err, node.ErrTimeout):
-		return fmt.Errorf("%w: %v", errNodeTimeout, err)
+		return fmt.Errorf("%w: %v", httpx.ErrNodeTimeout, err)
 	case errors.Is(err, node.ErrNotConfigured), errors.Is(err, node.ErrUnavailable):
-		// Wrapped so that fail logs the cause (socket, phase) with the request id.
-		return fmt.Errorf("%w: %v", errSubmitUnavailable(network.Name), err)
+		// Wrapped so that httpx.Fail logs the cause (socket, phase) with the request id.
+		return fmt.Errorf("%w: %v", httpx.ErrSubmitUnavailable(network.Name), err)
 	default:
 		return err
 	}
-	logger(c).Info("transaction submitted",
-		slog.String("request_id", requestID(c)),
+	httpx.Logger(c).Info("transaction submitted",
+		slog.String("request_id", httpx.RequestID(c)),
 		slog.String("network", network.Name),
 		slog.String("tx_hash", tx.Hash),
 		slog.String("era", node.EraName(tx.EraID)),
@@ -121,6 +122,6 @@ func (s *Server) submitTx(c *gin.Context) error {
 		slog.Bool("skip_validation", req.skipValidation),
 		slog.Duration("node_duration", time.Since(start)),
 	)
-	ok(c, submitResult{TxHash: tx.Hash})
+	httpx.OK(c, submitResult{TxHash: tx.Hash})
 	return nil
 }

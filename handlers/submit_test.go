@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"log/slog"
 	"net/http"
@@ -46,7 +47,7 @@ var submitCallers = submitCreds{
 	submitKeyPreprod: {NetworkID: 2},
 }
 
-// submitBody is the envelope with the details an error may carry.
+// submitBody is the httpx.Envelope with the details an error may carry.
 type submitBody struct {
 	Success bool   `json:"success"`
 	Error   string `json:"error"`
@@ -69,7 +70,7 @@ func submitPost(t *testing.T, h http.Handler, key, payload string) (int, submitB
 	if err := json.Unmarshal(w.Body.Bytes(), &b); err != nil {
 		t.Fatalf("body is not JSON: %q", w.Body.String())
 	}
-	if ct := w.Header().Get("Content-Type"); ct != contentType {
+	if ct := w.Header().Get("Content-Type"); ct != httpx.ContentType {
 		t.Errorf("Content-Type %q", ct)
 	}
 	return w.Code, b

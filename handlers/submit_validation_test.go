@@ -90,6 +90,7 @@ func seededOutputs(t *testing.T, db *dbsync.DB, mode chaingen.Mode, spent bool, 
 // must be an unspent output of the caller network's db-sync; the first that
 // is not, in the transaction's order, is named. Both db-sync modes.
 func TestSubmitTxValidation(t *testing.T) {
+	requireServices(t)
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		t.Run(string(mode), func(t *testing.T) {

@@ -1,9 +1,9 @@
 package handlers
 
 import (
-	"net/http"
-
 	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // maxHeaderBytes is the request-line-plus-headers size answered 431 in
@@ -11,8 +11,6 @@ import (
 // past which net/http itself answers a plain-text 431 before any handler
 // runs (docs/DECISIONS.md).
 const maxHeaderBytes = 32 << 10
-
-var errHeadersTooLarge = newAPIError(http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large")
 
 // limitHeaders answers 431 in the envelope for oversized request headers.
 func limitHeaders() gin.HandlerFunc {
@@ -25,7 +23,7 @@ func limitHeaders() gin.HandlerFunc {
 			}
 		}
 		if n > maxHeaderBytes {
-			fail(c, errHeadersTooLarge)
+			httpx.Fail(c, httpx.ErrHeadersTooLarge)
 			return
 		}
 		c.Next()

@@ -7,17 +7,18 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // historyQuery reads limit, offset, fromSlot and order of the two history
 // endpoints (OpenAPI parameters): limit defLimit (1..maxLimit), offset 0, no
 // cursor, newest first.
 func historyQuery(c *gin.Context, defLimit, maxLimit int) (dbsync.HistoryQuery, error) {
-	limit, err := queryInt(c, "limit", defLimit, 1, maxLimit)
+	limit, err := httpx.QueryInt(c, "limit", defLimit, 1, maxLimit)
 	if err != nil {
 		return dbsync.HistoryQuery{}, err
 	}
-	offset, err := queryOffset(c)
+	offset, err := httpx.QueryOffset(c)
 	if err != nil {
 		return dbsync.HistoryQuery{}, err
 	}
@@ -40,7 +41,7 @@ func queryFromSlot(c *gin.Context) (*int64, error) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, 64)
 	if err != nil || n < 0 {
-		return nil, errInvalidParam("fromSlot", "must be a non-negative integer")
+		return nil, httpx.ErrInvalidParam("fromSlot", "must be a non-negative integer")
 	}
 	return &n, nil
 }
@@ -61,5 +62,5 @@ func queryOrder(c *gin.Context, defAsc bool) (bool, error) {
 	case "asc":
 		return true, nil
 	}
-	return false, errInvalidParam("order", "must be asc or desc")
+	return false, httpx.ErrInvalidParam("order", "must be asc or desc")
 }

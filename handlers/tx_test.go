@@ -13,12 +13,11 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 func TestTxErrors(t *testing.T) {
 	smp := testSamples(t)
-	s := chainServer(t, testChains[0])
+	s := chainServer(t, seededChains(t)[0])
 	const (
 		invalidAddr = "Invalid address format"
 		invalidHash = "Invalid transaction hash format (expected 64 hex characters)"
@@ -100,7 +99,7 @@ type pageWire struct {
 }
 
 // historyOf pages through an address's light history over HTTP with
-// next_cursor, checking the envelope on every page.
+// next_cursor, checking the httpx.Envelope on every page.
 func historyOf(t *testing.T, s *Server, c *testChain, addr string, limit int, order string) ([]txRefWire, int64) {
 	t.Helper()
 	var all []txRefWire
@@ -186,7 +185,7 @@ func TestTxHistoryWalk(t *testing.T) {
 	if smp.BusyTxs <= 20 {
 		t.Fatalf("busy slot holds only %d txs of one address", smp.BusyTxs)
 	}
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		for _, addr := range []string{smp.Busy, smp.Small, smp.CollatAddr} {
 			want := independentHistory(t, c, addr)
@@ -213,7 +212,7 @@ func TestTxHistoryWalk(t *testing.T) {
 // walk returns every transaction exactly once, busy slot included.
 func TestTxHistorySDKOffsetWalk(t *testing.T) {
 	smp := testSamples(t)
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		want := independentHistory(t, c, smp.Busy)
 		for _, endpoint := range []string{"/v1/tx/history/", "/v1/tx/address/"} {
@@ -255,7 +254,7 @@ func TestTxHistorySDKOffsetWalk(t *testing.T) {
 
 func TestTxHistoryDefaultsAndNeverSeen(t *testing.T) {
 	smp := testSamples(t)
-	s := chainServer(t, testChains[0])
+	s := chainServer(t, seededChains(t)[0])
 	for path, limit := range map[string]int{"/v1/tx/history/" + smp.Whale: 100, "/v1/tx/address/" + smp.Whale: 20} {
 		r := get(t, s, path)
 		var items []json.RawMessage
@@ -273,7 +272,7 @@ func TestTxHistoryDefaultsAndNeverSeen(t *testing.T) {
 		if r.Status != 200 || !strings.Contains(string(r.Raw), want) {
 			t.Errorf("GET %s = %d %s; want an empty page with total 0", p, r.Status, r.Raw)
 		}
-		checkLastUpdated(t, testChains[0], r)
+		checkLastUpdated(t, seededChains(t)[0], r)
 	}
 }
 
@@ -308,7 +307,7 @@ type txWire struct {
 
 func TestTxByHashShape(t *testing.T) {
 	smp := testSamples(t)
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		for _, h := range []string{smp.FailedTx, smp.AssetsTx} {
 			r := get(t, s, "/v1/tx/hash/"+h)
@@ -388,12 +387,12 @@ func regroup(t *testing.T, flat json.RawMessage) string {
 // under a key naming the network, the tip and the address.
 func TestTxHistoryTotalCachedPerTip(t *testing.T) {
 	smp := testSamples(t)
-	c := testChains[0]
+	c := seededChains(t)[0]
 	// Counted apart from the page, as it is for addresses with many
 	// outputs (smaller ones are counted with the page, in one statement).
 	c.db.SetSmallHistoryOutputs(0)
 	t.Cleanup(func() { c.db.SetSmallHistoryOutputs(1000) })
-	redis := testdb.Redis(t)
+	redis := testRedis(t)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials, Redis: redis, Log: quietLog})
 	first := get(t, s, "/v1/tx/history/"+smp.Whale+"?limit=5")
 	want := len(independentHistory(t, c, smp.Whale))

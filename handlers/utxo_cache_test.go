@@ -10,10 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
@@ -24,11 +23,11 @@ import (
 // same bytes too.
 func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	smp := testSamples(t)
-	smallSegments(t, 1<<10)
-	rc := testdb.Redis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
-	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
-	cred := testChains[0].manifest.Credentials.Payment.Hex
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog,
+		AnswerTuning: answer.Tuning{SegmentSize: 1 << 10}})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Log: quietLog})
+	cred := seededChains(t)[0].manifest.Credentials.Payment.Hex
 	for _, tc := range []struct{ path, cache string }{
 		{"/v1/utxos/address/" + smp.Byron, "utxos"},
 		{"/v1/utxos/address/" + smp.Small, "utxos"},
@@ -89,16 +88,15 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 // and cursor pages further from the tip are not, until asked for again.
 func TestFirstHistoryPagesCached(t *testing.T) {
 	smp := testSamples(t)
-	tip, err := testChains[0].db.RecentTip(t.Context())
+	tip, err := seededChains(t)[0].db.RecentTip(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	recent := strconv.FormatInt(tip.SlotNo-10, 10)
-	defer func(n int64) { recentCursorSlots = n }(recentCursorSlots)
-	recentCursorSlots = 10
-	rc := testdb.Redis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
-	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog,
+		AnswerTuning: answer.Tuning{RecentCursorSlots: 10}})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Log: quietLog})
 	keys := func() int {
 		k, err := rc.Redis().Keys(t.Context(), rc.Key("history", "mainnet", "*")).Result()
 		if err != nil {
@@ -133,11 +131,11 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 		t.Fatalf("%s asked for again: %d, cached pages %d, want %d", path, r.Status, keys(), before+1)
 	}
 	// A page too big for the cache is built each time, however often asked.
-	defer func(n int) { hotPageMaxBytes = n }(hotPageMaxBytes)
-	hotPageMaxBytes = 100
+	small := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog,
+		AnswerTuning: answer.Tuning{RecentCursorSlots: 10, HotPageMaxBytes: 100}})
 	path = "/v1/tx/history/" + smp.Whale + "?offset=25"
 	for range 3 {
-		if r := get(t, s, path); r.Status != 200 || keys() != before+1 {
+		if r := get(t, small, path); r.Status != 200 || keys() != before+1 {
 			t.Fatalf("%s over the size bound: %d, cached pages %d, want %d", path, r.Status, keys(), before+1)
 		}
 	}
@@ -147,9 +145,9 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 // answered the same from there.
 func TestTxByHashCached(t *testing.T) {
 	smp := testSamples(t)
-	rc := testdb.Redis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
-	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Log: quietLog})
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Log: quietLog})
 	for _, tc := range []struct {
 		path   string
 		status int
@@ -173,52 +171,16 @@ func TestTxByHashCached(t *testing.T) {
 	}
 }
 
-// Requests following a list's producer that gives up (its client left)
-// take its place: one of them produces and stores the list, the others
-// follow it, and every one gets the whole list. (Each reading it by
-// itself, nothing was stored, so a burst of polls never met the cache.)
-func TestUTxOFollowersTakeOverFromAProducerThatLeft(t *testing.T) {
-	smp := testSamples(t)
-	rc := testdb.Redis(t)
-	db := testChains[0].db
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
-	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog})
-	path := "/v1/utxos/address/" + smp.Byron
-	want := get(t, plain, path)
-	tip, err := db.RecentTip(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := "mainnet:" + tip.BlockHash + ":address:" + smp.Byron
-	rc.Redis().Del(t.Context(), rc.Key("utxos", key))
-	producer, _ := s.caches.utxos.Produce(t.Context(), key) // a request producing the list
-	var wg sync.WaitGroup
-	bodies := make([][]byte, 6)
-	for i := range bodies {
-		wg.Go(func() { bodies[i] = get(t, s, path).Raw })
-	}
-	time.Sleep(200 * time.Millisecond) // they are following it now
-	producer.Close()                   // its client left before the first segment
-	wg.Wait()
-	for i, b := range bodies {
-		if !bytes.Equal(b, want.Raw) {
-			t.Fatalf("follower %d: %d bytes, want %d", i, len(b), len(want.Raw))
-		}
-	}
-	if n, err := rc.Redis().Exists(t.Context(), rc.Key("utxos", key)).Result(); err != nil || n != 1 {
-		t.Fatalf("the list was not stored after its producer left (%d, %v)", n, err)
-	}
-}
-
 // A list cached in segments has a gzip copy: a client that accepts gzip
 // gets it (Content-Encoding: gzip), and it decompresses to the very bytes
 // other clients get; a list that fits one segment has no copy and is sent
 // as it is; every UTxO answer varies by Accept-Encoding.
 func TestUTxOListGzipCopy(t *testing.T) {
 	smp := testSamples(t)
-	smallSegments(t, 4<<10)
-	rc := testdb.Redis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	const segmentSize = 4 << 10
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog,
+		AnswerTuning: answer.Tuning{SegmentSize: segmentSize}})
 	send := func(path, acceptEncoding string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		req.Header.Set("Authorization", "Bearer "+mainnetKey)
@@ -239,7 +201,7 @@ func TestUTxOListGzipCopy(t *testing.T) {
 		t.Fatalf("the producing request is answered plain, got %q", enc)
 	}
 	plainBody := first.Body.Bytes()
-	if len(plainBody) < 2*utxoSegmentSize {
+	if len(plainBody) < 2*segmentSize {
 		t.Fatalf("the big list has %d bytes: not several segments", len(plainBody))
 	}
 	for _, ae := range []string{"gzip", "br;q=1.0, gzip;q=0.8, *;q=0.1", "*"} {
@@ -269,7 +231,7 @@ func TestUTxOListGzipCopy(t *testing.T) {
 	}
 	// A one-segment list: no copy, plain for everyone.
 	small := "/v1/utxos/address/" + smp.Small
-	if n := send(small, "gzip").Body.Len(); n > utxoSegmentSize {
+	if n := send(small, "gzip").Body.Len(); n > segmentSize {
 		t.Fatalf("the small list has %d bytes, more than a segment", n)
 	}
 	if w := send(small, "gzip"); w.Header().Get("Content-Encoding") != "" {
@@ -280,41 +242,22 @@ func TestUTxOListGzipCopy(t *testing.T) {
 	}
 }
 
-func TestAcceptsGzip(t *testing.T) {
-	for h, want := range map[string]bool{
-		"": false, "gzip": true, "GZIP": true, "x-gzip": true, "gzip, deflate, br": true, "deflate, gzip;q=0.5": true,
-		"gzip;q=0": false, "gzip; q=0.0": false, "*": true, "*;q=0": false, "gzip;q=0, *": false, "br, *;q=0.1": true,
-		"identity": false, "gzip;q=bogus": false, " gzip ; q=1 ": true,
-	} {
-		if got := acceptsGzip(h); got != want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", h, got, want)
-		}
-	}
-}
-
-// smallSegments makes cached UTxO lists' segments n bytes for the test, so
-// that the test chain's lists span several.
-func smallSegments(t *testing.T, n int) {
-	old := utxoSegmentSize
-	utxoSegmentSize = n
-	t.Cleanup(func() { utxoSegmentSize = old })
-}
-
 // With a spool, each instance keeps the long lists it produced or read
 // whole from Redis (plain and gzip) on disk and answers repeats from
 // there, with their length: they come back byte for byte with Redis
 // emptied. A list that fits one segment is not spooled.
 func TestUTxOListsSpooled(t *testing.T) {
 	smp := testSamples(t)
-	smallSegments(t, 512) // the gzip copy too spans several
-	rc := testdb.Redis(t)
+	segmentSize := 512 // the gzip copy too spans several
+	rc := testRedis(t)
 	newInstance := func() (*Server, *spool.Spool) {
 		sp, err := spool.New(t.TempDir(), 64<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { sp.Close() })
-		return New(Deps{Networks: map[string]*dbsync.DB{"mainnet": testChains[0].db}, Credentials: testCredentials, Redis: rc, Spool: sp, Log: quietLog}), sp
+		return New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Spool: sp, Log: quietLog,
+			AnswerTuning: answer.Tuning{SegmentSize: segmentSize}}), sp
 	}
 	send := func(s *Server, path, acceptEncoding string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -338,7 +281,7 @@ func TestUTxOListsSpooled(t *testing.T) {
 	reader, readerSpool := newInstance()
 	big := "/v1/utxos/address/" + smp.Byron
 	want := send(producer, big, "").Body.Bytes()
-	if len(want) < 2*utxoSegmentSize || producerSpool.Used() <= int64(len(want)) {
+	if len(want) < 2*segmentSize || producerSpool.Used() <= int64(len(want)) {
 		t.Fatalf("list of %d bytes, producer's spool %d bytes: want the list and its gzip copy", len(want), producerSpool.Used())
 	}
 	// The other instance reads both copies from Redis, so spools them.
@@ -369,9 +312,9 @@ func TestUTxOListsSpooled(t *testing.T) {
 		}
 	}
 
-	smallSegments(t, 4<<10)
+	segmentSize = 4 << 10
 	third, thirdSpool := newInstance()
-	if w := send(third, "/v1/utxos/address/"+smp.Small, ""); w.Body.Len() > utxoSegmentSize || thirdSpool.Used() != 0 {
+	if w := send(third, "/v1/utxos/address/"+smp.Small, ""); w.Body.Len() > segmentSize || thirdSpool.Used() != 0 {
 		t.Fatalf("a one-segment list (%d bytes) took %d bytes of spool", w.Body.Len(), thirdSpool.Used())
 	}
 }

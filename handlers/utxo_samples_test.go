@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // chainSamples are the entities the HTTP tests aim at, found with plain SQL
@@ -36,7 +38,8 @@ var (
 
 func testSamples(t *testing.T) chainSamples {
 	t.Helper()
-	samplesOnce.Do(func() { samples, samplesErr = findChainSamples(testChains[0]) })
+	c := seededChains(t)[0]
+	samplesOnce.Do(func() { samples, samplesErr = findChainSamples(c) })
 	if samplesErr != nil {
 		t.Fatal(samplesErr)
 	}
@@ -93,7 +96,7 @@ func findChainSamples(c *testChain) (chainSamples, error) {
 	return s, err
 }
 
-// response is a decoded envelope; numbers stay exact (json.Number).
+// response is a decoded httpx.Envelope; numbers stay exact (json.Number).
 type response struct {
 	Status      int
 	Raw         []byte
@@ -120,7 +123,7 @@ func getWithKey(t *testing.T, s *Server, path, key string) response {
 	if err := json.Unmarshal(r.Raw, &r); err != nil {
 		t.Fatalf("GET %s: body is not JSON: %q", path, r.Raw)
 	}
-	if ct := w.Header().Get("Content-Type"); ct != contentType {
+	if ct := w.Header().Get("Content-Type"); ct != httpx.ContentType {
 		t.Fatalf("GET %s: Content-Type %q", path, ct)
 	}
 	return r

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
 // Addresses and keys that must be refused (messages in errors.go, docs/DECISIONS.md
@@ -39,7 +41,7 @@ var (
 )
 
 func TestUTxOAndBalanceErrors(t *testing.T) {
-	s := chainServer(t, testChains[0])
+	s := chainServer(t, seededChains(t)[0])
 	type errCase struct{ name, path, want string }
 	var cases []errCase
 	for name, a := range badAddresses {
@@ -73,7 +75,7 @@ func TestUTxOAndBalanceErrors(t *testing.T) {
 // The mainnet key's chain is mainnet: a preprod credential reaches no
 // database here, and the network check happens before any parsing.
 func TestChainNetworkNotServed(t *testing.T) {
-	s := chainServer(t, testChains[0])
+	s := chainServer(t, seededChains(t)[0])
 	r := getWithKey(t, s, "/v1/utxos/address/notanaddress", preprodKey)
 	if r.Status != 503 || r.Error != "Network preprod is not served by this deployment" {
 		t.Fatalf("got %d %s", r.Status, r.Raw)
@@ -163,7 +165,7 @@ func TestUTxOsShapeAndBalances(t *testing.T) {
 		{"/v1/utxos/stake/" + smp.Stake, "/v1/assets/balance/stake/" + smp.Stake},
 		{"/v1/utxos/stake/" + smp.StakeHex, "/v1/assets/balance/stake/" + smp.StakeHex},
 	}
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		sawBig, sawScript, sawDatum := false, false, false
 		for _, tg := range targets {
@@ -242,7 +244,7 @@ func TestUTxOsShapeAndBalances(t *testing.T) {
 
 func TestUTxOsNeverSeen(t *testing.T) {
 	const fresh = "addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8"
-	s := chainServer(t, testChains[1])
+	s := chainServer(t, seededChains(t)[1])
 	for path, want := range map[string]string{
 		"/v1/utxos/address/" + fresh:                                                   `{"success":true,"data":[]}`,
 		"/v1/utxos/stake/" + strings.Repeat("ab", 28):                                  `{"success":true,"data":[]}`,
@@ -278,7 +280,7 @@ func TestChainSameAcrossModes(t *testing.T) {
 		"/v1/tx/address/" + smp.Busy + "?limit=5",
 	}
 	var servers []*Server
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		servers = append(servers, chainServer(t, c))
 	}
 	for _, p := range paths {
@@ -288,7 +290,7 @@ func TestChainSameAcrossModes(t *testing.T) {
 		}
 		for i, s := range servers[1:] {
 			if r := get(t, s, p); string(r.Raw) != string(first.Raw) {
-				t.Errorf("GET %s differs between %s and %s:\n%.300s\n%.300s", p, testChains[0].mode, testChains[i+1].mode, first.Raw, r.Raw)
+				t.Errorf("GET %s differs between %s and %s:\n%.300s\n%.300s", p, seededChains(t)[0].mode, seededChains(t)[i+1].mode, first.Raw, r.Raw)
 			}
 		}
 	}
@@ -296,10 +298,10 @@ func TestChainSameAcrossModes(t *testing.T) {
 
 // TestUTxOsStreamedInChunks: the UTxO endpoints write their list chunk by
 // chunk; with one output per chunk the bytes must be exactly those of the
-// one-chunk answer (same envelope, commas, newline), and valid JSON.
+// one-chunk answer (same httpx.Envelope, commas, newline), and valid JSON.
 func TestUTxOsStreamedInChunks(t *testing.T) {
 	smp := testSamples(t)
-	for _, c := range testChains {
+	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		for _, path := range []string{"/v1/utxos/address/" + smp.Byron, "/v1/utxos/stake/" + smp.Stake, "/v1/utxos/address/" + smp.Whale} {
 			c.db.SetUTxOChunk(100_000)
@@ -317,15 +319,15 @@ func TestUTxOsStreamedInChunks(t *testing.T) {
 			if string(whole.Raw) != string(chunked.Raw) {
 				t.Errorf("%s %s: chunked answer differs:\n%.300s\n%.300s", c.mode, path, whole.Raw, chunked.Raw)
 			}
-			// And they are the bytes the ordinary envelope writer produces.
+			// And they are the bytes the ordinary httpx.Envelope writer produces.
 			var want bytes.Buffer
 			enc := json.NewEncoder(&want)
 			enc.SetEscapeHTML(false)
-			if err := enc.Encode(envelope{Success: true, Data: list}); err != nil {
+			if err := enc.Encode(httpx.Envelope{Success: true, Data: list}); err != nil {
 				t.Fatal(err)
 			}
 			if want.String() != string(chunked.Raw) {
-				t.Errorf("%s %s: streamed envelope differs from writeJSON's:\n%.300s\n%.300s", c.mode, path, want.String(), chunked.Raw)
+				t.Errorf("%s %s: streamed httpx.Envelope differs from httpx.WriteJSON's:\n%.300s\n%.300s", c.mode, path, want.String(), chunked.Raw)
 			}
 		}
 	}

@@ -1,0 +1,70 @@
+package httpx
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/syncgate/syncgate/admin"
+)
+
+// Messages of the administration endpoints (spec §4.2, §7, DECISIONS.md;
+// the ones the spec leaves open are listed in docs/DECISIONS.md).
+var (
+	ErrBootstrapUsers      = NewAPIError(http.StatusBadRequest, "Bootstrap key cannot manage users. Create an admin key first.")
+	ErrBootstrapOnly       = ErrPermissionDenied("bootstrap key")
+	ErrUserNameRequired    = NewAPIError(http.StatusBadRequest, "Name is required and must be a non-empty string")
+	ErrNameNotEmpty        = NewAPIError(http.StatusBadRequest, "Name must be a non-empty string")
+	ErrNameTooLong         = NewAPIError(http.StatusBadRequest, "Name must be 255 characters or less")
+	ErrUserNotFound        = NewAPIError(http.StatusNotFound, "User account not found")
+	ErrUserNotSuspendable  = NewAPIError(http.StatusNotFound, "User account not found or already suspended")
+	ErrUserNotReactivable  = NewAPIError(http.StatusNotFound, "User account not found or not suspended")
+	ErrInvalidStatus       = ErrInvalidParam("status", "must be one of active, suspended, pending")
+	ErrInvalidCredentialID = NewAPIError(http.StatusBadRequest, "Invalid credential ID format")
+	ErrUserAccountIDNeeded = NewAPIError(http.StatusBadRequest, "user_account_id is required")
+	ErrNetworkIDNeeded     = NewAPIError(http.StatusBadRequest, "network_id is required (0=Mainnet, 1=Preview, 2=Preprod)")
+	ErrExpiresInPast       = NewAPIError(http.StatusBadRequest, "expires_at must be in the future")
+	ErrExpiresFormat       = NewAPIError(http.StatusBadRequest, "expires_at must be an ISO 8601 timestamp")
+	ErrRateLimitRange      = NewAPIError(http.StatusBadRequest, "rate_limit_per_minute must be an integer from 1 to 10000")
+	ErrDescriptionType     = NewAPIError(http.StatusBadRequest, "description must be a string or null")
+	ErrMetadataType        = NewAPIError(http.StatusBadRequest, "metadata must be a JSON object")
+	ErrMetadataContent     = NewAPIError(http.StatusBadRequest, "metadata must not contain \\u0000 characters or numbers beyond double precision range")
+	ErrCredentialPatchNone = NewAPIError(http.StatusBadRequest, "At least one field (name or description) must be provided")
+	ErrCredentialNotFound  = NewAPIError(http.StatusNotFound, "Credential not found")
+	ErrCredentialNotLive   = NewAPIError(http.StatusNotFound, "Credential not found or already revoked")
+	ErrEntityNameRequired  = NewAPIError(http.StatusBadRequest, "admin_entity_name is required and must be a non-empty string")
+	ErrEntityNameTooLong   = NewAPIError(http.StatusBadRequest, "admin_entity_name must be 255 characters or less")
+	ErrPermissionsInvalid  = NewAPIError(http.StatusBadRequest, "permissions must be an array of: "+strings.Join(admin.Permissions, ", "))
+	ErrAdminKeyNotLive     = NewAPIError(http.StatusNotFound, "Admin key not found or already revoked")
+	ErrRollOverlapRange    = NewAPIError(http.StatusBadRequest, "expires_in_seconds must be an integer from 0 to 604800 (7 days)")
+	ErrInvalidAction       = ErrInvalidParam("action", "must be an audit action such as credential.created")
+	ErrInvalidAdminKeyID   = ErrInvalidParam("admin_key_id", "must be a UUID")
+	ErrInvalidTargetID     = ErrInvalidParam("target_id", "must be a UUID")
+	ErrInvalidStartDate    = NewAPIError(http.StatusBadRequest, "Invalid start_date format")
+	ErrInvalidEndDate      = NewAPIError(http.StatusBadRequest, "Invalid end_date format")
+	ErrUsageDateOrder      = NewAPIError(http.StatusBadRequest, "start_date must be before end_date")
+	// A bound outside these years would be rounded (end of day, end of
+	// hour, 30 days back) out of what JSON and PostgreSQL can hold.
+	ErrStartDateRange = NewAPIError(http.StatusBadRequest, "Invalid start_date format: the year must be from 0001 to 9998")
+	ErrEndDateRange   = NewAPIError(http.StatusBadRequest, "Invalid end_date format: the year must be from 0001 to 9998")
+)
+
+// ErrPermissionDenied is the 403 for an admin key lacking perm.
+func ErrPermissionDenied(perm string) *APIError {
+	return NewAPIError(http.StatusForbidden, "Permission denied: "+perm+" required")
+}
+
+// ErrStringField is the 400 for an optional string field of another type.
+func ErrStringField(field string) *APIError {
+	return NewAPIError(http.StatusBadRequest, field+" must be a string")
+}
+
+// ErrFieldTooLong is the 400 for an optional string field over 255 characters.
+func ErrFieldTooLong(field string) *APIError {
+	return NewAPIError(http.StatusBadRequest, field+" must be 255 characters or less")
+}
+
+// ErrNULCharacter is the 400 for a string holding U+0000, which PostgreSQL
+// text cannot store.
+func ErrNULCharacter(field string) *APIError {
+	return NewAPIError(http.StatusBadRequest, field+" must not contain \\u0000 characters")
+}

@@ -1,0 +1,82 @@
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// QueryInt parses an optional integer query parameter within [min, max].
+// Absent means def; anything else out of range is the DECISIONS 400
+// "Invalid <name>: must be an integer from <min> to <max>".
+func QueryInt(c *gin.Context, name string, def, min, max int) (int, error) {
+	raw, present := c.GetQuery(name)
+	if !present {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
+	if err != nil || n < min || n > max {
+		return 0, ErrInvalidParam(name, "must be an integer from "+strconv.Itoa(min)+" to "+strconv.Itoa(max))
+	}
+	return n, nil
+}
+
+// MaxOffset bounds offsets: deeper pages must use cursors. It is far beyond
+// any real client's walk (1000 pages of 100) and keeps OFFSET cost bounded.
+const MaxOffset = 1_000_000
+
+// QueryOffset parses the optional offset (default 0).
+func QueryOffset(c *gin.Context) (int, error) {
+	raw, present := c.GetQuery("offset")
+	if !present {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
+	if err != nil || n < 0 || n > MaxOffset {
+		return 0, ErrInvalidParam("offset", "must be an integer from 0 to "+strconv.Itoa(MaxOffset))
+	}
+	return n, nil
+}
+
+// QueryBool parses an optional boolean (true/false/1/0, case-insensitive).
+func QueryBool(c *gin.Context, name string) (bool, error) {
+	raw, present := c.GetQuery(name)
+	if !present {
+		return false, nil
+	}
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "true", "1":
+		return true, nil
+	case "false", "0", "":
+		return false, nil
+	}
+	return false, ErrInvalidParam(name, "must be true or false")
+}
+
+// DecodeJSONObject reads the body as one JSON object and returns its fields
+// undecoded, so each handler can validate types field by field and answer
+// with the spec's message (a number where a string belongs is a 400, never
+// a 500). Unknown fields are ignored by simply not being looked at.
+func DecodeJSONObject(c *gin.Context) (map[string]json.RawMessage, error) {
+	if c.Request.Body == nil {
+		return nil, ErrInvalidJSON
+	}
+	body, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, ErrBodyTooLarge
+		}
+		return nil, ErrInvalidJSON
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+		return nil, ErrInvalidJSON
+	}
+	return obj, nil
+}

@@ -1,0 +1,46 @@
+package answer
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/wire"
+)
+
+// byTip answers from the answer cached in answers under (network, current
+// tip, params) when there is one; otherwise build makes the bytes, which
+// are answered and cached for the TTL build gives (its not-found error
+// too, for NotFoundTTL, when answers remembers it). The request is pinned
+// to one db-sync server (dbsync.Pin): the tip in the key is one that
+// server had at most dbsync.RecentTipMaxAge ago, and the answer is read
+// after it on the same server (or on the primary, which is ahead of every
+// replica, if that server leaves rotation), so a cached answer is never
+// older than its key's tip, even with replicas that lag each other. When
+// the tip cannot be read it just builds.
+func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) ([]byte, time.Duration, error)) ([]byte, error) {
+	ctx = db.Pin(ctx)
+	if tip, tipErr := db.RecentTip(ctx); tipErr == nil {
+		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
+		return answers.GetTTL(ctx, key, build)
+	}
+	b, _, err := build(ctx)
+	return b, err
+}
+
+// byTipEnvelope is byTip for answers encoded from an envelope.
+func (s *Service) byTipEnvelope(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) (wire.Envelope, time.Duration, error)) ([]byte, error) {
+	return s.byTip(ctx, answers, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+		env, ttl, err := build(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		b, err := wire.Encode(env)
+		return b, ttl, err
+	})
+}
+
+// ok is the envelope of a plain answer.
+func ok(data any) wire.Envelope { return wire.Envelope{Success: true, Data: data} }

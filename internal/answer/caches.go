@@ -1,0 +1,93 @@
+package answer
+
+import (
+	"time"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/platform/spool"
+)
+
+// NotFoundTTL is how long a 404 is remembered under the tip it was read at.
+// It stays true for that tip, like any answer; the TTL is shorter than the
+// answers' only because clients can invent unknown ids without end.
+const NotFoundTTL = time.Minute
+
+// caches are the server's read-through caches. Each is named by its Redis
+// keys' first part (also its label in the cache metrics); the key layouts
+// below are shared with other instances, older versions included, so keep
+// them as they are.
+type caches struct {
+	// txtotal:<network>:<tip hash>:<address digest>
+	txTotal *cache.Cache[int64]
+	// pool:<network>:<pool hex>:epoch:<epoch>
+	poolTotals *cache.Cache[dbsync.PoolEpochTotals]
+	// activestake:<network>:<epoch>
+	activeStake *cache.Cache[string]
+
+	// Whole answers, as sent, under the tip they were read at:
+	// <name>:<network>:<tip hash>:<parameters…> (see byTip). A key's
+	// answer never changes, so each instance serves the ones it holds
+	// from process memory first (cache.Options.LocalFirst, 5 s).
+	asset          *cache.Cache[[]byte] // asset: <asset id>:<metadata source>
+	poolInfo       *cache.Cache[[]byte] // poolinfo: <pool hex>
+	poolDelegators *cache.Cache[[]byte] // pooldelegators: <pool hex>:<limit>:<offset>
+	poolMeta       *cache.Cache[[]byte] // poolmeta: <pool hex>
+	poolDelegCount *cache.Cache[[]byte] // pooldelegcount: <pool hex>
+	poolBlocks     *cache.Cache[[]byte] // poolblocks: <pool hex>
+	// account: summary:<stake address>, or <route>:<stake address>:<limit>:<offset>:<asc>
+	account *cache.Cache[[]byte]
+	// tx: <tx hash>:<groupByPolicy>
+	tx *cache.Cache[[]byte]
+	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>,
+	// and other pages (near the tip or asked for again), the same with
+	// :from:<fromSlot>:<offset> (cursor pages) or :offset:<offset>
+	historyPage *cache.Cache[[]byte]
+	// balance: <address|stake|credential>:<id>:<groupByPolicy>
+	balance *cache.Cache[[]byte]
+	// UTxO lists, in segments (they can run to tens of megabytes):
+	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
+	utxos *cache.Segments
+	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
+	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
+	utxosGzip *cache.Segments
+}
+
+// historyPageLocalBytes bounds the history pages each instance holds in
+// process: detailed pages run to 400 kB (a busy slot's), and a
+// cache's local store keeps no value over a quarter of its bound.
+const historyPageLocalBytes = 16 << 20
+
+// newCaches builds the caches over rc (nil: local stores only); long UTxO
+// lists are also copied into sp (nil: not), in segments of segmentSize
+// (0: the cache package's default).
+func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
+	// underTip is a cache of whole answers keyed under the tip (see
+	// byTip): a key's answer never changes, so it is LocalFirst.
+	underTip := func(name string, o cache.Options) *cache.Cache[[]byte] {
+		o.LocalFirst = true
+		return cache.NewRawJSON(rc, name, o)
+	}
+	poolAnswers := func(name string) *cache.Cache[[]byte] {
+		return underTip(name, cache.Options{TTL: poolResponseTTL, NotFound: ErrPoolNotFound, NegativeTTL: NotFoundTTL})
+	}
+	return caches{
+		// Totals are keyed under the tip too.
+		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL, LocalFirst: true}),
+		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
+		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
+
+		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),
+		poolInfo:       poolAnswers("poolinfo"),
+		poolDelegators: poolAnswers("pooldelegators"),
+		poolMeta:       poolAnswers("poolmeta"),
+		poolDelegCount: poolAnswers("pooldelegcount"),
+		poolBlocks:     poolAnswers("poolblocks"),
+		account:        underTip("account", cache.Options{TTL: accountCacheTTL}),
+		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL}),
+		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes}),
+		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL}),
+		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
+		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
+	}
+}

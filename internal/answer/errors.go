@@ -1,0 +1,11 @@
+package answer
+
+import "errors"
+
+// What an answer reports as not there; the HTTP layer turns each into its
+// client message. Each is also remembered under the tip (NotFoundTTL).
+var (
+	ErrTxNotFound    = errors.New("answer: transaction not found")
+	ErrAssetNotFound = errors.New("answer: asset not found")
+	ErrPoolNotFound  = errors.New("answer: pool not found")
+)

@@ -1,0 +1,195 @@
+package answer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/wire"
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
+)
+
+// historyTotalTTL: the cached count is keyed by the tip's block hash, so it
+// is never stale; the TTL only clears keys of tips long gone.
+const historyTotalTTL = 10 * time.Minute
+
+// txRefJSON is the spec's transaction reference (§2.5).
+type txRefJSON struct {
+	TxHash    string `json:"tx_hash"`
+	BlockHash string `json:"block_hash"`
+	SlotNo    int64  `json:"slot_no"`
+	BlockNo   int64  `json:"block_no"`
+	BlockTime string `json:"block_time"`
+}
+
+func txRefOf(r dbsync.TxRef) txRefJSON {
+	return txRefJSON{TxHash: r.Hash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo, BlockTime: wire.BlockTime(r.BlockTime)}
+}
+
+func historyPagination[T any](q dbsync.HistoryQuery, page dbsync.HistoryPage[T]) wire.Pagination {
+	more := page.HasMore()
+	return wire.Pagination{Limit: q.Limit, Offset: q.Offset, Total: page.Total, HasMore: &more, NextCursor: page.NextCursor}
+}
+
+func lastUpdatedOf(tip dbsync.Tip) wire.LastUpdated {
+	return wire.LastUpdated{SlotNo: tip.SlotNo, BlockHash: tip.BlockHash, BlockTime: wire.BlockTime(tip.BlockTime)}
+}
+
+// historyTotal caches an address's transaction count per network, address
+// and tip block hash, so paging through a big address counts once per
+// block, not once per page.
+func (s *Service) historyTotal(db *dbsync.DB, addr cardano.Address) dbsync.TotalCounter {
+	return func(ctx context.Context, tip dbsync.Tip, count func(context.Context) (int64, error)) (int64, error) {
+		return s.caches.txTotal.Get(ctx, db.Network.Name+":"+tip.BlockHash+":"+addressDigest(addr), count)
+	}
+}
+
+// historyPageTTL: a first history page is cached under the tip it was
+// read at; wallets poll their first page for new transactions many times
+// per block. So are cursor pages near the tip (recentCursorSlots), which
+// exchanges poll the same way. Deeper pages are read once each by a
+// walker, and once final they are in the history memo (dbsync): not
+// cached here.
+const historyPageTTL = 2 * time.Minute
+
+// historyPage answers a history page from the cache of pages under the
+// tip (first pages: offset 0, no cursor; cursor pages from a recent slot;
+// and any page asked for again within historyPageTTL, see hotPages) or
+// builds it; other pages are built each time.
+func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) ([]byte, error) {
+	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
+	if q.FromSlot != nil {
+		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
+	} else if q.Offset != 0 {
+		params = append(params, "offset", strconv.Itoa(q.Offset))
+	}
+	first := q.Offset == 0 && q.FromSlot == nil
+	hotKey := db.Network.Name + ":" + strings.Join(params, ":")
+	if !first && !(q.FromSlot != nil && s.recentCursor(ctx, db, *q.FromSlot)) && !s.hotPages.again(hotKey) {
+		b, err := build(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > s.tuning.HotPageMaxBytes {
+			s.hotPages.tooBig(hotKey)
+		}
+		return b, nil
+	}
+	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+		b, err := build(ctx)
+		return b, historyPageTTL, err
+	})
+}
+
+// hotPages remembers which other history pages were asked for lately (per
+// instance, bounded), so a page asked for a second time is cached under
+// the tip like a first page: partners polling one deep page, or many
+// clients reading the same one, meet the cache; a walker reading each
+// page once never fills it. Pages over Tuning.HotPageMaxBytes are not
+// cached.
+// Hits are served from process memory (the cache is LocalFirst), so even
+// a busy slot's 400 kB detailed page is cheaper cached than rebuilt from
+// the history memo; read back from Redis on every hit, it was not (400
+// against 800 requests a second), which is why the bound was 128 kB.
+type hotPages struct{ seen *bounded.Map[string, hotPage] }
+
+type hotPage struct {
+	at  time.Time
+	big bool // too big to cache: built each time
+}
+
+func newHotPages() hotPages {
+	return hotPages{seen: bounded.New[string, hotPage](1<<20, func(p hotPage) bool { return time.Since(p.at) > historyPageTTL })}
+}
+
+// again reports whether the page (key) was asked for within
+// historyPageTTL and may be cached, and remembers that it is being asked
+// for now when it was not.
+func (h hotPages) again(key string) bool {
+	p, ok := h.seen.Get(key)
+	if !ok {
+		h.seen.Set(key, hotPage{at: time.Now()}, len(key)+64)
+	}
+	return ok && !p.big
+}
+
+// tooBig remembers that the page is not to be cached.
+func (h hotPages) tooBig(key string) {
+	h.seen.Set(key, hotPage{at: time.Now(), big: true}, len(key)+64)
+}
+
+// recentCursor reports whether fromSlot is within Tuning.RecentCursorSlots
+// of the tip (false when the tip cannot be read: the page is then built).
+// The window is mainnet's stability window (3k/f slots, 36 h) by default,
+// beyond which pages become final far sooner than a walker returns.
+func (s *Service) recentCursor(ctx context.Context, db *dbsync.DB, fromSlot int64) bool {
+	tip, err := db.RecentTip(db.Pin(ctx))
+	return err == nil && fromSlot >= tip.SlotNo-s.tuning.RecentCursorSlots
+}
+
+// addressDigest names an address in cache keys (Byron addresses reach
+// kilobytes).
+func addressDigest(addr cardano.Address) string {
+	sum := sha256.Sum256([]byte(addr.String()))
+	return hex.EncodeToString(sum[:16])
+}
+
+// DetailedHistory answers GET /v1/tx/address/:address: a page of the
+// address's transactions with their inputs and outputs.
+func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery, grouped bool) ([]byte, error) {
+	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
+	return s.historyPage(ctx, db, q, params, func(ctx context.Context) ([]byte, error) {
+		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
+		if err != nil {
+			return nil, err
+		}
+		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
+		return wire.AppendEnvelope(nil, func(b []byte) []byte {
+			return s.txJSON.appendTxs(b, page.Items, grouped)
+		}, &p, &lu), nil
+	})
+}
+
+// LightHistory answers GET /v1/tx/history/:address: a page of the
+// address's transaction references.
+func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery) ([]byte, error) {
+	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
+		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
+		if err != nil {
+			return nil, err
+		}
+		items := make([]txRefJSON, len(page.Items))
+		for i, r := range page.Items {
+			items[i] = txRefOf(r)
+		}
+		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
+		return wire.Encode(wire.Envelope{Success: true, Data: items, Pagination: &p, LastUpdated: &lu})
+	})
+}
+
+// Tx answers GET /v1/tx/hash/:hash. Cached under the tip: clients poll a
+// transaction they submitted until it is deep enough, and its answer
+// cannot change before the tip moves (its 404 neither, briefly:
+// NotFoundTTL).
+func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, grouped bool) ([]byte, error) {
+	params := []string{hash.String(), strconv.FormatBool(grouped)}
+	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+		t, err := db.TxByHash(ctx, hash)
+		if errors.Is(err, dbsync.ErrNotFound) {
+			return nil, 0, ErrTxNotFound
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		return wire.AppendEnvelope(nil, func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil), txCacheTTL, nil
+	})
+}
+
+// txCacheTTL: how long a transaction answer stays cached under its tip.
+const txCacheTTL = 10 * time.Minute

@@ -42,6 +42,7 @@ func withReplica(t *testing.T) *dbsync.DB {
 // A pinned request reads from one server, remembers the tip of that
 // server only, and moves to the primary when its server leaves rotation.
 func TestPinnedReadsStayOnOneServer(t *testing.T) {
+	needChains(t)
 	db := withReplica(t)
 	ctx := db.Pin(t.Context())
 	if got := db.ReaderName(ctx); got != "replica1" {
@@ -82,6 +83,7 @@ func TestPinnedReadsStayOnOneServer(t *testing.T) {
 // ErrUnavailable at once until db-sync has created its schema, then the
 // detection succeeds and the database serves.
 func TestDetectionRetried(t *testing.T) {
+	requireDB(t)
 	dsn := testdb.New(t, "sg_test_not_dbsync")
 	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
 	if err != nil {
@@ -115,6 +117,7 @@ func TestDetectionRetried(t *testing.T) {
 // not be refused as unavailable (Started once reported before the
 // rotation state was set, and a loaded machine answered 503 in between).
 func TestOpenReturnsInRotation(t *testing.T) {
+	needChains(t)
 	for range 20 {
 		db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn}, 30*time.Second)
 		if err != nil {

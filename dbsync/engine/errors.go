@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -37,8 +37,8 @@ func (e *OverloadedError) Error() string {
 
 func (e *OverloadedError) Is(target error) bool { return target == ErrOverloaded }
 
-// classify turns driver errors into the sentinels above, keeping the cause.
-func classify(err error) error {
+// Classify turns driver errors into the sentinels above, keeping the cause.
+func Classify(err error) error {
 	if err == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package dbsync
+package history
 
 import (
 	"github.com/syncgate/syncgate/internal/platform/bounded"
@@ -30,24 +30,27 @@ import (
 // quarter for pages and the rest for details); entries are read-only
 // once stored, since requests share them.
 type historyMemo struct {
-	pages   *bounded.Map[pageKey, memoPage]
-	details *bounded.Map[int64, memoDetail]
+	pages *bounded.Map[pageKey, memoPage]
 }
 
-// DefaultHistoryMemoBytes bounds the history memo when Options leave it 0.
-const DefaultHistoryMemoBytes = 32 << 20
+// DefaultMemoBytes bounds the history memo (pages and the caller's
+// transaction details) when options leave it 0.
+const DefaultMemoBytes = 32 << 20
+
+// PageMemoBytes is the pages' share of a memo of n bytes (0: the default):
+// a quarter; transaction details take the rest.
+func PageMemoBytes(n int) int {
+	if n == 0 {
+		n = DefaultMemoBytes
+	}
+	return n / 4
+}
 
 func newHistoryMemo(bytes int) historyMemo {
 	if bytes < 0 {
 		return historyMemo{} // off: nil maps store and find nothing
 	}
-	if bytes == 0 {
-		bytes = DefaultHistoryMemoBytes
-	}
-	return historyMemo{
-		pages:   bounded.New[pageKey, memoPage](bytes/4, nil),
-		details: bounded.New[int64, memoDetail](bytes-bytes/4, nil),
-	}
+	return historyMemo{pages: bounded.New[pageKey, memoPage](PageMemoBytes(bytes), nil)}
 }
 
 // pageKey names a final page. cursor pages are keyed by their fromSlot
@@ -68,14 +71,6 @@ type memoPage struct {
 	next  *int64
 }
 
-// memoDetail is a transaction's inputs and outputs, and the hash and
-// block hash they belong to.
-type memoDetail struct {
-	hash, blockHash string
-	inputs          []TxInput
-	outputs         []TxOutput
-}
-
 func (m historyMemo) page(k pageKey) (memoPage, bool) {
 	if m.pages == nil {
 		return memoPage{}, false
@@ -94,44 +89,9 @@ func (m historyMemo) rememberPage(k pageKey, p memoPage) {
 	m.pages.Set(k, p, cost)
 }
 
-// detail returns ref's inputs and outputs when remembered for the same
-// transaction in the same block.
-func (m historyMemo) detail(ref TxRef) (memoDetail, bool) {
-	if m.details == nil {
-		return memoDetail{}, false
-	}
-	d, ok := m.details.Get(ref.ID)
-	if !ok || d.hash != ref.Hash || d.blockHash != ref.BlockHash {
-		return memoDetail{}, false
-	}
-	return d, true
-}
-
-func (m historyMemo) rememberDetail(t Tx) {
-	if m.details == nil {
-		return
-	}
-	cost := 160
-	for _, in := range t.Inputs {
-		cost += 64 + len(in.TxHash) + len(in.Address) + valueCost(in.Value)
-	}
-	for _, out := range t.Outputs {
-		cost += 48 + len(out.Address) + valueCost(out.Value)
-	}
-	m.details.Set(t.ID, memoDetail{hash: t.Hash, blockHash: t.BlockHash, inputs: t.Inputs, outputs: t.Outputs}, cost)
-}
-
-// refCost and valueCost approximate the bytes a value holds (strings,
-// big.Int words, slice and struct headers).
+// refCost approximates the bytes a reference holds (strings, big.Int
+// words, struct header).
 func refCost(r TxRef) int { return 120 + len(r.Hash) + len(r.BlockHash) }
-
-func valueCost(v Value) int {
-	c := 48
-	for _, a := range v.Assets {
-		c += 80 + len(a.Policy) + len(a.Name)
-	}
-	return c
-}
 
 // finalAt reports whether slot is final, given the final slot of the
 // snapshot's tip (tx_history_head.sql; nil: the chain is not that long).
@@ -140,15 +100,10 @@ func finalAt(slot int64, finalSlot *int64) bool {
 }
 
 // finalBlocks is how far below the tip a block is final: one past the
-// deepest rollback (SetFinalDepth changes it for tests).
-func (db *DB) finalBlocks() int64 {
-	if db.finalDepth > 0 {
-		return db.finalDepth
+// deepest rollback (Options.FinalDepth changes it for tests).
+func (h *Engine) finalBlocks() int64 {
+	if h.opts.FinalDepth > 0 {
+		return h.opts.FinalDepth
 	}
 	return rollbackDepth + 1
 }
-
-// SetFinalDepth makes blocks n below the tip final for the history memo
-// (n <= 0: the default, past db-sync's deepest rollback), so tests on
-// short chains reach it. Not for use while the DB serves requests.
-func (db *DB) SetFinalDepth(n int64) { db.finalDepth = n }

@@ -222,7 +222,6 @@ func (db *DB) Capabilities() (Capabilities, bool) {
 	return db.eng.Capabilities()
 }
 
-
 // UseSpentIndex asks for the unspent-output statements to read the index
 // (on) or not (see engine.Engine.UseSpentIndex).
 func (db *DB) UseSpentIndex(on bool) { db.eng.UseSpentIndex(on) }

@@ -106,7 +106,7 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	if len(refs) == 0 {
 		return txs, nil
 	}
-	// Details already read (history_memo.go) are not read again.
+	// Details already read (history.go, the details memo) are not read again.
 	ids := make([]int64, 0, len(refs))
 	pos := make(map[int64]int, len(refs))
 	for i, r := range refs {

@@ -158,7 +158,7 @@ func (e *Engine) watch(ctx context.Context, p *pool) {
 		}
 		// Started (Open) returns once the first attempt is reported, so the
 		// server's rotation state is set first: a read right after Open
-		// must not find a ready DB whose primary is still out of rotation.
+		// must not find a ready engine whose primary is still out of rotation.
 		first := func() {
 			if primary {
 				e.firstAttemptDone(err)

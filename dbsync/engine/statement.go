@@ -24,8 +24,8 @@ type Layout struct {
 	// SpentIndex (core only): the unspent-output statements read
 	// syncgate's unspent-output index (internal/service/utxoindex, schema
 	// syncgate_utxo) up to its high-water tx and tx_out after it. Not
-	// detected at start: a core DB switches to it at run time while the
-	// index is current (DB.UseSpentIndex), and back.
+	// detected at start: a core database switches to it at run time while the
+	// index is current (Engine.UseSpentIndex), and back.
 	SpentIndex bool
 }
 

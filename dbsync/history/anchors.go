@@ -69,7 +69,7 @@ type addressAnchors struct {
 	used uint64 // clock of the last use, for eviction
 }
 
-// historyAnchors is a DB's anchors of every address.
+// historyAnchors is an engine's anchors of every address.
 type historyAnchors struct {
 	// stride replaces anchorStride when set (tests: SetHistoryAnchorStride).
 	stride int64
@@ -181,7 +181,7 @@ func (h *historyAnchors) forget(addr string) {
 
 // rollbackDepth: db-sync rolls back at most the security parameter k
 // (2160 blocks on every Cardano network): what is deeper is final
-// (history_memo.go).
+// (memo.go).
 const rollbackDepth = 2160
 
 // valid reports whether anchor x's transaction still exists with its

@@ -63,7 +63,7 @@ type historyCounts struct {
 	bases *bounded.Map[string, countBase]
 	// background: addresses whose whole count ran past the statement
 	// timeout in a request and runs again in the background
-	// (countInBackground); one at a time per DB.
+	// (countInBackground); one at a time per engine.
 	mu         sync.Mutex
 	background map[string]bool
 	running    chan struct{}
@@ -210,7 +210,7 @@ func (h *Engine) countWhole(ctx context.Context, tx *engine.Snapshot, addr strin
 // address with millions of outputs in core mode) would otherwise fail
 // every request for the address, since a failed count is not remembered.
 // The requests after it count on from the base. One background count
-// runs at a time per DB; an address already waiting is not queued again.
+// runs at a time per engine; an address already waiting is not queued again.
 func (h *Engine) countInBackground(addr string) {
 	c := &h.counts
 	c.mu.Lock()

@@ -177,7 +177,7 @@ func (h *Engine) Page(ctx context.Context, tx *engine.Snapshot, addr string, q Q
 
 // anchoredPage reads a deep offset page (no cursor): from the history
 // memo when it holds the page, else from the nearest history anchor
-// (history_anchors.go), remembering its last item, and the page itself
+// (anchors.go), remembering its last item, and the page itself
 // when its items (and, oldest first, the next one) are final, keyed by
 // its first item's rank.
 func (h *Engine) anchoredPage(ctx context.Context, tx *engine.Snapshot, w historyWalk, q Query, counter TotalCounter, page *Page[TxRef]) error {
@@ -344,7 +344,7 @@ type historyWalk struct {
 	addr   string
 	asc    bool
 	lo, hi int64
-	// finalSlot is the newest slot no rollback can reach (history_memo.go).
+	// finalSlot is the newest slot no rollback can reach (memo.go).
 	finalSlot *int64
 	// total is set for an address with few outputs, whose reads go through
 	// tx_history_small: the address's transaction count, as the last

@@ -17,18 +17,14 @@ import (
 //     newest first, every transaction at or before fromSlot is read, so the
 //     page is final when fromSlot is; oldest first, the page is final when
 //     the first transaction after it (its next cursor) is in a final slot;
-//   - deep offset pages by the rank of their first item (history_anchors.go:
+//   - deep offset pages by the rank of their first item (anchors.go:
 //     ranks count from the oldest and never change), final when their
 //     newest item is, and, oldest first, the item after them too.
 //
-// Transactions' inputs and outputs never change either: a transaction id
-// read again with the same hash in the same block has the same details,
-// so those are remembered per tx id and checked against the reference
-// the page read (a rollback that reuses the id changes the hash).
-//
-// Both memos are per process and bounded in bytes (HISTORY_MEMO_MB, a
-// quarter for pages and the rest for details); entries are read-only
-// once stored, since requests share them.
+// Transactions' inputs and outputs never change either; dbsync remembers
+// those (its details memo). Both memos are per process and bounded in
+// bytes (HISTORY_MEMO_MB, a quarter for pages and the rest for details);
+// entries are read-only once stored, since requests share them.
 type historyMemo struct {
 	pages *bounded.Map[pageKey, memoPage]
 }

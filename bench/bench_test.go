@@ -231,7 +231,9 @@ func TestBuildScenarios(t *testing.T) {
 		}
 	}
 	rawRunsStatements(t, scenarios, m.Network)
-	rawHistoryMemoOff(t, raw, testdb.MustOpenDBSync(t, dsn), p)
+	// The service's store counts blocks one below the tip as final (the raw
+	// store, memo off, remembers nothing however final a page is).
+	rawHistoryMemoOff(t, raw.db, testdb.MustOpenDBSyncWith(t, dsn, dbsync.Options{FinalDepth: 1}), p)
 }
 
 // statementsRun is how many db-sync statements this process has run for
@@ -289,9 +291,9 @@ func rawRunsStatements(t *testing.T, scenarios []Scenario, network string) {
 
 // rawHistoryMemoOff: the raw store runs a final history page's statements
 // every time, where the service's store (memo on) answers it again from
-// memory; both count blocks one below the tip as final, so every cursor
-// page of this short chain is.
-func rawHistoryMemoOff(t *testing.T, raw *rawRunner, served *dbsync.DB, p prepared) {
+// memory; the service's store counts blocks one below the tip as final,
+// so every cursor page of this short chain is.
+func rawHistoryMemoOff(t *testing.T, raw, served *dbsync.DB, p prepared) {
 	ctx := t.Context()
 	i := slices.IndexFunc(p.WhaleCursors, func(c pageCursor) bool { return !c.Asc })
 	if i < 0 {
@@ -304,7 +306,6 @@ func rawHistoryMemoOff(t *testing.T, raw *rawRunner, served *dbsync.DB, p prepar
 	}
 	q := dbsync.HistoryQuery{Limit: pageLimit, FromSlot: &c.FromSlot}
 	statements := func(db *dbsync.DB) (first, again uint64) {
-		db.SetFinalDepth(1)
 		var runs [2]uint64
 		for k := range runs {
 			before := statementsRun(t, db.Network.Name)
@@ -319,7 +320,7 @@ func rawHistoryMemoOff(t *testing.T, raw *rawRunner, served *dbsync.DB, p prepar
 	if first, again := statements(served); again >= first {
 		t.Fatalf("the service's store ran %d statements for a final page, then %d: its memo is not on, so this check proves nothing", first, again)
 	}
-	if first, again := statements(raw.db); again != first {
+	if first, again := statements(raw); again != first {
 		t.Errorf("the raw store ran %d statements for a final page, then %d: a memo answered it", first, again)
 	}
 }

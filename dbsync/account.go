@@ -9,13 +9,11 @@ import (
 	"time"
 
 	"github.com/lib/pq"
-
-	"github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlAccountHead          = prepared(sqlfiles.Must("dbsync/account_head.sql"))
-	sqlAccountSummary       = prepared(sqlfiles.Must("dbsync/account_summary.sql"))
+	sqlAccountHead          = load("dbsync/account_head.sql")
+	sqlAccountSummary       = load("dbsync/account_summary.sql")
 	sqlAccountRewards       = layoutStatement("dbsync/account_rewards.sql", alwaysGeneric, nil)
 	sqlAccountDelegations   = layoutStatement("dbsync/account_delegations.sql", alwaysGeneric, nil)
 	sqlAccountRegistrations = layoutStatement("dbsync/account_registrations.sql", alwaysGeneric, nil)
@@ -168,7 +166,7 @@ type pagedRow interface{ page() pageRow }
 
 // accountPage reads one page of an account list: query's arguments come
 // from args (given the resolved account), each item from item.
-func accountPage[R pagedRow, T any](ctx context.Context, db *DB, key cardano.StakeKey, name, query string, args func(h accountHead) []any, item func(R) T) (AccountPage[T], error) {
+func accountPage[R pagedRow, T any](ctx context.Context, db *DB, key cardano.StakeKey, name string, query Query, args func(h accountHead) []any, item func(R) T) (AccountPage[T], error) {
 	page := AccountPage[T]{Items: []T{}}
 	err := db.accountRead(ctx, key, func(tx *Snapshot, h accountHead) error {
 		page.Tip = h.Tip

@@ -347,6 +347,7 @@ func checkList[T any](t *testing.T, c *chain, what string, want []T, ordered boo
 }
 
 func TestAccounts(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	forEachChain(t, func(t *testing.T, c *chain) {
 		kinds := map[string]bool{}
@@ -395,6 +396,7 @@ func TestAccounts(t *testing.T) {
 // A bare 56-hex credential finds the same account as its bech32 stake
 // address, which the answer names.
 func TestAccountByHexCredential(t *testing.T) {
+	needChains(t)
 	forEachChain(t, func(t *testing.T, c *chain) {
 		view := sampleAccounts(t, c)[0]
 		var raw []byte
@@ -418,6 +420,7 @@ func TestAccountByHexCredential(t *testing.T) {
 // A stake address never seen on chain is the empty account and empty
 // lists, in the current tip's snapshot; never an error.
 func TestAccountNeverSeen(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	cred := make([]byte, 28)
 	if _, err := rand.Read(cred); err != nil {
@@ -488,6 +491,7 @@ func render(v any) string {
 // The generator's named accounts are what their names say, as the
 // endpoints answer them (their figures are checked against SQL above).
 func TestAccountManifestExamples(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	forEachChain(t, func(t *testing.T, c *chain) {
 		a := c.manifest.Accounts
@@ -558,6 +562,7 @@ func TestAccountManifestExamples(t *testing.T) {
 // none, so the test adds one, for a stake address of its own, on a failed
 // transaction of the chain, and removes both afterwards.
 func TestAccountIgnoresFailedTxWithdrawal(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	forEachChain(t, func(t *testing.T, c *chain) {
 		cred := make([]byte, 28)

@@ -8,13 +8,11 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
 	"time"
-
-	"github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlAssetInfo       = prepared(sqlfiles.Must("dbsync/asset_info.sql"))
-	sqlAssetCIP25      = prepared(sqlfiles.Must("dbsync/asset_cip25.sql"))
+	sqlAssetInfo       = load("dbsync/asset_info.sql")
+	sqlAssetCIP25      = load("dbsync/asset_cip25.sql")
 	sqlAssetCIP68Datum = layoutStatement("dbsync/asset_cip68_datum.sql", alwaysGeneric, nil)
 )
 

@@ -82,6 +82,7 @@ func c2Pool(t *testing.T, s string) cardano.PoolID {
 // delegators against the manifest, live stake against an independent
 // per-address computation, and identical answers in both modes.
 func TestAssetsAndPools(t *testing.T) {
+	needChains(t)
 	chains := seedC2Chains(t)
 	for _, c := range chains {
 		t.Run(string(c.mode), func(t *testing.T) {

@@ -53,7 +53,7 @@ type balanceRow struct {
 	Quantity string  `db:"quantity"`
 }
 
-func (db *DB) balance(ctx context.Context, query string, arg any) (Value, error) {
+func (db *DB) balance(ctx context.Context, query Query, arg any) (Value, error) {
 	var rows []balanceRow
 	if err := db.selectAll(ctx, &rows, query, arg); err != nil {
 		return Value{}, classify(err)

@@ -73,6 +73,7 @@ func independentBalance(t *testing.T, c *chain, where string, arg any) string {
 }
 
 func TestBalanceByAddress(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	for _, a := range append(samples.Addresses(), neverSeen) {
 		var perMode []any
@@ -106,6 +107,7 @@ func TestBalanceByAddress(t *testing.T) {
 }
 
 func TestBalanceByStake(t *testing.T) {
+	needChains(t)
 	ctx := t.Context()
 	for _, raw := range samples.StakeKeys {
 		bech := stakeBech32(t, raw)

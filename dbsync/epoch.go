@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/dbsync/engine"
 )
 
-var sqlEpochLatest = prepared(sqlfiles.Must("dbsync/epoch_latest.sql"))
+var sqlEpochLatest = load("dbsync/epoch_latest.sql")
 
 // ChainPosition is the tip with what GET /v1/epochs/latest reports about
 // it, read in one statement.
@@ -53,7 +53,7 @@ func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 // transaction they build, and for a statement this cheap the round trip
 // is most of a request's cost.
 func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
-	return recentOn(ctx, db, func(p *pool) *recent[ChainPosition] { return &p.position }, (*pool).readPosition)
+	return engine.Recent(ctx, db.reader(ctx), memoPosition, readPosition)
 }
 
 // positionErr classifies a position read's error (and converts its times).
@@ -68,10 +68,10 @@ func positionErr(err error, p *ChainPosition) error {
 	return nil
 }
 
-// readPosition reads the position on this server (ungated, as readTip).
-func (p *pool) readPosition(ctx context.Context) (ChainPosition, error) {
+// readPosition reads the position on one server (ungated, as readTip).
+func readPosition(ctx context.Context, get engine.GetFunc) (ChainPosition, error) {
 	var pos ChainPosition
-	if err := positionErr(p.getUngated(ctx, &pos, sqlEpochLatest), &pos); err != nil {
+	if err := positionErr(get(ctx, &pos, sqlEpochLatest), &pos); err != nil {
 		return ChainPosition{}, err
 	}
 	return pos, nil

@@ -20,6 +20,7 @@ func limitActive(t *testing.T, c *chain, n int) {
 // With one request admitted at a time, many at once still all finish with
 // the same answers: they wait their turn instead of failing.
 func TestMaxActiveQueuesRequests(t *testing.T) {
+	needChains(t)
 	c := chains[0]
 	addr := mustAddress(t, samples.Small[0])
 	want, err := c.db.TxsByAddress(t.Context(), addr, dbsync.HistoryQuery{Limit: 20}, nil)
@@ -42,6 +43,7 @@ func TestMaxActiveQueuesRequests(t *testing.T) {
 // A request that cannot get in before its deadline is a timeout (504), not
 // a failure of the database.
 func TestMaxActiveWaitTimesOut(t *testing.T) {
+	needChains(t)
 	c := chains[0]
 	limitActive(t, c, 1)
 	release := holdTheGate(t, c)
@@ -78,6 +80,7 @@ func holdTheGate(t *testing.T, c *chain) (release func()) {
 // A UTxO listing leaves the gate before it hands the client its first
 // chunk: a client reading slowly must not keep other requests out.
 func TestUTxOListingLeavesTheGateForTheClient(t *testing.T) {
+	needChains(t)
 	c := chains[0]
 	c.db.SetUTxOChunk(1) // several chunks, so the listing goes on after the first
 	t.Cleanup(func() { c.db.SetUTxOChunk(500) })
@@ -102,6 +105,7 @@ func TestUTxOListingLeavesTheGateForTheClient(t *testing.T) {
 // The health probe's tip read does not queue: a database whose gate is
 // full is busy, not down.
 func TestTipDoesNotWaitAtTheGate(t *testing.T) {
+	needChains(t)
 	c := chains[0]
 	limitActive(t, c, 1)
 	release := holdTheGate(t, c)
@@ -119,6 +123,7 @@ func TestTipDoesNotWaitAtTheGate(t *testing.T) {
 // listings than there are stream slots waiting on their clients, other
 // requests still run, and no more listings than slots are in progress.
 func TestPausedListingsLeaveConnectionsForAdmittedRequests(t *testing.T) {
+	needChains(t)
 	c := chains[0]
 	limitActive(t, c, 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)

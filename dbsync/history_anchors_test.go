@@ -26,6 +26,7 @@ func withAnchorStride(t *testing.T, n int) {
 // limit, jumping to offsets in any order, in both directions, every page is
 // the plain window the reference history says, and anchors were used.
 func TestHistoryAnchoredPages(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0) // every address takes the walk
 	withAnchorStride(t, 7)
 	forEachChain(t, func(t *testing.T, c *chain) {
@@ -55,6 +56,7 @@ func TestHistoryAnchoredPages(t *testing.T) {
 // An anchor whose transaction is gone or was replaced (a rollback) is never
 // used: the address's anchors are forgotten and the page is still right.
 func TestHistoryAnchorsAfterRollback(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0)
 	withAnchorStride(t, 7)
 	forEachChain(t, func(t *testing.T, c *chain) {
@@ -98,6 +100,7 @@ func checkWindow(t *testing.T, c *chain, addr string, offset, limit int, asc boo
 // Concurrent requests for a deep page of an address without anchors share
 // one walk to it (the others wait for it) and all get the right page.
 func TestHistoryAnchorsConcurrentHarvest(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0)
 	withAnchorStride(t, 7)
 	forEachChain(t, func(t *testing.T, c *chain) {

@@ -6,7 +6,7 @@ import "testing"
 // the same block: a rollback that gives the id to another transaction, or
 // puts the transaction in another block, reads them again.
 func TestMemoDetailNeedsSameHashAndBlock(t *testing.T) {
-	m := newHistoryMemo(1 << 20)
+	m := newDetailMemo(1 << 20)
 	tx := Tx{TxRef: TxRef{ID: 7, Hash: "aa", BlockHash: "b1"}, Inputs: []TxInput{{TxHash: "cc"}}}
 	m.rememberDetail(tx)
 	if d, ok := m.detail(tx.TxRef); !ok || len(d.inputs) != 1 {
@@ -17,7 +17,7 @@ func TestMemoDetailNeedsSameHashAndBlock(t *testing.T) {
 			t.Errorf("details of %+v served from another transaction's", ref)
 		}
 	}
-	if _, ok := newHistoryMemo(-1).detail(tx.TxRef); ok {
+	if _, ok := newDetailMemo(-1).detail(tx.TxRef); ok {
 		t.Error("a memo that is off found something")
 	}
 }

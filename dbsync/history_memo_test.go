@@ -27,6 +27,7 @@ func withFinalDepth(t *testing.T, n int64) {
 // unchanged: walking the history twice, in both directions and both modes,
 // gives the reference history both times, and the memo holds pages.
 func TestHistoryMemoServesFinalPages(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0)
 	withAnchorStride(t, 7)
 	withFinalDepth(t, 5)
@@ -53,6 +54,7 @@ func TestHistoryMemoServesFinalPages(t *testing.T) {
 // A page that a rollback could still change is not remembered: cursor
 // pages from the tip's slot, and the oldest-first walk's last page.
 func TestHistoryMemoSkipsRecentPages(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0)
 	withFinalDepth(t, 1<<40) // nothing is final
 	forEachChain(t, func(t *testing.T, c *chain) {
@@ -84,6 +86,7 @@ func TestHistoryMemoSkipsRecentPages(t *testing.T) {
 // Detailed pages read with remembered transaction details are the pages
 // read without the memo, field for field.
 func TestHistoryMemoDetailsMatch(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0)
 	withFinalDepth(t, 5)
 	forEachChain(t, func(t *testing.T, c *chain) {

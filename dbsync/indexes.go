@@ -31,7 +31,7 @@ func CreateRecommendedIndexes(ctx context.Context, db *sqlx.DB, logf func(string
 	}
 	layout := caps.Layout()
 	for _, name := range sqlfiles.Dir("dbsync/indexes") {
-		ddl, err := renderText(name, sqlfiles.Must(name), layout, nil)
+		ddl, err := Render(name, layout, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

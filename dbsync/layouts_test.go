@@ -53,6 +53,7 @@ func seedLayout(t *testing.T, v chaingen.Variant) *layoutChain {
 // chain's answers: the address table (with core and consumed spends),
 // schema 13.6, and the pruned layouts for what they keep.
 func TestLayoutsAgree(t *testing.T) {
+	needChains(t)
 	core := chains[0]
 	variants := []chaingen.Variant{
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
@@ -158,6 +159,7 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 // address-table layouts with sequential scans priced out, as
 // TestExplainIndexBacked does for core and consumed.
 func TestExplainEveryLayout(t *testing.T) {
+	needChains(t)
 	whaleIDs := pageIDs(t, samples.Whale)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},

@@ -5,6 +5,7 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
@@ -29,38 +30,62 @@ type chain struct {
 }
 
 var (
-	chains  []*chain // core first, then consumed: same seed, same chain
-	samples sampleSet
+	// chains and samples are seeded on first need (needChains): core
+	// first, then consumed, same seed, same chain.
+	chains      []*chain
+	samples     sampleSet
+	chainsOnce  sync.Once
+	chainsErr   error
+	chainsClose []func()
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
+	code := m.Run()
+	for i := len(chainsClose) - 1; i >= 0; i-- {
+		chainsClose[i]()
+	}
+	os.Exit(code)
 }
 
-func run(m *testing.M) int {
+// requireDB skips a test that needs PostgreSQL under -short.
+func requireDB(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL (skipped with -short)")
+	}
+}
+
+// needChains seeds the suite's two chains the first time a test needs
+// them (and skips under -short), so tests that need none pay nothing.
+func needChains(t testing.TB) {
+	t.Helper()
+	requireDB(t)
+	chainsOnce.Do(func() { chainsErr = seedChains() })
+	if chainsErr != nil {
+		t.Fatal("dbsync tests:", chainsErr)
+	}
+}
+
+func seedChains() error {
 	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		dsn, manifest, drop, err := testdb.DBSync(mode, seedTxs)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "dbsync tests:", err)
-			return 1
+			return err
 		}
-		defer drop()
+		chainsClose = append(chainsClose, drop)
 		c, err := openChain(mode, dsn, manifest)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "dbsync tests:", err)
-			return 1
+			return err
 		}
-		defer c.db.Close()
-		defer c.raw.Close()
+		chainsClose = append(chainsClose, c.db.Close, func() { c.raw.Close() })
 		chains = append(chains, c)
 	}
 	var err error
 	if samples, err = findSamples(chains[0].raw); err != nil {
-		fmt.Fprintln(os.Stderr, "dbsync tests: samples:", err)
-		return 1
+		return fmt.Errorf("samples: %w", err)
 	}
 	samples.useManifest(chains[0].manifest)
-	return m.Run()
+	return nil
 }
 
 func openChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*chain, error) {
@@ -178,6 +203,7 @@ func findSamples(raw *sqlx.DB) (sampleSet, error) {
 
 // forEachChain runs f once per seeded mode.
 func forEachChain(t *testing.T, f func(t *testing.T, c *chain)) {
+	needChains(t)
 	for _, c := range chains {
 		t.Run(string(c.mode), func(t *testing.T) { f(t, c) })
 	}

@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
-
-	"github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlPoolInfo   = prepared(sqlfiles.Must("dbsync/pool_info.sql"))
-	sqlPoolExists = prepared(sqlfiles.Must("dbsync/pool_exists.sql"))
-	sqlPoolTotals = prepared(sqlfiles.Must("dbsync/pool_epoch_totals.sql"))
+	sqlPoolInfo   = load("dbsync/pool_info.sql")
+	sqlPoolExists = load("dbsync/pool_exists.sql")
+	sqlPoolTotals = load("dbsync/pool_epoch_totals.sql")
 )
 
 // Pool statuses (the status field of OpenAPI schema Pool).

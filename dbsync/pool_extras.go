@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"math/big"
-
-	"github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlPoolMetadata     = prepared(sqlfiles.Must("dbsync/pool_metadata.sql"))
+	sqlPoolMetadata     = load("dbsync/pool_metadata.sql")
 	sqlPoolLivePledge   = layoutStatement("dbsync/pool_live_pledge.sql", alwaysGeneric, nil)
-	sqlEpochActiveStake = prepared(sqlfiles.Must("dbsync/epoch_active_stake.sql"))
+	sqlEpochActiveStake = load("dbsync/epoch_active_stake.sql")
 )
 
 // PoolOffChain is the off-chain metadata db-sync fetched for a pool's

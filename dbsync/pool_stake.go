@@ -8,15 +8,13 @@ import (
 	"math/big"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/dbsync/engine"
 )
 
 var (
 	sqlPoolStakeAll      = layoutStatement("dbsync/pool_stake.sql", neverPrepared, map[string]any{"OnePool": false})
 	sqlPoolStakeOne      = layoutStatement("dbsync/pool_stake.sql", neverPrepared, map[string]any{"OnePool": true})
-	sqlPoolStakeSnapshot = prepared(sqlfiles.Must("dbsync/pool_stake_snapshot.sql"))
+	sqlPoolStakeSnapshot = load("dbsync/pool_stake_snapshot.sql")
 )
 
 // PoolStake is one current delegator of a pool with its live stake
@@ -40,23 +38,23 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 			err = fmt.Errorf("dbsync.PoolStakeAll(%s): %w", db.Network.Name, classify(err))
 		}
 	}()
-	if !db.ready.Load() {
-		return Tip{}, db.notReady()
+	if !db.Ready() {
+		return Tip{}, db.eng.NotReady()
 	}
 	query := db.sql(sqlPoolStakeAll)
-	tx, err := db.Primary().BeginTxx(ctx, &sqlTxOptions)
+	tx, err := db.Primary().BeginTxx(ctx, &engine.TxOptions)
 	if err != nil {
 		return Tip{}, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only
-	if err := setStatementTimeout(ctx, tx, timeout); err != nil {
+	if err := engine.SetStatementTimeout(ctx, tx, timeout); err != nil {
 		return Tip{}, err
 	}
-	if err := tx.GetContext(ctx, &tip, sqlTip); err != nil {
+	if err := tx.GetContext(ctx, &tip, engine.SQLTip.Text); err != nil {
 		return Tip{}, err
 	}
 	tip.BlockTime = AsUTC(tip.BlockTime)
-	rows, err := tx.QueryxContext(ctx, query)
+	rows, err := tx.QueryxContext(ctx, query.Text)
 	if err != nil {
 		return Tip{}, err
 	}
@@ -74,13 +72,6 @@ func (db *DB) PoolStakeAll(ctx context.Context, timeout time.Duration, fn func(P
 		return Tip{}, err
 	}
 	return tip, tx.Commit()
-}
-
-// setStatementTimeout gives the rest of transaction tx its own statement
-// timeout (background passes, longer than a request's).
-func setStatementTimeout(ctx context.Context, tx sqlx.ExecerContext, d time.Duration) error {
-	_, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`, fmt.Sprintf("%dms", d.Milliseconds()))
-	return err
 }
 
 // PoolStakeOne computes one pool's current delegators and their live stake

@@ -14,11 +14,11 @@ import (
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// withReplica opens the core chain with one replica (the same database
-// through a pool of its own) and waits until both are in rotation.
-func withReplica(t *testing.T) *dbsync.DB {
+// withReplicas opens the core chain with two replicas (the same database
+// through pools of their own) and waits until all are in rotation.
+func withReplicas(t *testing.T) *dbsync.DB {
 	t.Helper()
-	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn}},
+	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn, chains[0].dsn}},
 		dbsync.Options{StatementTimeout: 30 * time.Second, ProbeInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func withReplica(t *testing.T) *dbsync.DB {
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		s := db.Servers()
-		if s[0].Up && s[1].Up {
+		if s[0].Up && s[1].Up && s[2].Up {
 			return db
 		}
 		if time.Now().After(deadline) {
@@ -40,36 +40,62 @@ func withReplica(t *testing.T) *dbsync.DB {
 }
 
 // A pinned request reads from one server, remembers the tip of that
-// server only, and moves to the primary when its server leaves rotation.
+// server only, and moves to the primary when its server leaves rotation:
+// pinned by a view (Pinned) or by its context (Pin).
 func TestPinnedReadsStayOnOneServer(t *testing.T) {
-	db := withReplica(t)
-	ctx := db.Pin(t.Context())
-	if got := db.ReaderName(ctx); got != "replica1" {
-		t.Fatalf("pinned to %s, want the replica", got)
+	needChains(t)
+	pins := map[string]func(db *dbsync.DB) (*dbsync.DB, context.Context){
+		"view":    func(db *dbsync.DB) (*dbsync.DB, context.Context) { return db.Pinned(), context.Background() },
+		"context": func(db *dbsync.DB) (*dbsync.DB, context.Context) { return db, db.Pin(context.Background()) },
 	}
+	for name, pin := range pins {
+		t.Run(name, func(t *testing.T) { testPinnedReads(t, pin) })
+	}
+}
+
+func testPinnedReads(t *testing.T, pin func(db *dbsync.DB) (*dbsync.DB, context.Context)) {
+	all := withReplicas(t)
+	// Unpinned reads take the replicas in turn.
+	seen := map[string]bool{}
+	for range 4 {
+		seen[all.ReaderName(context.Background())] = true
+	}
+	if !seen["replica1"] || !seen["replica2"] || len(seen) != 2 {
+		t.Fatalf("unpinned reads went to %v, want both replicas", seen)
+	}
+	db, ctx := pin(all)
+	server := db.ReaderName(ctx)
+	if !strings.HasPrefix(server, "replica") {
+		t.Fatalf("pinned to %s, want a replica", server)
+	}
+	i := int(server[len(server)-1] - '0') // the server's place: 0 is the primary
 	tip, err := db.RecentTip(ctx)
 	if err != nil || tip.BlockHash != chains[0].manifest.Tip.BlockHash {
 		t.Fatalf("tip %+v, %v", tip, err)
 	}
-	if !db.TipRemembered(1) || db.TipRemembered(0) {
-		t.Errorf("remembered tips: primary %v, replica %v; want the replica's only", db.TipRemembered(0), db.TipRemembered(1))
-	}
-	for range 5 {
-		if got := db.ReaderName(ctx); got != "replica1" {
-			t.Fatalf("pinned read went to %s", got)
+	for j := range 3 {
+		if db.TipRemembered(j) != (j == i) {
+			t.Errorf("server %d remembers a tip: %v; want only the pinned %s's", j, db.TipRemembered(j), server)
 		}
 	}
-	db.TakeOut(1)
-	if got := db.ReaderName(ctx); got != "primary" {
-		t.Errorf("replica out of rotation: pinned read goes to %s, want the primary", got)
+	for range 5 {
+		if got := db.ReaderName(ctx); got != server {
+			t.Fatalf("pinned read went to %s, not %s", got, server)
+		}
 	}
-	if got := db.ReaderName(context.Background()); got != "primary" {
-		t.Errorf("replica out of rotation: unpinned read goes to %s", got)
+	db.TakeOut(i)
+	if got := db.ReaderName(ctx); got != "primary" {
+		t.Errorf("%s out of rotation: pinned read goes to %s, want the primary", server, got)
+	}
+	other := "replica" + string(rune('0'+3-i))
+	if got := all.ReaderName(context.Background()); got != other {
+		t.Errorf("%s out of rotation: unpinned read goes to %s, want %s", server, got, other)
 	}
 	if _, err := db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil); err != nil {
 		t.Errorf("read with the replica out: %v", err)
 	}
-	// The primary out of rotation too: answered at once, unavailable.
+	// Every server out of rotation: answered at once, unavailable.
+	db.TakeOut(3 - i)
 	db.TakeOut(0)
 	start := time.Now()
 	_, err = db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
@@ -82,6 +108,7 @@ func TestPinnedReadsStayOnOneServer(t *testing.T) {
 // ErrUnavailable at once until db-sync has created its schema, then the
 // detection succeeds and the database serves.
 func TestDetectionRetried(t *testing.T) {
+	requireDB(t)
 	dsn := testdb.New(t, "sg_test_not_dbsync")
 	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
 	if err != nil {
@@ -115,6 +142,7 @@ func TestDetectionRetried(t *testing.T) {
 // not be refused as unavailable (Started once reported before the
 // rotation state was set, and a loaded machine answered 503 in between).
 func TestOpenReturnsInRotation(t *testing.T) {
+	needChains(t)
 	for range 20 {
 		db, err := dbsync.Open(t.Context(), config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn}, 30*time.Second)
 		if err != nil {

@@ -22,6 +22,7 @@ import (
 // the marks and some reach below the index's horizon (40 blocks here) and
 // are walked.
 func TestSpentIndexHistoryPages(t *testing.T) {
+	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
@@ -84,6 +85,7 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 // taken from the marks, and every page is still right; after the rewind
 // they are taken from the marks again.
 func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
+	requireDB(t)
 	ctx := t.Context()
 	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 0)
 	sc.db.SetSmallHistoryOutputs(0)
@@ -113,6 +115,7 @@ func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
 // orders, at any depth, come from the marks, and are still the plain core
 // walk's pages; so are the totals, counted from the marks.
 func TestSpentIndexKeepAllHistory(t *testing.T) {
+	needChains(t)
 	sc := seedSpentKeeping(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 5, utxoindex.KeepAll)
 	sc.db.SetSmallHistoryOutputs(0)
 	// Totals first, before any page has read where the horizon is: from

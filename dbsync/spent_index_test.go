@@ -72,6 +72,7 @@ func useIndex(t *testing.T, db *dbsync.DB) {
 // tip, so every answer also reads the tail after it), every endpoint
 // family answers as the core chain does, on both address layouts.
 func TestSpentIndexLayoutsAgree(t *testing.T) {
+	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
@@ -100,6 +101,7 @@ func TestSpentIndexLayoutsAgree(t *testing.T) {
 // rewound it, then after), and when the rolled-back blocks come back with
 // new ids (before and after the index catches up).
 func TestSpentIndexExactWhileBehind(t *testing.T) {
+	requireDB(t)
 	ctx := t.Context()
 	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 60)
 	st, err := sc.index.Status(ctx)
@@ -203,7 +205,7 @@ var spentFiles = map[string]string{
 	"utxos_by_address.sql": "output_live_address", "balance_by_address.sql": "output_live_address",
 	"utxos_by_stake.sql": "output_live_stake", "balance_by_stake.sql": "output_live_stake",
 	"utxos_by_credential.sql": "output_live_payment_cred", "balance_by_credential.sql": "output_live_payment_cred",
-	"tx_history_recent.sql": "output_spent_address", "tx_history_count_after.sql": "output_spent_address",
+	"tx_history_recent.sql": "output_spent_address", "tx_history_count_after_marked.sql": "output_spent_address",
 	"tx_history_anchors_marked.sql": "output_spent_address",
 }
 
@@ -224,6 +226,7 @@ var (
 // credential index: no more than the outputs after the index's high-water
 // tx, where the core rendering reads the whole history.
 func TestExplainSpentIndex(t *testing.T) {
+	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
@@ -248,7 +251,7 @@ func TestExplainSpentIndex(t *testing.T) {
 					explainCase{"tx_history_recent.sql", []any{a, 3000, int64(math.MaxInt64), 0, 21}, recentAscParams},
 					explainCase{"tx_history_anchors_marked.sql", []any{a, 0, int64(math.MaxInt64), 300, 7}, recentParams},
 					explainCase{"tx_history_anchors_marked.sql", []any{a, 1000, int64(math.MaxInt64), 300, 7}, recentAscParams},
-					explainCase{"tx_history_count_after.sql", []any{a, 3000}, recentParams})
+					explainCase{"tx_history_count_after_marked.sql", []any{a, 3000}, recentParams})
 			}
 			cases = append(cases,
 				explainCase{"utxos_by_stake.sql", []any{stake, -1, -1, 500}, nil},

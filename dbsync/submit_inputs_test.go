@@ -92,6 +92,7 @@ func isSpent(t *testing.T, db *sqlx.DB, mode chaingen.Mode, ref dbsync.OutputRef
 }
 
 func TestUnspentInputs(t *testing.T) {
+	requireDB(t)
 	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
 		t.Run(string(mode), func(t *testing.T) {
 			db, m := openSubmitChain(t, mode)

@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/syncgate/syncgate/dbsync/engine"
+	"github.com/syncgate/syncgate/dbsync/history"
 	"github.com/syncgate/syncgate/internal/cardano"
-	"math/big"
-	"time"
 
 	"github.com/lib/pq"
 )
@@ -17,18 +17,6 @@ var (
 	sqlTxInputs  = layoutStatement("dbsync/tx_inputs.sql", alwaysGeneric, nil)
 	sqlTxOutputs = layoutStatement("dbsync/tx_outputs.sql", alwaysGeneric, nil)
 )
-
-// TxRef is a transaction and the block that holds it.
-type TxRef struct {
-	ID        int64 // db-sync tx.id: chain order, never shown to clients
-	Hash      string
-	BlockHash string
-	SlotNo    int64
-	BlockNo   int64
-	BlockTime time.Time
-	Fee       *big.Int
-	Size      int64
-}
 
 // TxInput is an output a transaction spent.
 type TxInput struct {
@@ -55,41 +43,16 @@ type Tx struct {
 	Outputs []TxOutput
 }
 
-type txRefRow struct {
-	ID        int64     `db:"id"`
-	TxHash    string    `db:"tx_hash"`
-	BlockHash string    `db:"block_hash"`
-	SlotNo    int64     `db:"slot_no"`
-	BlockNo   int64     `db:"block_no"`
-	BlockTime time.Time `db:"block_time"`
-	Fee       string    `db:"fee"`
-	Size      int64     `db:"size"`
-}
-
-// scanRow reads a history page row (tx_history_page.sql).
-func (r *txRefRow) scanRow(rows *sql.Rows) error {
-	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size)
-}
-
-func (r txRefRow) ref() (TxRef, error) {
-	fee, err := parseQuantity(r.Fee)
-	if err != nil {
-		return TxRef{}, err
-	}
-	return TxRef{ID: r.ID, Hash: r.TxHash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo,
-		BlockTime: AsUTC(r.BlockTime), Fee: fee, Size: r.Size}, nil
-}
-
 // TxByHash returns one transaction with its inputs and outputs, or
 // ErrNotFound.
 func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 	var out Tx
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
-		var row txRefRow
+		var row history.TxRefRow
 		if err := tx.GetContext(ctx, &row, db.sql(sqlTxByHash), hash[:]); err != nil {
 			return err
 		}
-		ref, err := row.ref()
+		ref, err := row.Ref()
 		if err != nil {
 			return err
 		}
@@ -119,7 +82,7 @@ type txInputRow struct {
 	Lovelace     string
 }
 
-func (r *txInputRow) scanRow(rows *sql.Rows) error {
+func (r *txInputRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxID, &r.TxOutID, &r.SourceTxHash, &r.OutputIndex, &r.Address, &r.Lovelace)
 }
 
@@ -132,7 +95,7 @@ type txOutputRow struct {
 	Lovelace    string
 }
 
-func (r *txOutputRow) scanRow(rows *sql.Rows) error {
+func (r *txOutputRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxID, &r.TxOutID, &r.OutputIndex, &r.Address, &r.Lovelace)
 }
 
@@ -143,7 +106,7 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	if len(refs) == 0 {
 		return txs, nil
 	}
-	// Details already read (history_memo.go) are not read again.
+	// Details already read (history.go, the details memo) are not read again.
 	ids := make([]int64, 0, len(refs))
 	pos := make(map[int64]int, len(refs))
 	for i, r := range refs {
@@ -158,11 +121,11 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	if len(ids) == 0 {
 		return txs, nil
 	}
-	ins, err := selectRows[txInputRow](ctx, tx, db.sql(sqlTxInputs), pq.Array(ids))
+	ins, err := engine.SelectRows[txInputRow](ctx, tx, db.sql(sqlTxInputs), pq.Array(ids))
 	if err != nil {
 		return nil, err
 	}
-	outs, err := selectRows[txOutputRow](ctx, tx, db.sql(sqlTxOutputs), pq.Array(ids))
+	outs, err := engine.SelectRows[txOutputRow](ctx, tx, db.sql(sqlTxOutputs), pq.Array(ids))
 	if err != nil {
 		return nil, err
 	}

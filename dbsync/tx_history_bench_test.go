@@ -13,9 +13,13 @@ import (
 // serves it after the first page; BenchmarkHistoryTotalWhale prices a miss.
 //
 //	go test ./dbsync -run '^$' -bench History -benchtime 200x
-func BenchmarkHistoryCursorWhale(b *testing.B) { benchmarkCursorPage(b, samples.Whale) }
+func BenchmarkHistoryCursorWhale(b *testing.B) {
+	needChains(b)
+	benchmarkCursorPage(b, samples.Whale)
+}
 
 func BenchmarkHistoryCursorSmall(b *testing.B) {
+	needChains(b)
 	// an ordinary address with enough history for a page either side of the cursor
 	var addr string
 	if err := chains[0].raw.Get(&addr, `SELECT address FROM tx_out GROUP BY address
@@ -59,6 +63,7 @@ func benchmarkCursorPage(b *testing.B, addr string) {
 }
 
 func BenchmarkHistoryTotalWhale(b *testing.B) {
+	needChains(b)
 	for _, c := range chains {
 		b.Run(string(c.mode), func(b *testing.B) {
 			a := mustAddress(b, samples.Whale)

@@ -138,6 +138,7 @@ var historyReads = []int{1000, 0, 1 << 30}
 
 // inHistoryReads runs f once per historyReads threshold.
 func inHistoryReads(t *testing.T, f func(t *testing.T)) {
+	needChains(t)
 	for _, n := range historyReads {
 		t.Run(fmt.Sprintf("small=%d", n), func(t *testing.T) {
 			setSmallHistory(t, n)
@@ -404,6 +405,7 @@ func testTxHistoryFromSlot(t *testing.T) {
 // The total comes from the counter when one is given (the handler caches it
 // per tip) and is the same number either way.
 func TestTxHistoryTotalCounter(t *testing.T) {
+	needChains(t)
 	setSmallHistory(t, 0) // addresses read whole count in the same statement
 	forEachChain(t, func(t *testing.T, c *chain) {
 		want := len(independentHistory(t, c, samples.Whale))
@@ -503,6 +505,7 @@ func testManifestCounts(t *testing.T) {
 // that follow in the request (inputs, outputs, assets) must go back to
 // their generic plans, or each request re-plans them all.
 func TestCustomPlansOnlyForTheWalk(t *testing.T) {
+	needChains(t)
 	forEachChain(t, func(t *testing.T, c *chain) {
 		inside, after, err := c.db.PlanCacheModes(t.Context())
 		if err != nil {

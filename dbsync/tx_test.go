@@ -54,6 +54,7 @@ func txLines(tx dbsync.Tx) []string {
 }
 
 func TestTxByHash(t *testing.T) {
+	needChains(t)
 	if len(samples.FailedTxs) == 0 {
 		t.Fatal("the seeded chain has no failed transactions")
 	}
@@ -115,6 +116,7 @@ func TestTxByHash(t *testing.T) {
 // The detailed history is the light history's page with each transaction's
 // inputs and outputs, the same as TxByHash gives one by one.
 func TestTxsByAddress(t *testing.T) {
+	needChains(t)
 	addrs := []string{samples.Whale, samples.Busy}
 	addrs = append(addrs, samples.FailedAddr[:min(3, len(samples.FailedAddr))]...)
 	for i, a := range addrs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/cardano"
 
 	"github.com/lib/pq"
@@ -35,18 +36,10 @@ type UTxO struct {
 // bound when the whole list was built first).
 const defaultUTxOChunk = 500
 
-// SetUTxOChunk changes how many outputs one chunk of a UTxO listing reads
-// (tests use tiny chunks to cross many chunk boundaries). Call it before
-// the DB serves requests.
-func (db *DB) SetUTxOChunk(n int) {
-	if n > 0 {
-		db.utxoChunk = n
-	}
-}
-
+// chunkSize is Options.UTxOChunk, or the default.
 func (db *DB) chunkSize() int {
-	if db.utxoChunk > 0 {
-		return db.utxoChunk
+	if db.opts.UTxOChunk > 0 {
+		return db.opts.UTxOChunk
 	}
 	return defaultUTxOChunk
 }
@@ -65,7 +58,7 @@ type utxoRow struct {
 	BlockHash   string
 }
 
-func (r *utxoRow) scanRow(rows *sql.Rows) error {
+func (r *utxoRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxOutID, &r.TxID, &r.TxHash, &r.OutputIndex, &r.Address, &r.Lovelace,
 		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash)
 }
@@ -130,8 +123,8 @@ func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {
 
 // eachUTxO reads the listing in keyset chunks of (tx_id, index) inside one
 // snapshot: each chunk resumes the index walk where the last one stopped.
-func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTxO) error) error {
-	return db.readTx(ctx, true, func(tx *Snapshot) error {
+func (db *DB) eachUTxO(ctx context.Context, query Query, arg any, fn func([]UTxO) error) error {
+	return db.reader(ctx).Stream(ctx, func(tx *Snapshot) error {
 		afterTx, afterIndex := int64(-1), -1
 		for {
 			utxos, rows, err := selectUTxOs(ctx, tx, query, arg, afterTx, afterIndex, db.chunkSize())
@@ -142,7 +135,7 @@ func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTx
 				// fn writes to the client, who may read slowly: from the
 				// first chunk on, the listing no longer holds a place at
 				// the gate, so slow readers cannot keep others waiting.
-				tx.leaveGate()
+				tx.LeaveGate()
 				if err := fn(utxos); err != nil {
 					return err
 				}
@@ -158,8 +151,8 @@ func (db *DB) eachUTxO(ctx context.Context, query string, arg any, fn func([]UTx
 
 // selectUTxOs runs one chunk of a UTxO listing, then one query for all
 // their assets.
-func selectUTxOs(ctx context.Context, tx *Snapshot, query string, arg any, afterTx int64, afterIndex, limit int) ([]UTxO, []utxoRow, error) {
-	rows, err := selectRows[utxoRow](ctx, tx, query, arg, afterTx, afterIndex, limit)
+func selectUTxOs(ctx context.Context, tx *Snapshot, query Query, arg any, afterTx int64, afterIndex, limit int) ([]UTxO, []utxoRow, error) {
+	rows, err := engine.SelectRows[utxoRow](ctx, tx, query, arg, afterTx, afterIndex, limit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -102,6 +102,7 @@ func sameAcrossModes(t *testing.T, what string, perMode []any) {
 // outputs, so every listing of more than two outputs crosses chunk
 // boundaries (keyset resumption inside one snapshot) and must still match.
 func inChunks(t *testing.T, f func(t *testing.T)) {
+	needChains(t)
 	for _, n := range []int{500, 2} {
 		t.Run(fmt.Sprintf("chunk=%d", n), func(t *testing.T) {
 			for _, c := range chains {

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lib/pq"
 
-	"github.com/syncgate/syncgate/sql"
+	"github.com/syncgate/syncgate/dbsync/engine"
 )
 
-var sqlTxOutAssets = prepared(sqlfiles.Must("dbsync/tx_out_assets.sql"))
+var sqlTxOutAssets = load("dbsync/tx_out_assets.sql")
 
 // AssetQuantity is an amount of one native asset. Policy and Name are hex
 // (Name may be empty).
@@ -35,18 +34,7 @@ type Value struct {
 // parseQuantity reads a numeric column that the SQL cast to text. Nearly
 // every amount fits in an int64 (all lovelace does: the supply is 4.5e16),
 // and strconv reads those several times faster than big.Int.SetString.
-func parseQuantity(s string) (*big.Int, error) {
-	if len(s) < 19 {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return big.NewInt(n), nil
-		}
-	}
-	v, ok := new(big.Int).SetString(s, 10)
-	if !ok {
-		return nil, fmt.Errorf("unparseable quantity %q", s)
-	}
-	return v, nil
-}
+func parseQuantity(s string) (*big.Int, error) { return engine.ParseQuantity(s) }
 
 // assetRow is a row of tx_out_assets.sql: a holding (TxOutID and Quantity
 // set) or an asset's name (Policy and Name set).
@@ -58,7 +46,7 @@ type assetRow struct {
 	Name     sql.NullString
 }
 
-func (r *assetRow) scanRow(rows *sql.Rows) error {
+func (r *assetRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxOutID, &r.Ident, &r.Quantity, &r.Policy, &r.Name)
 }
 
@@ -69,7 +57,7 @@ func assetsByTxOut(ctx context.Context, tx *Snapshot, txOutIDs []int64) (map[int
 	if len(txOutIDs) == 0 {
 		return out, nil
 	}
-	rows, err := selectRows[assetRow](ctx, tx, sqlTxOutAssets, pq.Array(txOutIDs))
+	rows, err := engine.SelectRows[assetRow](ctx, tx, sqlTxOutAssets, pq.Array(txOutIDs))
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"math"
 	"net/url"
 	"slices"
@@ -390,10 +391,9 @@ func TestTxHistoryTotalCachedPerTip(t *testing.T) {
 	c := seededChains(t)[0]
 	// Counted apart from the page, as it is for addresses with many
 	// outputs (smaller ones are counted with the page, in one statement).
-	c.db.SetSmallHistoryOutputs(0)
-	t.Cleanup(func() { c.db.SetSmallHistoryOutputs(1000) })
+	db := testdb.MustOpenDBSyncWith(t, c.dsn, dbsync.Options{SmallHistoryOutputs: -1})
 	redis := testRedis(t)
-	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials, Redis: redis, Log: quietLog})
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Redis: redis, Log: quietLog})
 	first := get(t, s, "/v1/tx/history/"+smp.Whale+"?limit=5")
 	want := len(independentHistory(t, c, smp.Whale))
 	if string(first.Pagination["total"]) != fmt.Sprint(want) {
@@ -412,13 +412,13 @@ func TestTxHistoryTotalCachedPerTip(t *testing.T) {
 		t.Fatal(err)
 	}
 	// (by another instance: each serves the totals it holds first)
-	other := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials, Redis: redis, Log: quietLog})
+	other := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Redis: redis, Log: quietLog})
 	second := get(t, other, "/v1/tx/history/"+smp.Whale+"?limit=5&offset=5")
 	if string(second.Pagination["total"]) != "123456" {
 		t.Fatalf("second page total %s; the cached count was not used", second.Pagination["total"])
 	}
 	// Without Redis the count is computed every time.
-	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials, Log: quietLog})
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog})
 	if r := get(t, plain, "/v1/tx/history/"+smp.Whale+"?limit=5&offset=5"); string(r.Pagination["total"]) != fmt.Sprint(want) {
 		t.Fatalf("no Redis: total %s, want %d", r.Pagination["total"], want)
 	}

@@ -3,6 +3,8 @@ package handlers
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"math/big"
 	"net/url"
 	"regexp"
@@ -302,13 +304,14 @@ func TestChainSameAcrossModes(t *testing.T) {
 func TestUTxOsStreamedInChunks(t *testing.T) {
 	smp := testSamples(t)
 	for _, c := range seededChains(t) {
-		s := chainServer(t, c)
+		chunkedBy := func(n int) *Server {
+			db := testdb.MustOpenDBSyncWith(t, c.dsn, dbsync.Options{UTxOChunk: n})
+			return New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Redis: testRedis(t), Log: quietLog})
+		}
+		wholeServer, chunkedServer := chunkedBy(100_000), chunkedBy(1)
 		for _, path := range []string{"/v1/utxos/address/" + smp.Byron, "/v1/utxos/stake/" + smp.Stake, "/v1/utxos/address/" + smp.Whale} {
-			c.db.SetUTxOChunk(100_000)
-			whole := get(t, s, path)
-			c.db.SetUTxOChunk(1)
-			chunked := get(t, s, path)
-			c.db.SetUTxOChunk(500)
+			whole := get(t, wholeServer, path)
+			chunked := get(t, chunkedServer, path)
 			if whole.Status != 200 || chunked.Status != 200 {
 				t.Fatalf("%s %s: %d / %d", c.mode, path, whole.Status, chunked.Status)
 			}

@@ -15,6 +15,7 @@ package sqlfiles
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
@@ -29,10 +30,6 @@ var files embed.FS
 // that nothing uses any more.
 var loaded sync.Map
 
-// names maps a statement's text back to its file name, so metrics can
-// label a statement by the file it came from.
-var names sync.Map
-
 // Must returns the text of the named file (for example "dbsync/tip.sql").
 // It panics when the file does not exist: that is a build defect.
 func Must(name string) string { return mustRead(files, name) }
@@ -44,7 +41,6 @@ func mustRead(tree embed.FS, name string) string {
 		panic("sql: missing embedded file " + name)
 	}
 	loaded.Store(name, true)
-	names.LoadOrStore(string(b), name)
 	return string(b)
 }
 
@@ -55,38 +51,63 @@ func Text(name string) (string, error) {
 	return string(b), err
 }
 
-// Compose returns the named file with {{template "x"}} expanded from the
-// fragments.sql of its directory (text/template, no data). For statements
-// that share a column list; dbsync's layout templates render themselves.
-// It panics like Must on a missing file or a broken template.
-func Compose(name string) string {
-	dir := name[:strings.LastIndex(name, "/")+1]
-	t, err := template.New(name).Parse(Must(dir + "fragments.sql"))
-	if err == nil {
-		t, err = t.Parse(Must(name))
+// Statement is one statement ready to run: its text and the name it goes
+// by in metrics and logs, which is its file ("dbsync/tip.sql"), followed
+// by the template parameters it was rendered with, if any
+// ("dbsync/tx_history_page.sql Order=DESC"). The name travels with the
+// text, so nothing has to find a statement's name from its text.
+type Statement struct {
+	Name string
+	Text string
+}
+
+// Load returns the named file as a Statement, unrendered; it panics like
+// Must on a missing file.
+func Load(name string) Statement { return Statement{Name: name, Text: Must(name)} }
+
+// Render executes the named file as a text/template: the fragments.sql
+// of its top directory ("dbsync/fragments.sql" for
+// "dbsync/indexes/x.sql"), when there is one, is parsed first so the file
+// may use its definitions ({{template "utxo_rows" .}}); funcs are the
+// template functions (nil: none) and data the values the template sees.
+// A key missing from data is an error. This is the one renderer of every
+// SQL template: dbsync's layouts, the admin store's shared column lists and
+// the unspent-output index's variants.
+func Render(name string, funcs template.FuncMap, data any) (string, error) {
+	src, err := files.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	loaded.Store(name, true)
+	t := template.New(name).Funcs(funcs).Option("missingkey=error")
+	if top, _, ok := strings.Cut(name, "/"); ok {
+		frag := top + "/fragments.sql"
+		if b, err := files.ReadFile(frag); err == nil && frag != name {
+			loaded.Store(frag, true)
+			if t, err = t.Parse(string(b)); err != nil {
+				return "", fmt.Errorf("%s: %w", frag, err)
+			}
+		}
+	}
+	if t, err = t.Parse(string(src)); err != nil {
+		return "", err
 	}
 	var b strings.Builder
-	if err == nil {
-		err = t.Execute(&b, nil)
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
 	}
+	return b.String(), nil
+}
+
+// Compose renders the named file with no functions and no data: for
+// statements that only share a column list from fragments.sql. It panics
+// like Must on a missing file or a broken template.
+func Compose(name string) string {
+	text, err := Render(name, nil, nil)
 	if err != nil {
 		panic("sql: " + name + ": " + err.Error())
 	}
-	names.LoadOrStore(b.String(), name)
-	return b.String()
-}
-
-// Label records name as the file a rendered statement came from (dbsync
-// renders some files as templates), so NameOf finds it too.
-func Label(text, name string) { names.LoadOrStore(text, name) }
-
-// NameOf returns the file name ("dbsync/tip.sql") of a statement text
-// returned by Must, or "" for text that did not come from Must unchanged.
-func NameOf(text string) string {
-	if n, ok := names.Load(text); ok {
-		return n.(string)
-	}
-	return ""
+	return text
 }
 
 // Unused lists the embedded files no Must or Dir call has asked for in

@@ -60,18 +60,33 @@ var FixedTipTime = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 // OpenDBSync opens a seeded db-sync database as the service does, served
 // as mainnet with a 30 s statement timeout (the tests' usual setup).
 func OpenDBSync(dsn string) (*dbsync.DB, error) {
+	return OpenDBSyncWith(dsn, dbsync.Options{})
+}
+
+// OpenDBSyncWith is OpenDBSync with options (a test's knobs); the
+// statement timeout is 30 s unless o sets one.
+func OpenDBSyncWith(dsn string, o dbsync.Options) (*dbsync.DB, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	mainnet, _ := cardano.NetworkByName("mainnet")
-	return dbsync.Open(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, 30*time.Second)
+	if o.StatementTimeout == 0 {
+		o.StatementTimeout = 30 * time.Second
+	}
+	return dbsync.OpenWith(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: dsn}, o)
 }
 
 // MustOpenDBSync is OpenDBSync for one test: closed when it ends. Skips
 // under -short.
 func MustOpenDBSync(t testing.TB, dsn string) *dbsync.DB {
 	t.Helper()
+	return MustOpenDBSyncWith(t, dsn, dbsync.Options{})
+}
+
+// MustOpenDBSyncWith is OpenDBSyncWith for one test: closed when it ends.
+func MustOpenDBSyncWith(t testing.TB, dsn string, o dbsync.Options) *dbsync.DB {
+	t.Helper()
 	SkipShort(t)
-	db, err := OpenDBSync(dsn)
+	db, err := OpenDBSyncWith(dsn, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,8 +30,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
-	"text/template"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -101,8 +99,8 @@ var (
 	sqlStatus           = sqlfiles.Must("utxoindex/status.sql")
 	sqlAnalyze          = sqlfiles.Must("utxoindex/analyze.sql")
 	// Templates over the address-table variant.
-	srcCreate = sqlfiles.Must("utxoindex/create.sql")
-	srcInsert = sqlfiles.Must("utxoindex/insert.sql")
+	sqlCreate = renderVariants("utxoindex/create.sql")
+	sqlInsert = renderVariants("utxoindex/insert.sql")
 )
 
 // Options tunes the index.
@@ -180,27 +178,32 @@ func New(ctx context.Context, db *sqlx.DB, opts Options) (*Index, error) {
 
 func newIndex(db *sqlx.DB, addressTable bool, opts Options) (*Index, error) {
 	x := &Index{db: db, addressTable: addressTable, opts: opts.withDefaults()}
-	var err error
-	if x.sqlCreate, err = render("create", srcCreate, addressTable); err != nil {
-		return nil, err
-	}
-	if x.sqlInsert, err = render("insert", srcInsert, addressTable); err != nil {
-		return nil, err
-	}
+	x.sqlCreate, x.sqlInsert = sqlCreate.For(addressTable), sqlInsert.For(addressTable)
 	return x, nil
 }
 
-// render executes a template over the address-table choice.
-func render(name, src string, addressTable bool) (string, error) {
-	t, err := template.New(name).Option("missingkey=error").Parse(src)
-	if err != nil {
-		return "", fmt.Errorf("utxoindex %s: %w", name, err)
+// variants is a statement file rendered for both address-table choices,
+// at start, so a broken template stops the process at boot.
+type variants [2]string
+
+func renderVariants(name string) variants {
+	var v variants
+	for i, table := range []bool{false, true} {
+		text, err := sqlfiles.Render(name, nil, map[string]any{"AddressTable": table})
+		if err != nil {
+			panic(fmt.Sprintf("utxoindex %s: %v", name, err))
+		}
+		v[i] = text
 	}
-	var b strings.Builder
-	if err := t.Execute(&b, map[string]any{"AddressTable": addressTable}); err != nil {
-		return "", fmt.Errorf("utxoindex %s: %w", name, err)
+	return v
+}
+
+// For is the rendering for the address-table choice.
+func (v variants) For(addressTable bool) string {
+	if addressTable {
+		return v[1]
 	}
-	return b.String(), nil
+	return v[0]
 }
 
 // Ensure creates the index's schema if missing, and drops and recreates

@@ -21,12 +21,21 @@ const seedTxs = 3000
 // write to it: the index, and rollbacks).
 func seed(t *testing.T, v chaingen.Variant) *sqlx.DB {
 	t.Helper()
+	requireDB(t)
 	dsn, _, drop, err := testdb.DBSyncVariant(v, seedTxs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(drop)
 	return testdb.Open(t, dsn)
+}
+
+// requireDB skips a test that needs PostgreSQL under -short.
+func requireDB(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL (skipped with -short)")
+	}
 }
 
 func open(t *testing.T, db *sqlx.DB, o utxoindex.Options) *utxoindex.Index {
@@ -273,6 +282,7 @@ func TestNotNeededInConsumedMode(t *testing.T) {
 // network and switches its DB to reading it; when db-sync then rolls back
 // below the index, the loop rewinds it and the DB keeps reading it.
 func TestMaintainer(t *testing.T) {
+	requireDB(t)
 	dsn, _, drop, err := testdb.DBSync(chaingen.ModeCore, seedTxs)
 	if err != nil {
 		t.Fatal(err)

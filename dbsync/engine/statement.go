@@ -1,10 +1,9 @@
-package dbsync
+package engine
 
 import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"text/template"
 
 	"github.com/syncgate/syncgate/sql"
@@ -25,8 +24,8 @@ type Layout struct {
 	// SpentIndex (core only): the unspent-output statements read
 	// syncgate's unspent-output index (internal/service/utxoindex, schema
 	// syncgate_utxo) up to its high-water tx and tx_out after it. Not
-	// detected at start: a core DB switches to it at run time while the
-	// index is current (DB.UseSpentIndex), and back.
+	// detected at start: a core database switches to it at run time while the
+	// index is current (Engine.UseSpentIndex), and back.
 	SpentIndex bool
 }
 
@@ -55,10 +54,11 @@ func (l Layout) String() string {
 // Statement is one SQL file whose text may differ by layout. The file is a
 // text/template over Layout; the differences between layouts live in the
 // file itself ({{if .Consumed}}…{{end}}) or in the template functions below,
-// so each statement has exactly one source. `syncgate sql --layout L FILE`
-// prints a rendering to paste into psql.
+// so each statement has exactly one source. Each rendering is a
+// sqlfiles.Statement named after the file and its parameters. `syncgate
+// sql --layout L FILE` prints a rendering to paste into psql.
 type Statement struct {
-	rendered map[Layout]string
+	rendered map[Layout]sqlfiles.Statement
 }
 
 // templateFuncs are the fragments several statements share. They are
@@ -104,102 +104,94 @@ func templateFuncs(l Layout) template.FuncMap {
 	}
 }
 
-// render parses file as a template and renders it for every layout. The
-// template sees the Layout's fields (.Consumed) and params' keys, which
-// pick among renderings of one file beyond the layout (.Order of a walk
-// rendered both ways). A defect in a template panics at start-up, like a
-// missing file.
-func render(file string, params map[string]any) *Statement {
-	src := sqlfiles.Must(file)
-	label := file
+// Render returns the statement file (e.g. "dbsync/utxos_by_address.sql")
+// as it runs in layout l with params: the template sees the Layout's
+// fields (.Consumed) and params' keys, which pick among renderings of one
+// file beyond the layout (.Order of a walk rendered both ways).
+func Render(file string, l Layout, params map[string]any) (string, error) {
+	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable, "SpentIndex": l.SpentIndex}
+	maps.Copy(data, params)
+	return sqlfiles.Render(file, templateFuncs(l), data)
+}
+
+// Name is the name of file rendered with params: the file, then each
+// parameter in key order ("dbsync/tx_history_page.sql Order=DESC").
+func Name(file string, params map[string]any) string {
+	name := file
 	for _, k := range slices.Sorted(maps.Keys(params)) {
-		label += fmt.Sprintf(" %s=%v", k, params[k])
+		name += fmt.Sprintf(" %s=%v", k, params[k])
 	}
-	s := &Statement{rendered: make(map[Layout]string, len(Layouts))}
+	return name
+}
+
+// render renders file for every layout. A defect in a template panics at
+// start-up, like a missing file.
+func render(file string, params map[string]any) *Statement {
+	name := Name(file, params)
+	s := &Statement{rendered: make(map[Layout]sqlfiles.Statement, len(Layouts))}
 	for _, l := range Layouts {
-		text, err := renderText(file, src, l, params)
+		text, err := Render(file, l, params)
 		if err != nil {
-			panic(fmt.Sprintf("sql template %s (%s): %v", label, l, err))
+			panic(fmt.Sprintf("sql template %s (%s): %v", name, l, err))
 		}
-		s.rendered[l] = text
-		sqlfiles.Label(text, label)
+		s.rendered[l] = sqlfiles.Statement{Name: name, Text: text}
 	}
 	return s
 }
 
-// fragments are the definitions every statement may use
-// ({{template "utxo_rows" .}}): sql/dbsync/fragments.sql.
-var fragments = sqlfiles.Must("dbsync/fragments.sql")
-
-// renderText executes the template src of file for layout l and params.
-func renderText(file, src string, l Layout, params map[string]any) (string, error) {
-	t, err := template.New(file).Funcs(templateFuncs(l)).Option("missingkey=error").Parse(fragments)
-	if err != nil {
-		return "", fmt.Errorf("fragments: %w", err)
-	}
-	if t, err = t.Parse(src); err != nil {
-		return "", err
-	}
-	data := map[string]any{"Consumed": l.Consumed, "AddressTable": l.AddressTable, "SpentIndex": l.SpentIndex}
-	maps.Copy(data, params)
-	var b strings.Builder
-	if err := t.Execute(&b, data); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+// MustRender is one rendering of file, panicking on a defect (tests).
+func MustRender(file string, l Layout, params map[string]any) sqlfiles.Statement {
+	return render(file, params).For(l)
 }
 
-// Render returns the statement file (e.g. "dbsync/utxos_by_address.sql")
-// as it runs in layout l with params, for `syncgate sql` (to paste into psql).
-func Render(file string, l Layout, params map[string]any) (string, error) {
-	src, err := sqlfiles.Text(file)
-	if err != nil {
-		return "", err
-	}
-	return renderText(file, src, l, params)
-}
-
-// plan says how a statement runs in a layout.
-type plan int
+// Plan says how a statement runs in a layout.
+type Plan int
 
 const (
-	genericPlan plan = iota // prepared, generic plan (see prepared)
-	customPlan              // prepared, planned for its values (see preparedCustom)
-	notPrepared             // sent unprepared (rare statements planned for their values)
+	GenericPlan Plan = iota // prepared, generic plan (see Prepared)
+	CustomPlan              // prepared, planned for its values (see PreparedCustom)
+	NotPrepared             // sent unprepared (rare statements planned for their values)
 )
 
 // Plan choices shared by several statements.
 var (
-	alwaysGeneric = func(Layout) plan { return genericPlan }
-	neverPrepared = func(Layout) plan { return notPrepared }
-	// customInCore: the core-mode history walk must be planned for the
+	AlwaysGeneric = func(Layout) Plan { return GenericPlan }
+	NeverPrepared = func(Layout) Plan { return NotPrepared }
+	// CustomInCore: the core-mode history walk must be planned for the
 	// address (its spent side depends on how often the address occurs); the
 	// consumed walk is the same plain index walk for every address.
-	customInCore = func(l Layout) plan {
+	CustomInCore = func(l Layout) Plan {
 		if l.Consumed {
-			return genericPlan
+			return GenericPlan
 		}
-		return customPlan
+		return CustomPlan
+	}
+	// WithIndexOnly: a statement only the unspent-output index's layouts run.
+	WithIndexOnly = func(l Layout) Plan {
+		if l.SpentIndex {
+			return GenericPlan
+		}
+		return NotPrepared
 	}
 )
 
-// layoutStatement renders file for every layout and registers each
-// rendering for preparation as planFor says.
-func layoutStatement(file string, planFor func(Layout) plan, params map[string]any) *Statement {
+// Template renders file for every layout and registers each rendering for
+// preparation as planFor says.
+func Template(file string, planFor func(Layout) Plan, params map[string]any) *Statement {
 	s := render(file, params)
 	for _, l := range Layouts {
 		switch planFor(l) {
-		case genericPlan:
-			preparedFor(l, s.rendered[l])
-		case customPlan:
-			preparedCustomFor(l, s.rendered[l])
+		case GenericPlan:
+			register(&preparable, registered{stmt: s.rendered[l], layout: &l})
+		case CustomPlan:
+			register(&customOnly, registered{stmt: s.rendered[l], layout: &l})
 		}
 	}
 	return s
 }
 
-// For returns the statement's text in layout l.
-func (s *Statement) For(l Layout) string { return s.rendered[l] }
+// For returns the statement's rendering in layout l.
+func (s *Statement) For(l Layout) sqlfiles.Statement { return s.rendered[l] }
 
-// sql returns s rendered for this database's layout now (see layoutNow).
-func (db *DB) sql(s *Statement) string { return s.rendered[db.layoutNow()] }
+// For returns s rendered for this database's layout now (see LayoutNow).
+func (e *Engine) For(s *Statement) sqlfiles.Statement { return s.rendered[e.LayoutNow()] }

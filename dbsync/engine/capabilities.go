@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -49,8 +49,8 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 		HasEpochSyncEnabled bool `db:"has_epoch_sync_enabled"`
 		HasExtraMigrations  bool `db:"has_extra_migrations"`
 	}
-	if err := db.GetContext(ctx, &row, sqlCapabilities); err != nil {
-		return Capabilities{}, fmt.Errorf("detect capabilities (is this a db-sync database?): %w", classify(err))
+	if err := db.GetContext(ctx, &row, sqlCapabilities.Text); err != nil {
+		return Capabilities{}, fmt.Errorf("detect capabilities (is this a db-sync database?): %w", Classify(err))
 	}
 	c := Capabilities{
 		Variant:           "core",
@@ -66,14 +66,14 @@ func DetectCapabilities(ctx context.Context, db *sqlx.DB) (Capabilities, error) 
 			Consumed bool `db:"consumed_populated"`
 			Pruned   bool `db:"pruned"`
 		}
-		if err := db.GetContext(ctx, &mode, sqlConsumedPopulated); err != nil {
-			return Capabilities{}, fmt.Errorf("detect consumed mode: %w", classify(err))
+		if err := db.GetContext(ctx, &mode, sqlConsumedPopulated.Text); err != nil {
+			return Capabilities{}, fmt.Errorf("detect consumed mode: %w", Classify(err))
 		}
 		c.ConsumedPopulated, c.Pruned = mode.Consumed, mode.Pruned
 	}
 	if row.HasEpochSyncEnabled {
-		if err := db.GetContext(ctx, &c.EpochViewEnabled, sqlEpochViewEnabled); err != nil && err != sql.ErrNoRows {
-			return Capabilities{}, fmt.Errorf("detect epoch view: %w", classify(err))
+		if err := db.GetContext(ctx, &c.EpochViewEnabled, sqlEpochViewEnabled.Text); err != nil && err != sql.ErrNoRows {
+			return Capabilities{}, fmt.Errorf("detect epoch view: %w", Classify(err))
 		}
 	}
 	// consumed_by_tx_id is authoritative when db-sync maintains it (tx_in may

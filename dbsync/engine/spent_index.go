@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -16,21 +16,21 @@ import (
 // probe (until then they run them unprepared).
 
 // UseSpentIndex asks for the unspent-output statements to read the index
-// (on) or not. It is ignored until the DB is ready and for a database
+// (on) or not. It is ignored until the engine is ready and for a database
 // that records spends in tx_out (consumed layouts need no index).
-func (db *DB) UseSpentIndex(on bool) {
-	if !db.ready.Load() || db.layout.Consumed {
+func (e *Engine) UseSpentIndex(on bool) {
+	if !e.ready.Load() || e.layout.Consumed {
 		return
 	}
-	if db.spentWanted.Swap(on) == on {
+	if e.spentWanted.Swap(on) == on {
 		return
 	}
 	if on {
-		db.primary.suspect() // prepare now rather than at the next probe
+		e.primary.suspect() // prepare now rather than at the next probe
 		return
 	}
-	if db.spentOn.Swap(false) {
-		db.log.Info("db-sync: not reading the unspent-output index", slog.String("network", db.Network.Name))
+	if e.spentOn.Swap(false) {
+		e.log.Info("db-sync: not reading the unspent-output index", slog.String("network", e.network))
 	}
 }
 
@@ -40,46 +40,46 @@ func (db *DB) UseSpentIndex(on bool) {
 // until this build's maintainer adds it, and without it those statements
 // would read every marked row. Without it history reads walk tx_in as
 // before.
-func (db *DB) UseSpentMarks(on bool) { db.spentMarks.Store(on) }
+func (e *Engine) UseSpentMarks(on bool) { e.spentMarks.Store(on) }
 
 // SpentMarksOn reports whether the index has output_spent_address (as its
 // watcher last saw).
-func (db *DB) SpentMarksOn() bool { return db.spentMarks.Load() }
+func (e *Engine) SpentMarksOn() bool { return e.spentMarks.Load() }
 
-// marksReadable: history may be read from the index's marks now.
-func (db *DB) marksReadable(l Layout) bool {
-	return l.SpentIndex && db.spentMarks.Load()
+// MarksReadable: history may be read from the index's marks now.
+func (e *Engine) MarksReadable(l Layout) bool {
+	return l.SpentIndex && e.spentMarks.Load()
 }
 
 // SpentIndexOn reports whether the unspent-output statements read the index now.
-func (db *DB) SpentIndexOn() bool { return db.spentOn.Load() }
+func (e *Engine) SpentIndexOn() bool { return e.spentOn.Load() }
 
-// layoutNow is the layout requests are rendered for now: the database's,
+// LayoutNow is the layout requests are rendered for now: the database's,
 // with the index while it is switched on.
-func (db *DB) layoutNow() Layout {
-	l := db.layout
-	if db.spentOn.Load() {
+func (e *Engine) LayoutNow() Layout {
+	l := e.layout
+	if e.spentOn.Load() {
 		l.SpentIndex = true
 	}
 	return l
 }
 
 // prepareSpentIndex prepares the index's renderings on p while the index
-// is wanted, and (primary) switches the DB to them once they are. A
-// failure leaves the DB reading without the index; the next probe tries
+// is wanted, and (primary) switches the engine to them once they are. A
+// failure leaves the engine reading without the index; the next probe tries
 // again.
-func (db *DB) prepareSpentIndex(ctx context.Context, p *pool, primary bool) {
-	if !db.spentWanted.Load() || db.layout.Consumed {
+func (e *Engine) prepareSpentIndex(ctx context.Context, p *pool, primary bool) {
+	if !e.spentWanted.Load() || e.layout.Consumed {
 		return
 	}
-	l := db.layout
+	l := e.layout
 	l.SpentIndex = true
 	if err := p.prepareAll(ctx, l); err != nil {
-		db.log.Warn("db-sync: cannot prepare the unspent-output index's statements", slog.String("network", db.Network.Name),
+		e.log.Warn("db-sync: cannot prepare the unspent-output index's statements", slog.String("network", e.network),
 			slog.String("server", p.server), slog.String("error", err.Error()))
 		return
 	}
-	if primary && db.spentWanted.Load() && !db.spentOn.Swap(true) {
-		db.log.Info("db-sync: reading the unspent-output index", slog.String("network", db.Network.Name))
+	if primary && e.spentWanted.Load() && !e.spentOn.Swap(true) {
+		e.log.Info("db-sync: reading the unspent-output index", slog.String("network", e.network))
 	}
 }

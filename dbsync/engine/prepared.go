@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/sql"
 )
 
 // Prepared statements. lib/pq sends a parameterised query unnamed: one round
 // trip to parse and describe it, one to bind and run it, and PostgreSQL plans
 // it afresh every time. For the short index-backed queries of a request that
-// overhead was larger than the execution itself (planning took several
-// times the run), so statements whose best plan does not depend on the parameter
+// overhead was larger than the execution itself (plan 0.5-2.5 ms, run
+// 0.25 ms), so statements whose best plan does not depend on the parameter
 // values are prepared once per pool: database/sql then prepares them lazily
 // on each connection, a request costs one round trip per statement, and
 // sessions run with plan_cache_mode=force_generic_plan (see connect), so the
@@ -29,17 +31,17 @@ import (
 // addresses with many outputs, registered with preparedCustom so it still
 // skips the parse round trip (its spent side is found either from the
 // address's outputs or from the spends in tx id order depending on how
-// often the address occurs; a generic plan took hundreds of milliseconds where
-// the custom one takes a few), and the on-demand pool stake. Addresses with few
+// often the address occurs; a generic plan took 200-800 ms where the custom
+// one takes 1-20 ms), and the on-demand pool stake. Addresses with few
 // outputs, nearly all of them, are read whole by tx_history_small with one
 // generic plan. In consumed mode both sides of a history page are
-// plain index walks and the generic plan is the fast one, for the whale
-// too (docs/PERFORMANCE.md "Plans and prepared statements").
+// plain index walks and the generic plan is the fast one (0.3 ms for the
+// whale's first page against 9 ms custom, 2 ms of it planning).
 
 // registered is a statement to prepare on every connection pool whose
 // layout it was rendered for (any layout when layout is nil).
 type registered struct {
-	query  string
+	stmt   sqlfiles.Statement
 	layout *Layout
 }
 
@@ -49,56 +51,58 @@ var (
 	customOnly   []registered
 )
 
-// prepared registers query as safe to run as a prepared statement with a
+// Prepared registers s as safe to run as a prepared statement with a
 // generic plan and returns it unchanged.
-func prepared(query string) string {
-	preparableMu.Lock()
-	defer preparableMu.Unlock()
-	preparable = append(preparable, registered{query: query})
-	return query
+func Prepared(s sqlfiles.Statement) sqlfiles.Statement {
+	register(&preparable, registered{stmt: s})
+	return s
 }
 
-// preparedFor is prepared for a statement rendered for layout l only.
-func preparedFor(l Layout, query string) {
-	preparableMu.Lock()
-	defer preparableMu.Unlock()
-	preparable = append(preparable, registered{query: query, layout: &l})
-}
-
-// preparedCustom registers query as a prepared statement that only ever
-// runs in transactions that ask for custom plans (custom_plans.sql): it is
+// PreparedCustom registers s as a prepared statement that only ever runs
+// in transactions that ask for custom plans (custom_plans.sql): it is
 // planned for its values every time, but skips the parse round trip.
-func preparedCustom(query string) string {
-	preparableMu.Lock()
-	defer preparableMu.Unlock()
-	customOnly = append(customOnly, registered{query: query})
-	return query
+func PreparedCustom(s sqlfiles.Statement) sqlfiles.Statement {
+	register(&customOnly, registered{stmt: s})
+	return s
 }
 
-// preparedCustomFor is preparedCustom for a statement rendered for layout l only.
-func preparedCustomFor(l Layout, query string) {
+func register(list *[]registered, r registered) {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	customOnly = append(customOnly, registered{query: query, layout: &l})
+	*list = append(*list, r)
 }
 
 // Preparable lists the registered generic-plan statements, every layout's
 // rendering included (for the generic-plan EXPLAIN test).
-func Preparable() []string {
+func Preparable() []sqlfiles.Statement {
 	preparableMu.Lock()
 	defer preparableMu.Unlock()
-	out := make([]string, len(preparable))
+	out := make([]sqlfiles.Statement, len(preparable))
 	for i, r := range preparable {
-		out[i] = r.query
+		out[i] = r.stmt
 	}
 	return out
+}
+
+// Registered is how many distinct statements are registered for
+// preparation (generic and custom-planned) in layout l.
+func Registered(l Layout) int {
+	preparableMu.Lock()
+	defer preparableMu.Unlock()
+	seen := map[string]bool{}
+	for _, r := range append(append([]registered(nil), preparable...), customOnly...) {
+		if r.layout == nil || *r.layout == l {
+			seen[r.stmt.Text] = true
+		}
+	}
+	return len(seen)
 }
 
 // pool is one server's connection pool with its prepared statements, the
 // gate that admits requests to that server and its rotation state.
 type pool struct {
 	*sqlx.DB
-	// stmts maps a registered statement to its prepared form; it grows
+	// stmts maps a registered statement's text to its prepared form; it grows
 	// (replaced whole) until every statement the server can prepare is.
 	stmts atomic.Pointer[map[string]*sqlx.Stmt]
 	// skipped: statements this server cannot prepare (the other db-sync
@@ -116,9 +120,8 @@ type pool struct {
 	// probe is a one-connection pool for the watcher's probes.
 	probe  *sqlx.DB
 	health health
-	tip    recent[Tip]
-	// position: the last /v1/epochs/latest read (RecentPosition).
-	position recent[ChainPosition]
+	// memos: values read on this server and remembered briefly (Recent).
+	memos sync.Map
 }
 
 // statements returns the prepared statements (never nil).
@@ -154,7 +157,7 @@ func (p *pool) prepareAll(ctx context.Context, l Layout) error {
 	}
 	var failed error
 	for _, r := range all {
-		q := r.query
+		q := r.stmt.Text
 		if r.layout != nil && *r.layout != l {
 			continue
 		}
@@ -166,11 +169,11 @@ func (p *pool) prepareAll(ctx context.Context, l Layout) error {
 			next[q] = s
 			continue
 		}
-		if ctx.Err() != nil || IsConnectionFailure(err) || errors.Is(classify(err), ErrTimeout) {
-			failed = fmt.Errorf("prepare %s: %w", statementName(q), err)
+		if ctx.Err() != nil || IsConnectionFailure(err) || errors.Is(Classify(err), ErrTimeout) {
+			failed = fmt.Errorf("prepare %s: %w", r.stmt.Name, err)
 			break
 		}
-		slog.Warn("statement not prepared; it runs unprepared", "statement", statementName(q), "error", err)
+		slog.Warn("statement not prepared; it runs unprepared", "statement", r.stmt.Name, "error", err)
 		p.skipped[q] = true
 	}
 	if len(next) > len(have) {
@@ -185,40 +188,40 @@ func (p *pool) prepareAll(ctx context.Context, l Layout) error {
 
 // GetContext runs query through its prepared statement when there is one,
 // once the gate admits it.
-func (p *pool) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+func (p *pool) GetContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) error {
 	g := p.gate
 	t, err := g.enter(ctx)
 	if err != nil {
 		return err
 	}
 	defer g.leave(t)
-	return p.getUngated(ctx, dest, query, args...)
+	return p.getUngated(ctx, dest, q, args...)
 }
 
 // getUngated is GetContext without waiting at the gate, for the health
 // probe: it must report the database, not the queue in front of it.
-func (p *pool) getUngated(ctx context.Context, dest any, query string, args ...any) (err error) {
-	defer observe(p.network, query, time.Now(), &err)
-	if s, ok := p.statements()[query]; ok {
+func (p *pool) getUngated(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
+	defer observe(p.network, q, time.Now(), &err)
+	if s, ok := p.statements()[q.Text]; ok {
 		return s.GetContext(ctx, dest, args...)
 	}
-	return p.DB.GetContext(ctx, dest, query, args...)
+	return p.DB.GetContext(ctx, dest, q.Text, args...)
 }
 
 // SelectContext runs query through its prepared statement when there is
 // one, once the gate admits it.
-func (p *pool) SelectContext(ctx context.Context, dest any, query string, args ...any) (err error) {
+func (p *pool) SelectContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
 	g := p.gate
 	t, err := g.enter(ctx)
 	if err != nil {
 		return err
 	}
 	defer g.leave(t)
-	defer observe(p.network, query, time.Now(), &err)
-	if s, ok := p.statements()[query]; ok {
+	defer observe(p.network, q, time.Now(), &err)
+	if s, ok := p.statements()[q.Text]; ok {
 		return s.SelectContext(ctx, dest, args...)
 	}
-	return p.DB.SelectContext(ctx, dest, query, args...)
+	return p.DB.SelectContext(ctx, dest, q.Text, args...)
 }
 
 // Snapshot is a read-only REPEATABLE READ transaction whose GetContext and
@@ -231,47 +234,52 @@ type Snapshot struct {
 	leaveGate func()
 	network   string // labels its statements' metrics
 	// customPlans: plan_cache_mode is force_custom_plan in this
-	// transaction now (withCustomPlans).
+	// transaction now (WithCustomPlans).
 	customPlans bool
 }
 
-// GetContext runs query in the snapshot, prepared when registered.
-func (s *Snapshot) GetContext(ctx context.Context, dest any, query string, args ...any) (err error) {
-	defer observe(s.network, query, time.Now(), &err)
-	if st, ok := s.stmts[query]; ok {
+// GetContext runs q in the snapshot, prepared when registered.
+func (s *Snapshot) GetContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
+	defer observe(s.network, q, time.Now(), &err)
+	if st, ok := s.stmts[q.Text]; ok {
 		return s.StmtxContext(ctx, st).GetContext(ctx, dest, args...)
 	}
-	return s.Tx.GetContext(ctx, dest, query, args...)
+	return s.Tx.GetContext(ctx, dest, q.Text, args...)
 }
 
-// SelectContext runs query in the snapshot, prepared when registered.
-func (s *Snapshot) SelectContext(ctx context.Context, dest any, query string, args ...any) (err error) {
-	defer observe(s.network, query, time.Now(), &err)
-	if st, ok := s.stmts[query]; ok {
+// SelectContext runs q in the snapshot, prepared when registered.
+func (s *Snapshot) SelectContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
+	defer observe(s.network, q, time.Now(), &err)
+	if st, ok := s.stmts[q.Text]; ok {
 		return s.StmtxContext(ctx, st).SelectContext(ctx, dest, args...)
 	}
-	return s.Tx.SelectContext(ctx, dest, query, args...)
+	return s.Tx.SelectContext(ctx, dest, q.Text, args...)
 }
 
-// rowScanner is a row type that scans itself from a result row, its fields
-// in its statement's column order.
-type rowScanner[T any] interface {
+// LeaveGate frees the request's place at the server's gate before the
+// transaction ends (a streaming transaction writing to a slow client);
+// idempotent, and a no-op outside Stream.
+func (s *Snapshot) LeaveGate() { s.leaveGate() }
+
+// RowScanner is a row type that scans itself from a result row, its
+// fields in its statement's column order.
+type RowScanner[T any] interface {
 	*T
-	scanRow(rows *sql.Rows) error
+	ScanRow(rows *sql.Rows) error
 }
 
-// selectRows runs query in the snapshot (prepared when registered) and
-// scans every row into a T. The hot statements (a page's inputs, outputs
-// and assets, UTxO chunks, history pages) read their rows this way: sqlx's
+// SelectRows runs q in the snapshot (prepared when registered) and scans
+// every row into a T. The hot statements (a page's inputs, outputs and
+// assets, UTxO chunks, history pages) read their rows this way: sqlx's
 // reflection (field lookup per statement, reflect.Append per row) was a
-// large share of the detailed history's server CPU.
-func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query string, args ...any) (_ []T, err error) {
-	defer observe(s.network, query, time.Now(), &err)
+// sixth of the detailed history's server CPU.
+func SelectRows[T any, P RowScanner[T]](ctx context.Context, s *Snapshot, q sqlfiles.Statement, args ...any) (_ []T, err error) {
+	defer observe(s.network, q, time.Now(), &err)
 	var rows *sql.Rows
-	if st, ok := s.stmts[query]; ok {
+	if st, ok := s.stmts[q.Text]; ok {
 		rows, err = s.StmtxContext(ctx, st).QueryContext(ctx, args...)
 	} else {
-		rows, err = s.Tx.QueryContext(ctx, query, args...)
+		rows, err = s.Tx.QueryContext(ctx, q.Text, args...)
 	}
 	if err != nil {
 		return nil, err
@@ -280,12 +288,56 @@ func selectRows[T any, P rowScanner[T]](ctx context.Context, s *Snapshot, query 
 	var out []T
 	for rows.Next() {
 		var v T
-		if err := P(&v).scanRow(rows); err != nil {
+		if err := P(&v).ScanRow(rows); err != nil {
 			return nil, err
 		}
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// WithCustomPlans runs fn with the statements planned for their values
+// (custom_plans.sql), and the rest of the transaction back on generic
+// plans after.
+func WithCustomPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
+	if _, err := tx.ExecContext(ctx, sqlCustomPlans.Text); err != nil {
+		return err
+	}
+	tx.customPlans = true
+	if err := fn(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, sqlGenericPlans.Text); err != nil {
+		return err
+	}
+	tx.customPlans = false
+	return nil
+}
+
+// OnGenericPlans runs fn with generic plans in a transaction that may be
+// inside WithCustomPlans: for a statement whose generic plan is right for
+// every value, so it is not planned again on each run.
+func OnGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
+	if !tx.customPlans {
+		return fn()
+	}
+	if _, err := tx.ExecContext(ctx, sqlGenericPlans.Text); err != nil {
+		return err
+	}
+	tx.customPlans = false
+	err := fn()
+	if _, serr := tx.ExecContext(ctx, sqlCustomPlans.Text); serr != nil {
+		return errors.Join(err, serr)
+	}
+	tx.customPlans = true
+	return err
+}
+
+// SetStatementTimeout gives the rest of transaction tx its own statement
+// timeout (background passes, longer than a request's).
+func SetStatementTimeout(ctx context.Context, tx sqlx.ExecerContext, d time.Duration) error {
+	_, err := tx.ExecContext(ctx, `SELECT set_config('statement_timeout', $1, true)`, fmt.Sprintf("%dms", d.Milliseconds()))
+	return err
 }
 
 func (p *pool) close() {

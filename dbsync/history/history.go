@@ -1,29 +1,29 @@
-package dbsync
+package history
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/syncgate/syncgate/internal/cardano"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/sql"
 )
 
 var (
-	sqlTxFirstIDFromSlot   = prepared(sqlfiles.Must("dbsync/tx_first_id_from_slot.sql"))
-	sqlTxHistoryHead       = layoutStatement("dbsync/tx_history_head.sql", alwaysGeneric, nil)
-	sqlTxHistoryPageDesc   = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "DESC"})
-	sqlTxHistoryPageAsc    = layoutStatement("dbsync/tx_history_page.sql", customInCore, map[string]any{"Order": "ASC"})
-	sqlTxHistoryTotal      = layoutStatement("dbsync/tx_history_total.sql", customInCore, nil)
-	sqlTxHistorySmall      = layoutStatement("dbsync/tx_history_small.sql", alwaysGeneric, nil)
-	sqlTxHistoryRecentDesc = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "DESC"})
-	sqlTxHistoryRecentAsc  = layoutStatement("dbsync/tx_history_recent.sql", withIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "ASC"})
-	sqlTxOutRows           = prepared(sqlfiles.Must("dbsync/tx_out_rows.sql"))
+	sqlTxFirstIDFromSlot   = engine.Prepared(sqlfiles.Load("dbsync/tx_first_id_from_slot.sql"))
+	sqlTxHistoryHead       = engine.Template("dbsync/tx_history_head.sql", engine.AlwaysGeneric, nil)
+	sqlTxHistoryPageDesc   = engine.Template("dbsync/tx_history_page.sql", engine.CustomInCore, map[string]any{"Order": "DESC"})
+	sqlTxHistoryPageAsc    = engine.Template("dbsync/tx_history_page.sql", engine.CustomInCore, map[string]any{"Order": "ASC"})
+	sqlTxHistoryTotal      = engine.Template("dbsync/tx_history_total.sql", engine.CustomInCore, nil)
+	sqlTxHistorySmall      = engine.Template("dbsync/tx_history_small.sql", engine.AlwaysGeneric, nil)
+	sqlTxHistoryRecentDesc = engine.Template("dbsync/tx_history_recent.sql", engine.WithIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "DESC"})
+	sqlTxHistoryRecentAsc  = engine.Template("dbsync/tx_history_recent.sql", engine.WithIndexOnly, map[string]any{"TailCap": recentTailCap, "Order": "ASC"})
+	sqlTxOutRows           = engine.Prepared(sqlfiles.Load("dbsync/tx_out_rows.sql"))
 )
 
 // smallHistoryOutputs: an address with fewer outputs than this has its
@@ -33,43 +33,15 @@ var (
 // costs about what the walk's planning alone costs an ordinary address.
 const smallHistoryOutputs = 1000
 
-// SetSmallHistoryOutputs changes the output count below which an address's
-// history is read whole by tx_history_small (0: never). Tests use it to run
-// every history test through both reads. Call it before the DB serves
-// requests.
-func (db *DB) SetSmallHistoryOutputs(n int) {
-	if n >= 0 {
-		db.smallHistory = n
-	}
-}
-
-// SetHistoryAnchorStride changes the history anchors' stride (tests use a
-// small one so short histories exercise them). Call it before the DB
-// serves requests.
-func (db *DB) SetHistoryAnchorStride(n int) {
-	db.anchors.mu.Lock()
-	defer db.anchors.mu.Unlock()
-	db.anchors.stride = int64(n)
-	db.anchors.by, db.anchors.count = nil, 0
-}
-
-// SetDenseHistoryOutputs fixes the output count from which a core-mode
-// address counts as dense (0: computed, see denseOutputs). Tests use it to
-// run every history test through both plans. Call it before the DB serves
-// requests.
-func (db *DB) SetDenseHistoryOutputs(n int) {
-	db.denseAt = int64(max(n, 0))
-}
-
-// HistoryQuery selects one page of an address's transaction history.
-type HistoryQuery struct {
+// Query selects one page of an address's transaction history.
+type Query struct {
 	Limit     int    // page size (at least 1)
 	Offset    int    // transactions to skip after the cursor
 	FromSlot  *int64 // cursor: at or before this slot (newest first), at or after it (oldest first)
 	Ascending bool   // oldest first
 }
 
-// HistoryPage is one page of an address's history in the snapshot of Tip.
+// Page is one page of an address's history in the snapshot of engine.Tip.
 // Without a cursor (offset mode) the page is a plain window: Limit items
 // from Offset, so walking offset += limit returns every transaction once.
 // With a cursor (FromSlot) pages never end part-way through a slot: when the
@@ -79,67 +51,31 @@ type HistoryQuery struct {
 // returned (nil on the last page), so following it as FromSlot loses
 // nothing: from a cursor page it repeats nothing, from an offset page at
 // most the one slot that page split.
-type HistoryPage[T any] struct {
+type Page[T any] struct {
 	Items      []T
 	NextCursor *int64
 	Total      int64 // the address's distinct transaction count (whatever the cursor)
-	Tip        Tip
+	Tip        engine.Tip
 }
 
 // HasMore reports whether transactions follow this page in the walk.
-func (p HistoryPage[T]) HasMore() bool { return p.NextCursor != nil }
+func (p Page[T]) HasMore() bool { return p.NextCursor != nil }
 
 // TotalCounter supplies an address's transaction count for a tip. count
 // runs the (address-sized) query in the request's snapshot; callers wrap it
 // with a cache keyed by the tip so pages do not recount. Nil means count.
-type TotalCounter func(ctx context.Context, tip Tip, count func(context.Context) (int64, error)) (int64, error)
+type TotalCounter func(ctx context.Context, tip engine.Tip, count func(context.Context) (int64, error)) (int64, error)
 
-// TxHistory returns one page of the address's transactions (references
-// only), in one snapshot.
-func (db *DB) TxHistory(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
-	var page HistoryPage[TxRef]
-	err := db.ReadTx(ctx, func(tx *Snapshot) error {
-		var err error
-		page, err = db.historyPage(ctx, tx, addr, q, counter)
-		return err
-	})
-	if err != nil {
-		return HistoryPage[TxRef]{}, fmt.Errorf("dbsync.TxHistory: %w", err)
-	}
-	return page, nil
-}
-
-// TxsByAddress returns one page of the address's transactions with their
-// inputs and outputs, in one snapshot and a fixed number of queries.
-func (db *DB) TxsByAddress(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[Tx], error) {
-	var page HistoryPage[Tx]
-	err := db.ReadTx(ctx, func(tx *Snapshot) error {
-		refs, err := db.historyPage(ctx, tx, addr, q, counter)
-		if err != nil {
-			return err
-		}
-		txs, err := db.txDetails(ctx, tx, refs.Items)
-		if err != nil {
-			return err
-		}
-		page = HistoryPage[Tx]{Items: txs, NextCursor: refs.NextCursor, Total: refs.Total, Tip: refs.Tip}
-		return nil
-	})
-	if err != nil {
-		return HistoryPage[Tx]{}, fmt.Errorf("dbsync.TxsByAddress: %w", err)
-	}
-	return page, nil
-}
-
-// historyPage walks the address's transactions in tx.id order, which is
+// Page reads one page of the address's history (references only) in
+// the snapshot tx. It walks the address's transactions in tx.id order, which is
 // chain order in db-sync. A fromSlot cursor becomes a tx.id bound first,
 // so the walk starts at the cursor instead of skipping the newer history.
-func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Address, q HistoryQuery, counter TotalCounter) (page HistoryPage[TxRef], err error) {
+func (h *Engine) Page(ctx context.Context, tx *engine.Snapshot, addr string, q Query, counter TotalCounter) (page Page[TxRef], err error) {
 	// The tip, where the walk starts (the address's first transaction: the
 	// plans are chosen with it as a constant, which an SQL subquery would
 	// hide) and the address's size, in one statement.
 	var head struct {
-		Tip
+		engine.Tip
 		FirstID   *int64 `db:"first_id"`
 		Outputs   int64  `db:"outputs"`
 		FinalSlot *int64 `db:"final_slot"`
@@ -148,34 +84,34 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Addres
 	// from a sparse one (denseOutputs).
 	// A dense address stays dense: its count is remembered (outputsSeen),
 	// so a whale's every page does not count its outputs again.
-	countTo, denseAt := int64(max(db.smallHistory, 1)), int64(math.MaxInt64)
+	countTo, denseAt := int64(max(h.opts.SmallOutputs, 1)), int64(math.MaxInt64)
 	dense, decided := false, false
-	if db.Caps.UTxOMode == ModeCore {
-		walk := min(int64(q.Offset), db.anchors.minSkip()) + int64(q.Limit) + 1
-		if denseAt, err = db.denseOutputs(ctx, tx, walk); err != nil {
+	if h.caps().UTxOMode == engine.ModeCore {
+		walk := min(int64(q.Offset), h.anchors.minSkip()) + int64(q.Limit) + 1
+		if denseAt, err = h.denseOutputs(ctx, tx, walk); err != nil {
 			return page, err
 		}
-		if dense, decided = db.outputsSeen.atLeast(addr.String(), denseAt); !decided {
+		if dense, decided = h.outputsSeen.atLeast(addr, denseAt); !decided {
 			countTo = max(countTo, denseAt)
 		}
 	}
-	switch err := tx.GetContext(ctx, &head, db.sql(sqlTxHistoryHead), addr.String(), countTo, db.finalBlocks()); {
+	switch err := tx.GetContext(ctx, &head, h.eng.For(sqlTxHistoryHead), addr, countTo, h.finalBlocks()); {
 	case errors.Is(err, sql.ErrNoRows):
-		return page, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
+		return page, fmt.Errorf("%w: db-sync holds no blocks yet", engine.ErrUnavailable)
 	case err != nil:
 		return page, err
 	}
-	head.BlockTime = AsUTC(head.BlockTime)
+	head.BlockTime = engine.AsUTC(head.BlockTime)
 	page.Tip = head.Tip
 	if head.FirstID == nil {
 		page.Items = []TxRef{} // never seen on chain: no history
 		return page, nil
 	}
 	if q.FromSlot != nil {
-		key := pageKey{addr: addr.String(), asc: q.Ascending, cursor: true, from: *q.FromSlot, offset: q.Offset, limit: q.Limit}
-		if m, ok := db.memo.page(key); ok {
+		key := pageKey{addr: addr, asc: q.Ascending, cursor: true, from: *q.FromSlot, offset: q.Offset, limit: q.Limit}
+		if m, ok := h.memo.page(key); ok {
 			page.Items, page.NextCursor = m.items, m.next
-			page.Total, err = db.historyTotal(ctx, tx, key.addr, q, page, counter)
+			page.Total, err = h.historyTotal(ctx, tx, key.addr, q, page, counter)
 			return page, err
 		}
 		defer func() {
@@ -186,11 +122,11 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Addres
 				final = page.NextCursor != nil && finalAt(*page.NextCursor, head.FinalSlot)
 			}
 			if err == nil && final {
-				db.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
+				h.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
 			}
 		}()
 	}
-	w := historyWalk{db: db, tx: tx, addr: addr.String(), asc: q.Ascending, lo: 0, hi: math.MaxInt64, finalSlot: head.FinalSlot}
+	w := historyWalk{h: h, tx: tx, addr: addr, asc: q.Ascending, lo: 0, hi: math.MaxInt64, finalSlot: head.FinalSlot}
 	if q.FromSlot != nil {
 		if q.Ascending {
 			w.lo, err = w.firstIDFromSlot(ctx, *q.FromSlot)
@@ -202,7 +138,7 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Addres
 		}
 	}
 	w.lo = max(w.lo, *head.FirstID)
-	if head.Outputs < int64(db.smallHistory) {
+	if head.Outputs < int64(h.opts.SmallOutputs) {
 		w.total = new(int64)
 		*w.total = -1
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
@@ -220,20 +156,20 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Addres
 	}
 	if !decided {
 		dense = head.Outputs >= denseAt
-		if db.Caps.UTxOMode == ModeCore {
-			db.outputsSeen.remember(addr.String(), head.Outputs, head.Outputs < countTo)
+		if h.caps().UTxOMode == engine.ModeCore {
+			h.outputsSeen.remember(addr, head.Outputs, head.Outputs < countTo)
 		}
 	}
-	err = db.withCustomPlans(ctx, tx, dense, func() error {
-		if q.FromSlot == nil && int64(q.Offset) >= db.anchors.minSkip() {
-			return db.anchoredPage(ctx, tx, w, q, counter, &page)
+	err = h.withCustomPlans(ctx, tx, dense, func() error {
+		if q.FromSlot == nil && int64(q.Offset) >= h.anchors.minSkip() {
+			return h.anchoredPage(ctx, tx, w, q, counter, &page)
 		}
 		var err error
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
 		if err != nil {
 			return err
 		}
-		page.Total, err = db.historyTotal(ctx, tx, w.addr, q, page, counter)
+		page.Total, err = h.historyTotal(ctx, tx, w.addr, q, page, counter)
 		return err
 	})
 	return page, err
@@ -241,11 +177,11 @@ func (db *DB) historyPage(ctx context.Context, tx *Snapshot, addr cardano.Addres
 
 // anchoredPage reads a deep offset page (no cursor): from the history
 // memo when it holds the page, else from the nearest history anchor
-// (history_anchors.go), remembering its last item, and the page itself
+// (anchors.go), remembering its last item, and the page itself
 // when its items (and, oldest first, the next one) are final, keyed by
 // its first item's rank.
-func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q HistoryQuery, counter TotalCounter, page *HistoryPage[TxRef]) error {
-	total, err := db.countHistory(ctx, tx, w.addr, page.Tip, counter)
+func (h *Engine) anchoredPage(ctx context.Context, tx *engine.Snapshot, w historyWalk, q Query, counter TotalCounter, page *Page[TxRef]) error {
+	total, err := h.countHistory(ctx, tx, w.addr, page.Tip, counter)
 	if err != nil {
 		return err
 	}
@@ -260,7 +196,7 @@ func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q H
 		first = total - 1 - offset
 	}
 	key := pageKey{addr: w.addr, asc: q.Ascending, from: first, limit: q.Limit}
-	if m, ok := db.memo.page(key); ok {
+	if m, ok := h.memo.page(key); ok {
 		page.Items, page.NextCursor = m.items, m.next
 		return nil
 	}
@@ -279,24 +215,24 @@ func (db *DB) anchoredPage(ctx context.Context, tx *Snapshot, w historyWalk, q H
 		final = page.NextCursor != nil && finalAt(*page.NextCursor, w.finalSlot)
 	}
 	if final {
-		db.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
+		h.memo.rememberPage(key, memoPage{items: page.Items, next: page.NextCursor})
 	}
 	return nil
 }
 
 // historyTotal is the address's transaction count: the page's length when
 // the page holds the whole history, else counted (through counter).
-func (db *DB) historyTotal(ctx context.Context, tx *Snapshot, addr string, q HistoryQuery, page HistoryPage[TxRef], counter TotalCounter) (int64, error) {
+func (h *Engine) historyTotal(ctx context.Context, tx *engine.Snapshot, addr string, q Query, page Page[TxRef], counter TotalCounter) (int64, error) {
 	if q.Offset == 0 && q.FromSlot == nil && page.NextCursor == nil {
 		return int64(len(page.Items)), nil // the whole history is on this page
 	}
-	return db.countHistory(ctx, tx, addr, page.Tip, counter)
+	return h.countHistory(ctx, tx, addr, page.Tip, counter)
 }
 
 // countHistory counts the address's transactions at tip (through counter).
-func (db *DB) countHistory(ctx context.Context, tx *Snapshot, addr string, tip Tip, counter TotalCounter) (int64, error) {
+func (h *Engine) countHistory(ctx context.Context, tx *engine.Snapshot, addr string, tip engine.Tip, counter TotalCounter) (int64, error) {
 	count := func(ctx context.Context) (int64, error) {
-		return db.historyCount(ctx, tx, addr)
+		return h.historyCount(ctx, tx, addr)
 	}
 	if counter == nil {
 		return count(ctx)
@@ -309,41 +245,11 @@ func (db *DB) countHistory(ctx context.Context, tx *Snapshot, addr string, tip T
 // (custom_plans.sql), and the rest of the transaction back on generic plans
 // after. A sparse address keeps the generic plans (denseOutputs); consumed
 // mode needs no custom plan.
-func (db *DB) withCustomPlans(ctx context.Context, tx *Snapshot, dense bool, fn func() error) error {
-	if db.Caps.UTxOMode != ModeCore || !dense {
+func (h *Engine) withCustomPlans(ctx context.Context, tx *engine.Snapshot, dense bool, fn func() error) error {
+	if h.caps().UTxOMode != engine.ModeCore || !dense {
 		return fn()
 	}
-	if _, err := tx.ExecContext(ctx, sqlCustomPlans); err != nil {
-		return err
-	}
-	tx.customPlans = true
-	if err := fn(); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, sqlGenericPlans); err != nil {
-		return err
-	}
-	tx.customPlans = false
-	return nil
-}
-
-// onGenericPlans runs fn with generic plans in a transaction that may be
-// inside withCustomPlans: for a statement whose generic plan is right for
-// every address, so it is not planned again on each run.
-func onGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
-	if !tx.customPlans {
-		return fn()
-	}
-	if _, err := tx.ExecContext(ctx, sqlGenericPlans); err != nil {
-		return err
-	}
-	tx.customPlans = false
-	err := fn()
-	if _, serr := tx.ExecContext(ctx, sqlCustomPlans); serr != nil {
-		return errors.Join(err, serr)
-	}
-	tx.customPlans = true
-	return err
+	return engine.WithCustomPlans(ctx, tx, fn)
 }
 
 // denseOutputs is the output count from which a core-mode address's
@@ -356,13 +262,13 @@ func onGenericPlans(ctx context.Context, tx *Snapshot, fn func() error) error {
 // per output. They cost the same at outputs = sqrt(walk * rows). Below
 // that the probes win, and they are safe: their cost is bounded by the
 // address's size, while a tx_in walk for an address whose outputs were
-// all spent long ago reads the chain's inputs back to them (seconds for a
-// first page, docs/PERFORMANCE.md "History pages").
-func (db *DB) denseOutputs(ctx context.Context, tx *Snapshot, walk int64) (int64, error) {
-	if db.denseAt > 0 {
-		return db.denseAt, nil
+// all spent long ago reads the chain's inputs back to them (11 s for the
+// first page of an address with 3.4 k outputs on the 1 M-tx core set).
+func (h *Engine) denseOutputs(ctx context.Context, tx *engine.Snapshot, walk int64) (int64, error) {
+	if h.opts.DenseOutputs > 0 {
+		return h.opts.DenseOutputs, nil
 	}
-	rows, err := db.txOutRows(ctx, tx)
+	rows, err := h.txOutRows(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
@@ -370,8 +276,8 @@ func (db *DB) denseOutputs(ctx context.Context, tx *Snapshot, walk int64) (int64
 }
 
 // txOutRows is tx_out's estimated row count, read again every 10 minutes.
-func (db *DB) txOutRows(ctx context.Context, tx *Snapshot) (int64, error) {
-	m := &db.txOutEstimate
+func (h *Engine) txOutRows(ctx context.Context, tx *engine.Snapshot) (int64, error) {
+	m := &h.txOutEstimate
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.at.IsZero() && time.Since(m.at) < 10*time.Minute {
@@ -433,12 +339,12 @@ type rowEstimate struct {
 // historyWalk is one address's transactions between two tx ids
 // [lo, hi), in one direction.
 type historyWalk struct {
-	db     *DB
-	tx     *Snapshot
+	h      *Engine
+	tx     *engine.Snapshot
 	addr   string
 	asc    bool
 	lo, hi int64
-	// finalSlot is the newest slot no rollback can reach (history_memo.go).
+	// finalSlot is the newest slot no rollback can reach (memo.go).
 	finalSlot *int64
 	// total is set for an address with few outputs, whose reads go through
 	// tx_history_small: the address's transaction count, as the last
@@ -508,29 +414,29 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 		lim = &limit
 	}
 	if w.total != nil {
-		query := w.db.sql(sqlTxHistorySmall)
-		rows, err := selectRows[txRefTotalRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim, w.asc)
+		query := w.h.eng.For(sqlTxHistorySmall)
+		rows, err := engine.SelectRows[txRefTotalRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim, w.asc)
 		if err != nil {
 			return nil, err
 		}
-		plain := make([]txRefRow, len(rows))
+		plain := make([]TxRefRow, len(rows))
 		for i, r := range rows {
-			plain[i] = r.txRefRow
+			plain[i] = r.TxRefRow
 			*w.total = r.Total
 		}
 		return refsOf(plain)
 	}
-	if l := w.db.layoutNow(); w.db.marksReadable(l) { // core with the index
+	if l := w.h.eng.LayoutNow(); w.h.eng.MarksReadable(l) { // core with the index
 		refs, ok, err := w.fetchRecent(ctx, l, lo, hi, offset, lim)
 		if err != nil || ok {
 			return refs, err
 		}
 	}
-	query := w.db.sql(sqlTxHistoryPageDesc)
+	query := w.h.eng.For(sqlTxHistoryPageDesc)
 	if w.asc {
-		query = w.db.sql(sqlTxHistoryPageAsc)
+		query = w.h.eng.For(sqlTxHistoryPageAsc)
 	}
-	rows, err := selectRows[txRefRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
+	rows, err := engine.SelectRows[TxRefRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -542,14 +448,6 @@ func (w historyWalk) fetch(ctx context.Context, lo, hi int64, offset, limit int)
 // utxoindex.DefaultMaxLag (30) blocks behind, which on mainnet is a few
 // thousand inputs; a tail cut at the cap makes the page inexact (walked).
 const recentTailCap = 20000
-
-// withIndexOnly: a statement only the unspent-output index's layouts run.
-func withIndexOnly(l Layout) plan {
-	if l.SpentIndex {
-		return genericPlan
-	}
-	return notPrepared
-}
 
 // recentPages counts the history pages tried on the index's marks by how
 // they were read (pages whose range the horizon already rules out are not
@@ -570,8 +468,8 @@ type recentPages struct {
 // address, which in core mode costs a whale's newest page its whole
 // history. ok is false when the page may lack an older spend; the caller
 // then walks as without the index.
-func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, offset int, lim *int) (_ []TxRef, ok bool, err error) {
-	r := &w.db.recent
+func (w historyWalk) fetchRecent(ctx context.Context, l engine.Layout, lo, hi int64, offset int, lim *int) (_ []TxRef, ok bool, err error) {
+	r := &w.h.recent
 	if hi <= r.horizon.Load()+1 || w.asc && lo <= r.horizon.Load() {
 		// The whole range is older than the marks, or oldest first its
 		// start is (the spends missing would come first).
@@ -582,8 +480,8 @@ func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, of
 		query = sqlTxHistoryRecentAsc.For(l)
 	}
 	var rows []txRefRecentRow
-	err = onGenericPlans(ctx, w.tx, func() (err error) {
-		rows, err = selectRows[txRefRecentRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
+	err = engine.OnGenericPlans(ctx, w.tx, func() (err error) {
+		rows, err = engine.SelectRows[txRefRecentRow](ctx, w.tx, query, w.addr, lo, hi, offset, lim)
 		return err
 	})
 	if err != nil {
@@ -603,9 +501,9 @@ func (w historyWalk) fetchRecent(ctx context.Context, l Layout, lo, hi int64, of
 		return nil, false, nil
 	}
 	r.hits.Add(1)
-	plain := make([]txRefRow, len(rows))
+	plain := make([]TxRefRow, len(rows))
 	for i, row := range rows {
-		plain[i] = row.txRefRow
+		plain[i] = row.TxRefRow
 	}
 	refs, err := refsOf(plain)
 	return refs, err == nil, err
@@ -623,19 +521,19 @@ func exactFromMarks(asc bool, lo, above int64, full bool, last int64) bool {
 // txRefRecentRow is a tx_history_recent row: a transaction and the id
 // above which the page is exact.
 type txRefRecentRow struct {
-	txRefRow
+	TxRefRow
 	ExactAbove int64
 }
 
-func (r *txRefRecentRow) scanRow(rows *sql.Rows) error {
+func (r *txRefRecentRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size, &r.ExactAbove)
 }
 
 // refsOf turns history page rows into references.
-func refsOf(rows []txRefRow) ([]TxRef, error) {
+func refsOf(rows []TxRefRow) ([]TxRef, error) {
 	refs := make([]TxRef, len(rows))
 	for i, r := range rows {
-		ref, err := r.ref()
+		ref, err := r.Ref()
 		if err != nil {
 			return nil, err
 		}
@@ -647,11 +545,11 @@ func refsOf(rows []txRefRow) ([]TxRef, error) {
 // txRefTotalRow is a tx_history_small row: a transaction and the address's
 // transaction count.
 type txRefTotalRow struct {
-	txRefRow
+	TxRefRow
 	Total int64
 }
 
-func (r *txRefTotalRow) scanRow(rows *sql.Rows) error {
+func (r *txRefTotalRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size, &r.Total)
 }
 
@@ -668,17 +566,4 @@ func (w historyWalk) firstIDFromSlot(ctx context.Context, slot int64) (int64, er
 		return math.MaxInt64, nil
 	}
 	return id, err
-}
-
-// tipIn reads the chain tip inside a request's snapshot.
-func tipIn(ctx context.Context, tx *Snapshot) (Tip, error) {
-	var t Tip
-	if err := tx.GetContext(ctx, &t, sqlTip); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return Tip{}, fmt.Errorf("%w: db-sync holds no blocks yet", ErrUnavailable)
-		}
-		return Tip{}, err
-	}
-	t.BlockTime = AsUTC(t.BlockTime)
-	return t, nil
 }

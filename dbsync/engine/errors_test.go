@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -35,12 +35,12 @@ func TestClassify(t *testing.T) {
 		{&pq.Error{Code: "42P01"}, nil}, // undefined table: our bug
 	}
 	for _, tc := range cases {
-		got := classify(tc.err)
+		got := Classify(tc.err)
 		switch {
 		case tc.want == nil && (errors.Is(got, ErrUnavailable) || errors.Is(got, ErrTimeout) || errors.Is(got, ErrNotFound)):
-			t.Errorf("classify(%v) = %v, want it passed through", tc.err, got)
+			t.Errorf("Classify(%v) = %v, want it passed through", tc.err, got)
 		case tc.want != nil && !errors.Is(got, tc.want):
-			t.Errorf("classify(%v) = %v, want %v", tc.err, got, tc.want)
+			t.Errorf("Classify(%v) = %v, want %v", tc.err, got, tc.want)
 		}
 		if unavailable := errors.Is(tc.want, ErrUnavailable); IsConnectionFailure(tc.err) != unavailable {
 			t.Errorf("IsConnectionFailure(%v) = %v, want %v", tc.err, !unavailable, unavailable)

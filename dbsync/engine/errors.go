@@ -1,12 +1,11 @@
-package dbsync
+package engine
 
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net"
+	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"time"
 
 	"github.com/lib/pq"
@@ -37,8 +36,8 @@ func (e *OverloadedError) Error() string {
 
 func (e *OverloadedError) Is(target error) bool { return target == ErrOverloaded }
 
-// classify turns driver errors into the sentinels above, keeping the cause.
-func classify(err error) error {
+// Classify turns driver errors into the sentinels above, keeping the cause.
+func Classify(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -62,24 +61,6 @@ func classify(err error) error {
 }
 
 // IsConnectionFailure reports whether err means a PostgreSQL server could
-// not be reached or used (connection exceptions, admin shutdown, too many
-// connections, missing database, bad credentials, TLS refused, a dropped
-// connection) as opposed to a bad query. The admin database's errors are
-// judged by the same rule.
-func IsConnectionFailure(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return false // both satisfy net.Error, but are our own deadline or the client leaving
-	}
-	var pqErr *pq.Error
-	if errors.As(err, &pqErr) {
-		switch {
-		case pqErr.Code.Class() == "08", pqErr.Code == "57P01", pqErr.Code == "57P02", pqErr.Code == "57P03",
-			pqErr.Code == "53300", pqErr.Code == "3D000", pqErr.Code == "28P01", pqErr.Code == "28000":
-			return true
-		}
-		return false
-	}
-	var netErr net.Error
-	return errors.As(err, &netErr) || errors.Is(err, pq.ErrSSLNotSupported) || errors.Is(err, sql.ErrConnDone) ||
-		errors.Is(err, driver.ErrBadConn)
-}
+// not be reached or used, by the one rule every store shares
+// (pgconn.IsConnectionFailure).
+func IsConnectionFailure(err error) bool { return pgconn.IsConnectionFailure(err) }

@@ -1,4 +1,4 @@
-package dbsync
+package engine
 
 import (
 	"context"
@@ -29,7 +29,7 @@ import (
 // A replica out of rotation is skipped; with none left, reads go to the
 // primary. The primary out of rotation answers ErrUnavailable at once.
 
-var sqlProbe = sqlfiles.Must("dbsync/probe.sql")
+var sqlProbe = sqlfiles.Load("dbsync/probe.sql")
 
 // Probe defaults.
 const (
@@ -128,7 +128,7 @@ func (p *pool) probeOnce(ctx context.Context, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var one int
-	if err := p.probe.GetContext(ctx, &one, sqlProbe); err != nil {
+	if err := p.probe.GetContext(ctx, &one, sqlProbe.Text); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("no answer within %s", timeout)
 		}
@@ -137,10 +137,10 @@ func (p *pool) probeOnce(ctx context.Context, timeout time.Duration) error {
 	return nil
 }
 
-// watch keeps p's rotation state until ctx ends (DB.Close).
-func (db *DB) watch(ctx context.Context, p *pool) {
-	primary := p == db.primary
-	retryCap := max(db.opts.ProbeInterval, minRetryCap)
+// watch keeps p's rotation state until ctx ends (Close).
+func (e *Engine) watch(ctx context.Context, p *pool) {
+	primary := p == e.primary
+	retryCap := max(e.opts.ProbeInterval, minRetryCap)
 	var wait, backoff time.Duration
 	for {
 		select {
@@ -149,34 +149,34 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 		case <-time.After(wait):
 		case <-p.health.kick:
 		}
-		err := p.probeOnce(ctx, db.opts.ProbeTimeout)
+		err := p.probeOnce(ctx, e.opts.ProbeTimeout)
 		if err == nil {
-			err = db.prepareServer(ctx, p, primary)
+			err = e.prepareServer(ctx, p, primary)
 		}
 		if ctx.Err() != nil {
 			return
 		}
 		// Started (Open) returns once the first attempt is reported, so the
 		// server's rotation state is set first: a read right after Open
-		// must not find a ready DB whose primary is still out of rotation.
+		// must not find a ready engine whose primary is still out of rotation.
 		first := func() {
 			if primary {
-				db.firstAttemptDone(err)
+				e.firstAttemptDone(err)
 			}
 		}
 		if errors.Is(err, ErrUnsupported) {
 			p.setDown(err)
 			first()
-			db.log.Error("db-sync database cannot be served by this version; not retrying", slog.String("network", db.Network.Name),
+			e.log.Error("db-sync database cannot be served by this version; not retrying", slog.String("network", e.network),
 				slog.String("server", p.server), slog.String("error", err.Error()))
 			return
 		}
 		if err == nil {
 			if p.setUp() {
-				db.log.Info("db-sync server in rotation", slog.String("network", db.Network.Name), slog.String("server", p.server))
+				e.log.Info("db-sync server in rotation", slog.String("network", e.network), slog.String("server", p.server))
 			}
 			first()
-			backoff, wait = 0, db.opts.ProbeInterval
+			backoff, wait = 0, e.opts.ProbeInterval
 			continue
 		}
 		if errors.Is(err, errWaitPrimary) {
@@ -185,7 +185,7 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 			continue
 		}
 		if p.setDown(err) {
-			db.log.Warn("db-sync server out of rotation; retrying", slog.String("network", db.Network.Name),
+			e.log.Warn("db-sync server out of rotation; retrying", slog.String("network", e.network),
 				slog.String("server", p.server), slog.String("error", err.Error()))
 		}
 		first()
@@ -198,10 +198,10 @@ func (db *DB) watch(ctx context.Context, p *pool) {
 // capabilities first (once), then any statement not yet prepared. A
 // replica waits for the primary's capabilities: they choose the
 // statements' layout.
-func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
-	ctx, cancel := context.WithTimeout(ctx, max(10*db.opts.ProbeTimeout, 10*time.Second))
+func (e *Engine) prepareServer(ctx context.Context, p *pool, primary bool) error {
+	ctx, cancel := context.WithTimeout(ctx, max(10*e.opts.ProbeTimeout, 10*time.Second))
 	defer cancel()
-	if !db.ready.Load() {
+	if !e.ready.Load() {
 		if !primary {
 			return errWaitPrimary
 		}
@@ -212,113 +212,56 @@ func (db *DB) prepareServer(ctx context.Context, p *pool, primary bool) error {
 		if err := caps.Supported(); err != nil {
 			return fmt.Errorf("%w: %v", ErrUnsupported, err)
 		}
-		db.Caps, db.layout = caps, caps.Layout()
+		e.caps, e.layout = caps, caps.Layout()
+		if e.opts.OnReady != nil {
+			e.opts.OnReady(caps)
+		}
 	}
-	if err := p.prepareAll(ctx, db.layout); err != nil {
+	if err := p.prepareAll(ctx, e.layout); err != nil {
 		return err
 	}
-	if primary && !db.ready.Load() {
-		db.ready.Store(true)
-		db.log.Info("db-sync capabilities", slog.Any("dbsync", db))
+	if primary && !e.ready.Load() {
+		e.ready.Store(true)
+		e.log.Info("db-sync capabilities", slog.Any("dbsync", e))
 	}
-	db.prepareSpentIndex(ctx, p, primary)
+	e.prepareSpentIndex(ctx, p, primary)
 	return nil
 }
 
 // firstAttemptDone reports the primary's first attempt to Started.
-func (db *DB) firstAttemptDone(err error) {
+func (e *Engine) firstAttemptDone(err error) {
 	select {
-	case <-db.started:
+	case <-e.started:
 	default:
-		db.startErr = err
+		e.startErr = err
 		if err != nil && !errors.Is(err, ErrUnsupported) {
-			db.startErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
+			e.startErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
-		close(db.started)
+		close(e.started)
 	}
-}
-
-// pinKey holds, in a context, the server a request reads from (Pin).
-type pinKey struct{ db *DB }
-
-// Pin returns a context whose reads on db all go to one server (the next
-// in rotation) while it stays in rotation, and to the primary after: a
-// request that reads the tip and then its answer in several statements
-// sees one server's chain, or a newer one, never an older one.
-func (db *DB) Pin(ctx context.Context) context.Context {
-	return context.WithValue(ctx, pinKey{db}, db.rotate())
-}
-
-// rotate returns the next replica in rotation, or the primary when none is.
-func (db *DB) rotate() *pool {
-	n := len(db.replicas)
-	if n == 0 {
-		return db.primary
-	}
-	start := db.next.Add(1)
-	for i := range n {
-		r := db.replicas[int((start+uint64(i))%uint64(n))]
-		if up, _ := r.isUp(); up {
-			return r
-		}
-	}
-	return db.primary
-}
-
-// reader is the server for a read in ctx: the pinned one while it is in
-// rotation (the primary after), else the next in rotation.
-func (db *DB) reader(ctx context.Context) *pool {
-	if p, ok := ctx.Value(pinKey{db}).(*pool); ok {
-		if up, _ := p.isUp(); up {
-			return p
-		}
-		return db.primary
-	}
-	return db.rotate()
 }
 
 // onReader runs fn on a reader (errors unclassified). When a replica fails it (taken out of
 // rotation meanwhile, unreachable, a broken connection) and retry allows,
 // fn runs again on the primary, within the same deadline.
-func (db *DB) onReader(ctx context.Context, retry func() bool, fn func(ctx context.Context, p *pool) error) error {
-	if !db.ready.Load() {
-		return db.notReady()
+func (e *Engine) onReader(ctx context.Context, r Reader, retry func() bool, fn func(ctx context.Context, p *pool) error) error {
+	if !e.ready.Load() {
+		return e.NotReady()
 	}
-	p := db.reader(ctx)
+	p := r.server()
 	err := p.attempt(ctx, fn)
-	if err == nil || p == db.primary || ctx.Err() != nil || !serverFailure(err) || (retry != nil && !retry()) {
+	if err == nil || p == e.primary || ctx.Err() != nil || !serverFailure(err) || (retry != nil && !retry()) {
 		return err
 	}
-	return db.primary.attempt(ctx, fn)
+	return e.primary.attempt(ctx, fn)
 }
 
-// onPrimary runs fn on the primary (no failover).
-func (db *DB) onPrimary(ctx context.Context, fn func(ctx context.Context, p *pool) error) error {
-	if !db.ready.Load() {
-		return db.notReady()
+// NotReady is the error of a read before the engine is ready.
+func (e *Engine) NotReady() error {
+	if err := e.primary.downErr(); err != nil {
+		return fmt.Errorf("%w: %s db-sync not ready: %v", ErrUnavailable, e.network, err)
 	}
-	return db.primary.attempt(ctx, fn)
-}
-
-// get runs a one-row read (gated, prepared when registered) on a reader.
-func (db *DB) get(ctx context.Context, dest any, query string, args ...any) error {
-	return db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
-		return p.GetContext(ctx, dest, query, args...)
-	})
-}
-
-// selectAll runs a many-row read (gated, prepared when registered) on a reader.
-func (db *DB) selectAll(ctx context.Context, dest any, query string, args ...any) error {
-	return db.onReader(ctx, nil, func(ctx context.Context, p *pool) error {
-		return p.SelectContext(ctx, dest, query, args...)
-	})
-}
-
-func (db *DB) notReady() error {
-	if err := db.primary.downErr(); err != nil {
-		return fmt.Errorf("%w: %s db-sync not ready: %v", ErrUnavailable, db.Network.Name, err)
-	}
-	return fmt.Errorf("%w: %s db-sync not ready", ErrUnavailable, db.Network.Name)
+	return fmt.Errorf("%w: %s db-sync not ready", ErrUnavailable, e.network)
 }
 
 // attempt runs fn on p unless p is out of rotation, and interrupts it if p
@@ -358,22 +301,22 @@ type ServerState struct {
 }
 
 // Servers reports every server's rotation state, primary first.
-func (db *DB) Servers() []ServerState {
-	out := make([]ServerState, 0, 1+len(db.replicas))
-	for _, p := range db.servers() {
+func (e *Engine) Servers() []ServerState {
+	out := make([]ServerState, 0, 1+len(e.replicas))
+	for _, p := range e.servers() {
 		up, _ := p.isUp()
 		out = append(out, ServerState{Server: p.server, Up: up, Err: p.downErr()})
 	}
 	return out
 }
 
-// Serving reports whether the DB serves reads now: ready, and at least one
+// Serving reports whether the engine serves reads now: ready, and at least one
 // of its servers in rotation.
-func (db *DB) Serving() bool {
-	if !db.ready.Load() {
+func (e *Engine) Serving() bool {
+	if !e.ready.Load() {
 		return false
 	}
-	for _, p := range db.servers() {
+	for _, p := range e.servers() {
 		if up, _ := p.isUp(); up {
 			return true
 		}
@@ -382,14 +325,14 @@ func (db *DB) Serving() bool {
 }
 
 // Queued is how many requests wait at the primary's gate now.
-func (db *DB) Queued() int { return int(db.primary.gate.waiting()) }
+func (e *Engine) Queued() int { return int(e.primary.gate.waiting()) }
 
 // Capabilities returns what detection found on the primary, and false
 // while it has not run yet (degraded start): callers must not read Caps
 // before.
-func (db *DB) Capabilities() (Capabilities, bool) {
-	if !db.ready.Load() {
+func (e *Engine) Capabilities() (Capabilities, bool) {
+	if !e.ready.Load() {
 		return Capabilities{}, false
 	}
-	return db.Caps, true
+	return e.caps, true
 }

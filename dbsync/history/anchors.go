@@ -1,4 +1,4 @@
-package dbsync
+package history
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/sql"
 )
 
@@ -37,12 +38,12 @@ import (
 // first.
 
 var (
-	sqlTxHistoryAnchorsDesc = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "DESC"})
-	sqlTxHistoryAnchorsAsc  = layoutStatement("dbsync/tx_history_anchors.sql", customInCore, map[string]any{"Order": "ASC"})
-	sqlTxIs                 = prepared(sqlfiles.Must("dbsync/tx_is.sql"))
+	sqlTxHistoryAnchorsDesc = engine.Template("dbsync/tx_history_anchors.sql", engine.CustomInCore, map[string]any{"Order": "DESC"})
+	sqlTxHistoryAnchorsAsc  = engine.Template("dbsync/tx_history_anchors.sql", engine.CustomInCore, map[string]any{"Order": "ASC"})
+	sqlTxIs                 = engine.Prepared(sqlfiles.Load("dbsync/tx_is.sql"))
 	// From the unspent-output index's marks (core mode with the index).
-	sqlTxHistoryAnchorsMarkedDesc = layoutStatement("dbsync/tx_history_anchors_marked.sql", withIndexOnly, map[string]any{"Order": "DESC", "TailCap": recentTailCap})
-	sqlTxHistoryAnchorsMarkedAsc  = layoutStatement("dbsync/tx_history_anchors_marked.sql", withIndexOnly, map[string]any{"Order": "ASC", "TailCap": recentTailCap})
+	sqlTxHistoryAnchorsMarkedDesc = engine.Template("dbsync/tx_history_anchors_marked.sql", engine.WithIndexOnly, map[string]any{"Order": "DESC", "TailCap": recentTailCap})
+	sqlTxHistoryAnchorsMarkedAsc  = engine.Template("dbsync/tx_history_anchors_marked.sql", engine.WithIndexOnly, map[string]any{"Order": "ASC", "TailCap": recentTailCap})
 )
 
 const (
@@ -68,7 +69,7 @@ type addressAnchors struct {
 	used uint64 // clock of the last use, for eviction
 }
 
-// historyAnchors is a DB's anchors of every address.
+// historyAnchors is an engine's anchors of every address.
 type historyAnchors struct {
 	// stride replaces anchorStride when set (tests: SetHistoryAnchorStride).
 	stride int64
@@ -180,7 +181,7 @@ func (h *historyAnchors) forget(addr string) {
 
 // rollbackDepth: db-sync rolls back at most the security parameter k
 // (2160 blocks on every Cardano network): what is deeper is final
-// (history_memo.go).
+// (memo.go).
 const rollbackDepth = 2160
 
 // valid reports whether anchor x's transaction still exists with its
@@ -209,7 +210,7 @@ type start struct {
 func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd start) (start, error) {
 	best := fromEnd
 	for range 3 { // at most one harvest, or waits for others'
-		le, leOK, ge, geOK := w.db.anchors.around(w.addr, first)
+		le, leOK, ge, geOK := w.h.anchors.around(w.addr, first)
 		switch {
 		case w.asc && leOK && first-le.rank < best.skip:
 			if ok, err := w.valid(ctx, le); err != nil || !ok {
@@ -222,13 +223,13 @@ func (w historyWalk) anchored(ctx context.Context, first, total int64, fromEnd s
 			}
 			best = start{lo: w.lo, hi: ge.id + 1, skip: ge.rank - first}
 		}
-		if best.skip < w.db.anchors.minSkip() {
+		if best.skip < w.h.anchors.minSkip() {
 			return best, nil
 		}
 		// Far from every anchor: walk there once from the nearest known
 		// point, in whichever direction is shorter, remembering anchors.
 		// Concurrent requests for the address wait for one walk.
-		done, wait := w.db.anchors.harvestTurn(w.addr)
+		done, wait := w.h.anchors.harvestTurn(w.addr)
 		if wait != nil {
 			select {
 			case <-wait:
@@ -286,20 +287,20 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 		}
 		downFrom, downHi = ge.rank, ge.id+1
 	}
-	stride := w.db.anchors.every()
+	stride := w.h.anchors.every()
 	var (
-		query        string
+		query        sqlfiles.Statement
 		lower, upper int64
 		walk         int64
 		rank         func(n int64) int64
 	)
 	asc := first-upFrom <= downFrom-first
 	if asc {
-		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsAsc), upLo, int64(math.MaxInt64)
+		query, lower, upper = w.h.eng.For(sqlTxHistoryAnchorsAsc), upLo, int64(math.MaxInt64)
 		walk = first - upFrom + 1 + stride
 		rank = func(n int64) int64 { return upFrom + n - 1 }
 	} else {
-		query, lower, upper = w.db.sql(sqlTxHistoryAnchorsDesc), w.lo, downHi
+		query, lower, upper = w.h.eng.For(sqlTxHistoryAnchorsDesc), w.lo, downHi
 		walk = downFrom - first + 1 + stride
 		rank = func(n int64) int64 { return downFrom + 1 - n }
 	}
@@ -319,7 +320,7 @@ func (w historyWalk) harvest(ctx context.Context, first, total int64, le anchor,
 			found = append(found, anchor{rank: rk, id: r.ID, hash: bytes.Clone(r.Hash)})
 		}
 	}
-	w.db.anchors.add(w.addr, found...)
+	w.h.anchors.add(w.addr, found...)
 	return nil
 }
 
@@ -337,13 +338,13 @@ type anchorRow struct {
 // address. ok is false when the walk may lack a spend at or below the
 // horizon (or was not tried); the caller then walks tx_in.
 func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, walk, stride int64, out *[]anchorRow) (ok bool, err error) {
-	l := w.db.layoutNow()
-	if !w.db.marksReadable(l) {
+	l := w.h.eng.LayoutNow()
+	if !w.h.eng.MarksReadable(l) {
 		return false, nil
 	}
 	// Tried only where it may be exact: the range starts above the
 	// horizon, or there is none (or none known yet).
-	if h := w.db.recent.horizon.Load(); h != 0 && lower <= h {
+	if h := w.h.recent.horizon.Load(); h != 0 && lower <= h {
 		return false, nil
 	}
 	query := sqlTxHistoryAnchorsMarkedDesc.For(l)
@@ -356,7 +357,7 @@ func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, 
 		WalkEnd    int64 `db:"walk_end"`
 		ExactAbove int64 `db:"exact_above"`
 	}
-	err = onGenericPlans(ctx, w.tx, func() error {
+	err = engine.OnGenericPlans(ctx, w.tx, func() error {
 		return w.tx.SelectContext(ctx, &rows, query, w.addr, lower, upper, walk, stride)
 	})
 	if err != nil || len(rows) == 0 {
@@ -364,13 +365,13 @@ func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, 
 	}
 	r := rows[0]
 	if r.ExactAbove < math.MaxInt64 {
-		w.db.recent.horizon.Store(r.ExactAbove)
+		w.h.recent.horizon.Store(r.ExactAbove)
 	}
 	if !exactFromMarks(asc, lower, r.ExactAbove, r.Walked == walk, r.WalkEnd) {
-		w.db.recent.anchorWalks.Add(1)
+		w.h.recent.anchorWalks.Add(1)
 		return false, nil
 	}
-	w.db.recent.anchorHits.Add(1)
+	w.h.recent.anchorHits.Add(1)
 	*out = make([]anchorRow, len(rows))
 	for i, row := range rows {
 		(*out)[i] = row.anchorRow
@@ -380,7 +381,7 @@ func (w historyWalk) harvestMarked(ctx context.Context, asc bool, lower, upper, 
 
 func (w historyWalk) dropInvalid(err error) error {
 	if err == nil {
-		w.db.anchors.forget(w.addr)
+		w.h.anchors.forget(w.addr)
 	}
 	return err
 }
@@ -402,5 +403,5 @@ func (w historyWalk) remember(firstRank int64, items []TxRef) {
 			keep = append(keep, anchor{rank: firstRank + step*int64(i), id: items[i].ID, hash: h})
 		}
 	}
-	w.db.anchors.add(w.addr, keep...)
+	w.h.anchors.add(w.addr, keep...)
 }

@@ -1,4 +1,4 @@
-package dbsync
+package history
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/platform/bounded"
 )
 
@@ -20,7 +21,7 @@ import (
 // to a transaction never changes while that transaction stays on chain,
 // so each count is remembered with the snapshot's newest transaction (a
 // base), and the next count adds what came after it
-// (tx_history_count_after.sql): one block's worth for an address counted
+// (tx_history_count_after_*.sql): one block's worth for an address counted
 // every block. A base whose transaction a rollback removed (tx_is.sql)
 // is dropped and the address counted whole again.
 //
@@ -31,7 +32,22 @@ import (
 // without the index every count is whole, as before. With the marks kept
 // for ever (no horizon) the whole count is a count after 0 too.
 
-var sqlTxHistoryCountAfter = layoutStatement("dbsync/tx_history_count_after.sql", alwaysGeneric, map[string]any{"TailCap": recentTailCap})
+// Counting after a base takes one of two algorithms, each its own file:
+// consumed layouts read the spends from tx_out, core layouts from the
+// index's marks (countAfter picks). Core without the marks never counts
+// after a base.
+var (
+	sqlTxHistoryCountAfterConsumed = engine.Template("dbsync/tx_history_count_after_consumed.sql", onlyConsumed, nil)
+	sqlTxHistoryCountAfterMarked   = engine.Template("dbsync/tx_history_count_after_marked.sql", engine.WithIndexOnly, map[string]any{"TailCap": recentTailCap})
+)
+
+// onlyConsumed: a statement only the consumed layouts run.
+func onlyConsumed(l engine.Layout) engine.Plan {
+	if l.Consumed {
+		return engine.GenericPlan
+	}
+	return engine.NotPrepared
+}
 
 // countBase is an address's transaction count up to and including
 // transaction id, whose hash lets a later count tell whether it is still
@@ -47,7 +63,7 @@ type historyCounts struct {
 	bases *bounded.Map[string, countBase]
 	// background: addresses whose whole count ran past the statement
 	// timeout in a request and runs again in the background
-	// (countInBackground); one at a time per DB.
+	// (countInBackground); one at a time per engine.
 	mu         sync.Mutex
 	background map[string]bool
 	running    chan struct{}
@@ -71,7 +87,7 @@ func newHistoryCounts() historyCounts {
 // address on mainnet (docs/PERFORMANCE.md "History pages").
 const backgroundCountTimeout = 10 * time.Minute
 
-// countAfterRow is a tx_history_count_after row.
+// countAfterRow is a tx_history_count_after_* row.
 type countAfterRow struct {
 	N          int64  `db:"n"`
 	Exact      bool   `db:"exact"`
@@ -85,24 +101,24 @@ type countAfterRow struct {
 // either way the count becomes the new base. A count that runs past the
 // statement timeout where bases are used runs again in the background
 // (countInBackground), so later requests find its base.
-func (db *DB) historyCount(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
-	n, err := db.historyCountIn(ctx, tx, addr)
-	if err != nil && errors.Is(classify(err), ErrTimeout) && ctx.Err() == nil {
-		if l := db.layoutNow(); l.Consumed || db.marksReadable(l) {
-			db.countInBackground(addr)
+func (h *Engine) historyCount(ctx context.Context, tx *engine.Snapshot, addr string) (int64, error) {
+	n, err := h.historyCountIn(ctx, tx, addr)
+	if err != nil && errors.Is(engine.Classify(err), engine.ErrTimeout) && ctx.Err() == nil {
+		if l := h.eng.LayoutNow(); l.Consumed || h.eng.MarksReadable(l) {
+			h.countInBackground(addr)
 		}
 	}
 	return n, err
 }
 
-func (db *DB) historyCountIn(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
-	l := db.layoutNow()
-	if !l.Consumed && !db.marksReadable(l) {
-		db.counts.whole.Add(1)
-		return db.countWhole(ctx, tx, addr)
+func (h *Engine) historyCountIn(ctx context.Context, tx *engine.Snapshot, addr string) (int64, error) {
+	l := h.eng.LayoutNow()
+	if !l.Consumed && !h.eng.MarksReadable(l) {
+		h.counts.whole.Add(1)
+		return h.countWhole(ctx, tx, addr)
 	}
 	var newest *countAfterRow // the snapshot's newest transaction, once read
-	if base, ok := db.counts.bases.Get(addr); ok && (l.Consumed || base.id >= db.recent.horizon.Load()) {
+	if base, ok := h.counts.bases.Get(addr); ok && (l.Consumed || base.id >= h.recent.horizon.Load()) {
 		// The base's transaction may have been rolled back since, however
 		// deep it is now (it was the newest when remembered): one probe.
 		var valid bool
@@ -110,75 +126,81 @@ func (db *DB) historyCountIn(ctx context.Context, tx *Snapshot, addr string) (in
 			return 0, err
 		}
 		if valid {
-			after, err := db.countAfter(ctx, tx, l, addr, base.id)
+			after, err := h.countAfter(ctx, tx, l, addr, base.id)
 			if err != nil {
 				return 0, err
 			}
 			if after.Exact {
 				n := base.n + after.N
-				db.rememberCount(addr, after, n)
-				db.counts.fromBase.Add(1)
+				h.rememberCount(addr, after, n)
+				h.counts.fromBase.Add(1)
 				return n, nil
 			}
 			newest = &after
 		}
 	}
-	if newest == nil && !l.Consumed && db.recent.horizon.Load() == 0 {
+	if newest == nil && !l.Consumed && h.recent.horizon.Load() == 0 {
 		// Maybe every spend is marked: then counting after 0 is whole.
 		// (Not after a base that was not exact: neither is this.)
-		after, err := db.countAfter(ctx, tx, l, addr, 0)
+		after, err := h.countAfter(ctx, tx, l, addr, 0)
 		if err != nil {
 			return 0, err
 		}
 		if after.Exact {
-			db.rememberCount(addr, after, after.N)
-			db.counts.whole.Add(1)
-			db.counts.wholeFromMarks.Add(1)
+			h.rememberCount(addr, after, after.N)
+			h.counts.whole.Add(1)
+			h.counts.wholeFromMarks.Add(1)
 			return after.N, nil
 		}
 		newest = &after
 	}
-	n, err := db.countWhole(ctx, tx, addr)
+	n, err := h.countWhole(ctx, tx, addr)
 	if err != nil {
 		return 0, err
 	}
-	db.counts.whole.Add(1)
+	h.counts.whole.Add(1)
 	if newest == nil {
 		// Nothing is counted after the largest id: only the newest
 		// transaction is read.
-		after, err := db.countAfter(ctx, tx, l, addr, int64(1<<63-1))
+		after, err := h.countAfter(ctx, tx, l, addr, int64(1<<63-1))
 		if err != nil {
 			return 0, err
 		}
 		newest = &after
 	}
-	db.rememberCount(addr, *newest, n)
+	h.rememberCount(addr, *newest, n)
 	return n, nil
 }
 
-// countAfter runs tx_history_count_after (on its generic plan, also for a
-// dense address whose history walk is custom-planned).
-func (db *DB) countAfter(ctx context.Context, tx *Snapshot, l Layout, addr string, from int64) (countAfterRow, error) {
+// countAfter runs tx_history_count_after_consumed or _marked, as l
+// says (on its generic plan, also for a dense address whose history walk
+// is custom-planned). The caller has checked that l can count after a
+// base (consumed, or core with the index's marks).
+func (h *Engine) countAfter(ctx context.Context, tx *engine.Snapshot, l engine.Layout, addr string, from int64) (countAfterRow, error) {
+	query := sqlTxHistoryCountAfterMarked.For(l)
+	if l.Consumed {
+		query = sqlTxHistoryCountAfterConsumed.For(l)
+	}
 	var row countAfterRow
-	err := onGenericPlans(ctx, tx, func() error {
-		return tx.GetContext(ctx, &row, sqlTxHistoryCountAfter.For(l), addr, from)
+	err := engine.OnGenericPlans(ctx, tx, func() error {
+		return tx.GetContext(ctx, &row, query, addr, from)
 	})
 	if err == nil && !l.Consumed && row.Horizon >= 0 {
-		db.recent.horizon.Store(row.Horizon)
+		h.recent.horizon.Store(row.Horizon)
 	}
 	return row, err
 }
 
 // rememberCount makes n, addr's count up to the snapshot's newest
 // transaction, its base.
-func (db *DB) rememberCount(addr string, at countAfterRow, n int64) {
-	db.counts.bases.Set(addr, countBase{id: at.NewestID, hash: at.NewestHash, n: n}, len(addr)+len(at.NewestHash)+96)
+func (h *Engine) rememberCount(addr string, at countAfterRow, n int64) {
+	h.counts.bases.Set(addr, countBase{id: at.NewestID, hash: at.NewestHash, n: n}, len(addr)+len(at.NewestHash)+96)
 }
 
 // countWhole counts addr's transactions over its whole history.
-func (db *DB) countWhole(ctx context.Context, tx *Snapshot, addr string) (int64, error) {
+func (h *Engine) countWhole(ctx context.Context, tx *engine.Snapshot, addr string) (int64, error) {
 	var n int64
-	err := tx.GetContext(ctx, &n, db.sql(sqlTxHistoryTotal), addr)
+	err := tx.GetContext(ctx, &n, h.eng.For(sqlTxHistoryTotal), addr)
 	return n, err
 }
 
@@ -188,17 +210,17 @@ func (db *DB) countWhole(ctx context.Context, tx *Snapshot, addr string) (int64,
 // address with millions of outputs in core mode) would otherwise fail
 // every request for the address, since a failed count is not remembered.
 // The requests after it count on from the base. One background count
-// runs at a time per DB; an address already waiting is not queued again.
-func (db *DB) countInBackground(addr string) {
-	c := &db.counts
+// runs at a time per engine; an address already waiting is not queued again.
+func (h *Engine) countInBackground(addr string) {
+	c := &h.counts
 	c.mu.Lock()
-	if c.background[addr] || db.life == nil {
+	if c.background[addr] || h.eng.Life() == nil {
 		c.mu.Unlock()
 		return
 	}
 	c.background[addr] = true
 	c.mu.Unlock()
-	// Not in db.wg: it ends with db.life (its statements are cancelled).
+	// Not in h.wg: it ends with h.eng.Life() (its statements are cancelled).
 	go func() {
 		defer func() {
 			c.mu.Lock()
@@ -208,22 +230,22 @@ func (db *DB) countInBackground(addr string) {
 		select {
 		case c.running <- struct{}{}:
 			defer func() { <-c.running }()
-		case <-db.life.Done():
+		case <-h.eng.Life().Done():
 			return
 		}
-		ctx, cancel := context.WithTimeout(db.life, backgroundCountTimeout)
+		ctx, cancel := context.WithTimeout(h.eng.Life(), backgroundCountTimeout)
 		defer cancel()
-		err := db.primary.readTx(ctx, false, func(tx *Snapshot) error {
-			if err := setStatementTimeout(ctx, tx, backgroundCountTimeout); err != nil {
+		err := h.eng.PrimaryTx(ctx, func(tx *engine.Snapshot) error {
+			if err := engine.SetStatementTimeout(ctx, tx, backgroundCountTimeout); err != nil {
 				return err
 			}
 			// Remembers its count as the base, as in a request.
-			_, err := db.historyCountIn(ctx, tx, addr)
+			_, err := h.historyCountIn(ctx, tx, addr)
 			return err
 		})
 		if err != nil {
-			if db.life.Err() == nil {
-				db.log.Warn("history count in the background failed", slog.String("network", db.Network.Name),
+			if h.eng.Life().Err() == nil {
+				h.eng.Log().Warn("history count in the background failed", slog.String("network", h.eng.Network()),
 					slog.String("error", err.Error()))
 			}
 			return

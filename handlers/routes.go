@@ -57,6 +57,7 @@ func (s *Server) routes() {
 	data.POST("/tx/submit", httpx.H(s.submitTx))
 
 	data.GET("/assets/:asset", httpx.H(s.assetInfo))
+	data.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))
 	data.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))
 	data.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), httpx.H(s.poolDelegators))
 	data.GET("/pools/:poolId/delegators", httpx.H(s.poolDelegatorCount))

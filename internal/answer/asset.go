@@ -39,7 +39,7 @@ type assetInfoData struct {
 // Asset answers GET /v1/assets/:asset: the asset's record, its metadata
 // from src (auto: the chain's CIP-68, else CIP-25, else the registry).
 func (s *Service) Asset(ctx context.Context, db *dbsync.DB, id cardano.AssetID, src dbsync.MetadataSource) ([]byte, error) {
-	return s.byTipEnvelope(ctx, s.caches.asset, db, []string{id.String(), string(src)}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.asset, db, []string{id.String(), string(src)}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		a, err := db.AssetInfo(ctx, id, src)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return wire.Envelope{}, 0, ErrAssetNotFound

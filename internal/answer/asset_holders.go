@@ -21,7 +21,7 @@ type assetHolderJSON struct {
 // it was read at (caches.assetHolders).
 func (s *Service) AssetHolders(ctx context.Context, db *dbsync.DB, id cardano.AssetID, q dbsync.AccountQuery) ([]byte, error) {
 	params := []string{id.String(), strconv.Itoa(q.Limit), strconv.Itoa(q.Offset)}
-	return s.byTipEnvelope(ctx, s.caches.assetHolders, db, params, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.assetHolders, db, params, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		page, err := db.AssetHolders(ctx, id, q)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return wire.Envelope{}, 0, ErrAssetNotFound

@@ -87,7 +87,7 @@ type poolDelegator struct {
 // Pool answers GET /v1/pools/:poolId: the pool record (OpenAPI "Pool": the spec's fields and the
 // client SDK's superset).
 func (s *Service) Pool(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
-	return s.byTipEnvelope(ctx, s.caches.poolInfo, db, []string{id.Hex()}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.poolInfo, db, []string{id.Hex()}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return wire.Envelope{}, 0, err
@@ -227,7 +227,7 @@ func share(part, total *big.Int) float64 {
 // the pool's live delegators.
 func (s *Service) PoolDelegators(ctx context.Context, db *dbsync.DB, id cardano.PoolID, limit, offset int) ([]byte, error) {
 	parts := []string{id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
-	return s.byTipEnvelope(ctx, s.caches.poolDelegators, db, parts, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.poolDelegators, db, parts, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
 		var total int64
 		stored := false

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,10 +27,10 @@ import (
 const mempoolVector = "blockfrost-e781decc5945"
 
 // vectorTxs decodes every valid vector (node/testdata/tx-cbor.json).
-func vectorTxs(t testing.TB) []*node.Tx {
+func vectorTxs(t *testing.T) []*node.Tx {
 	t.Helper()
 	var txs []*node.Tx
-	for _, v := range loadSubmitVectors(t.(*testing.T)).Vectors {
+	for _, v := range loadSubmitVectors(t).Vectors {
 		tx, err := node.DecodeTxHex(v.CborHex)
 		if err != nil {
 			t.Fatal(err)
@@ -462,4 +464,80 @@ func TestPendingUTxOs(t *testing.T) {
 		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{})})
 	wantError(t, get(t, down, addr+"?pending=true"), 503, "Mempool is unavailable for network mainnet")
 	wantError(t, get(t, down, "/v1/assets/balance/address/"+pc.payee+"?pending=exclude"), 503, "Mempool is unavailable for network mainnet")
+}
+
+// BenchmarkMempoolRoute measures GET /v1/mempool with 1,000 transactions
+// in the node's mempool, requests from 8 goroutines, the snapshot
+// refreshed every second as in production; it reports the p99 latency.
+func BenchmarkMempoolRoute(b *testing.B) {
+	mainnet, _ := cardano.NetworkByName("mainnet")
+	n := nodetest.Start(b, mainnet.Magic)
+	txs := loadBenchVectors(b)
+	m := nodetest.Mempool{Slot: 1, Capacity: 178_176 * 10}
+	for i := 0; len(m.Txs) < 1000; i++ {
+		m.Txs = append(m.Txs, nodetest.MempoolTx(txs[i%len(txs)].CBOR))
+	}
+	n.SetMempool(m)
+	s := New(Deps{
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},
+		Credentials: testCredentials,
+		Mempool:     node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{}),
+		Log:         quietLog,
+	})
+	h := s.Handler()
+	call := func() time.Duration {
+		req := httptest.NewRequest(http.MethodGet, "/v1/mempool", nil)
+		req.Header.Set("Authorization", "Bearer "+mainnetKey)
+		w := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(w, req)
+		d := time.Since(start)
+		if w.Code != 200 {
+			b.Fatalf("%d %s", w.Code, w.Body)
+		}
+		return d
+	}
+	call() // the first snapshot
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(4) // 4 × GOMAXPROCS goroutines
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			mine = append(mine, call())
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	b.StopTimer()
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds()), "max-µs")
+	}
+	b.ReportMetric(float64(n.Acquires()), "acquires")
+}
+
+// loadBenchVectors is the valid vectors, decoded.
+func loadBenchVectors(b *testing.B) []*node.Tx {
+	b.Helper()
+	raw, err := os.ReadFile("../node/testdata/tx-cbor.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var v submitVectors
+	if err := json.Unmarshal(raw, &v); err != nil {
+		b.Fatal(err)
+	}
+	var txs []*node.Tx
+	for _, x := range v.Vectors {
+		tx, err := node.DecodeTxHex(x.CborHex)
+		if err != nil {
+			b.Fatal(err)
+		}
+		txs = append(txs, tx)
+	}
+	return txs
 }

@@ -275,29 +275,62 @@ func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot,
 	if !ok {
 		return fail("sizes", fmt.Errorf("unexpected %T", reply))
 	}
-	txs := make([]MempoolTx, 0, sizes.Result.NumberOfTxs)
+	// Transactions are decoded on another goroutine while the next one is
+	// asked for: a listing is one round trip per transaction, and decoding
+	// them in turn doubled a 1,000-transaction read.
+	raws := make(chan localtxmonitor.MsgReplyNextTxTransaction, 64)
+	decoded := make(chan decodedTxs, 1)
+	go decodeAll(raws, int(sizes.Result.NumberOfTxs), decoded)
 	for {
-		if reply, err = c.request(ctx, localtxmonitor.NewMsgNextTx()); err != nil {
+		reply, err = c.request(ctx, localtxmonitor.NewMsgNextTx())
+		if err != nil {
+			close(raws)
 			return fail("next tx", err)
 		}
 		next, ok := reply.(*localtxmonitor.MsgReplyNextTx)
 		if !ok {
+			close(raws)
 			return fail("next tx", fmt.Errorf("unexpected %T", reply))
 		}
 		if next.Transaction.Tx == nil {
 			break
 		}
-		tx, err := decodeMempoolTx(next.Transaction.EraId, next.Transaction.Tx)
-		if err != nil {
-			return fail("decode", err)
-		}
-		txs = append(txs, tx)
+		raws <- next.Transaction
 	}
+	close(raws)
+	d := <-decoded
+	if d.err != nil {
+		return fail("decode", d.err)
+	}
+	txs := d.txs
 	// Release then Done: the node frees the snapshot at once, as
 	// cardano-cli's query tx-mempool does.
 	_ = c.proto.SendMessage(localtxmonitor.NewMsgRelease())
 	_ = c.proto.SendMessage(localtxmonitor.NewMsgDone())
 	return newSnapshot(network.Name, acquired.SlotNo, sizes.Result, at, txs), nil
+}
+
+type decodedTxs struct {
+	txs []MempoolTx
+	err error
+}
+
+// decodeAll decodes the listed transactions in order until raws closes;
+// after a failure it only drains raws.
+func decodeAll(raws <-chan localtxmonitor.MsgReplyNextTxTransaction, n int, out chan<- decodedTxs) {
+	d := decodedTxs{txs: make([]MempoolTx, 0, n)}
+	for r := range raws {
+		if d.err != nil {
+			continue
+		}
+		tx, err := decodeMempoolTx(r.EraId, r.Tx)
+		if err != nil {
+			d.err = err
+			continue
+		}
+		d.txs = append(d.txs, tx)
+	}
+	out <- d
 }
 
 // monitorClient is a LocalTxMonitor client built from gouroboros' own

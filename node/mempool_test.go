@@ -228,3 +228,24 @@ func TestMempoolSilentNodeBoundedByDeadline(t *testing.T) {
 		t.Errorf("after the read timed out: %v", err)
 	}
 }
+
+// BenchmarkMempoolRead1000 is one whole snapshot read (connect, acquire,
+// sizes, 1,000 transactions listed and decoded, release) from the fake
+// node: what a refresh costs, once a second per network.
+func BenchmarkMempoolRead1000(b *testing.B) {
+	n := nodetest.Start(b, mainnet.Magic)
+	m, _, _ := vectorMempool(b)
+	all := m.Txs
+	for i := 0; len(m.Txs) < 1000; i++ {
+		m.Txs = append(m.Txs, all[i%len(all)])
+	}
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	b.ResetTimer()
+	for b.Loop() {
+		s, err := mp.read(b.Context(), mainnet)
+		if err != nil || s.TxCount != 1000 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -191,6 +191,16 @@ func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snaps
 	}
 }
 
+// Has reports whether the transaction with this id (64 lower-case hex) is
+// in network's current snapshot (Snapshot's sharing and errors).
+func (m *Mempool) Has(ctx context.Context, network cardano.Network, hash string) (bool, error) {
+	s, err := m.Snapshot(ctx, network)
+	if err != nil {
+		return false, err
+	}
+	return s.Has(hash), nil
+}
+
 // refresh takes a new snapshot for everyone waiting on done. It runs on
 // its own context: the request that started it may leave, the others
 // still want the answer.

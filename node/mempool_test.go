@@ -76,6 +76,12 @@ func TestMempoolSnapshotVectors(t *testing.T) {
 	if s.Has("00" + hashes[0][2:]) {
 		t.Error("an unknown hash is in the snapshot")
 	}
+	if ok, err := mp.Has(t.Context(), mainnet, hashes[3]); !ok || err != nil {
+		t.Errorf("Mempool.Has: %v %v", ok, err)
+	}
+	if a := n.Acquires(); a != 1 {
+		t.Errorf("%d acquisitions, want 1 (Has shares the snapshot)", a)
+	}
 }
 
 // The Conway vector with native assets decodes to the spec's value form:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -254,4 +256,35 @@ func BenchmarkMempoolRead1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// Reads that end (normally, or at a silent node's read timeout) leave no
+// protocol or decoding goroutine of ours behind.
+func TestMempoolReadsLeaveNoGoroutine(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{ReadTimeout: 100 * time.Millisecond})
+	for range 5 {
+		if _, err := mp.read(t.Context(), mainnet); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.MempoolSilent()
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := mp.read(ctx, mainnet); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("silent node: %v", err)
+	}
+	var stacks string
+	for range 200 {
+		buf := make([]byte, 1<<20)
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		if !strings.Contains(stacks, "node.decodeAll") && !strings.Contains(stacks, "node.(*monitorClient)") &&
+			!strings.Contains(stacks, "node.newMonitorClient") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("goroutines left behind:\n%s", stacks)
 }

@@ -55,6 +55,8 @@ func (s *Server) routes() {
 	data.GET("/epochs/latest", httpx.H(s.epochsLatest))
 
 	data.POST("/tx/submit", httpx.H(s.submitTx))
+	data.GET("/mempool", httpx.H(s.mempoolStatus))
+	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
 
 	data.GET("/assets/:asset", httpx.H(s.assetInfo))
 	data.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))

@@ -146,7 +146,9 @@ func (s *Service) AccountWithdrawals(ctx context.Context, db *dbsync.DB, key car
 // AccountAddresses answers GET /v1/accounts/:stakeAddress/addresses.
 func (s *Service) AccountAddresses(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/addresses",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[string], error) { return db.AccountAddresses(ctx, key, q) },
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[string], error) {
+			return db.AccountAddresses(ctx, key, q)
+		},
 		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
 }
 

@@ -63,10 +63,12 @@ const utxoCacheTTL = 2 * time.Minute
 // An error before the first byte is returned, nothing written; after it
 // the status is already 200, so the connection is aborted.
 func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(context.Context, func([]dbsync.UTxO) error) error) error {
-	ctx := db.Pin(c.Ctx)
+	ctx, tip, err := s.readAt(c.Ctx, db)
 	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, fn) }
-	tip, err := db.RecentTip(ctx)
 	if err != nil {
+		if waitFailed(ctx, err) {
+			return err
+		}
 		return streamUTxOs(c, list, nil, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id

@@ -61,6 +61,7 @@ func (s *Server) routes() {
 	chain.GET("/epochs/latest", httpx.H(s.epochsLatest))
 
 	chain.GET("/assets/:asset", httpx.H(s.assetInfo))
+	chain.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))
 	chain.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))
 	chain.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), httpx.H(s.poolDelegators))
 	chain.GET("/pools/:poolId/delegators", httpx.H(s.poolDelegatorCount))

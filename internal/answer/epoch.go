@@ -9,7 +9,7 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire"
 )
 
-// epochLatestData is GET /v1/epochs/latest (client-extras "Chain position").
+// epochLatestData is GET /v1/epochs/latest (the client SDK's chain position).
 type epochLatestData struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`

@@ -135,7 +135,11 @@ func (db *DB) Engine() *engine.Engine { return db.eng }
 // next in rotation) while it stays in rotation, and to the primary after:
 // a request that reads the tip and then its answer in several statements
 // through it sees one server's chain, or a newer one, never an older one.
+// A view's Pinned is the view itself.
 func (db *DB) Pinned() *DB {
+	if db.pin.IsPinned() {
+		return db // already a view: keep its server
+	}
 	return &DB{Network: db.Network, Caps: db.Caps, state: db.state, pin: db.eng.Pinned()}
 }
 

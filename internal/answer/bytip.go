@@ -18,13 +18,18 @@ import (
 // server had at most dbsync.RecentTipMaxAge ago, and the answer is read
 // after it on the same server (or on the primary, which is ahead of every
 // replica, if that server leaves rotation), so a cached answer is never
-// older than its key's tip, even with replicas that lag each other. When
-// the tip cannot be read it just builds.
+// older than its key's tip, even with replicas that lag each other. The
+// tip is the request's (readAt: At's, after its min_slot wait), so the
+// headers naming it name the cache key's. When the tip cannot be read it
+// just builds, unless the request's min_slot could not be confirmed.
 func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context, *dbsync.DB) ([]byte, time.Duration, error)) ([]byte, error) {
-	db = db.Pinned()
-	if tip, tipErr := db.RecentTip(ctx); tipErr == nil {
+	db, tip, tipErr := s.readAt(ctx, db)
+	if tipErr == nil {
 		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
 		return answers.GetTTL(ctx, key, func(ctx context.Context) ([]byte, time.Duration, error) { return build(ctx, db) })
+	}
+	if waitFailed(ctx, tipErr) {
+		return nil, tipErr
 	}
 	b, _, err := build(ctx, db)
 	return b, err

@@ -69,6 +69,12 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 	} else if q.Offset != 0 {
 		params = append(params, "offset", strconv.Itoa(q.Offset))
 	}
+	// Every page is read at the request's tip (readAt), cached or not:
+	// its min_slot is waited for and its headers name it.
+	db, _, err := s.readAt(ctx, db)
+	if waitFailed(ctx, err) {
+		return nil, err
+	}
 	first := q.Offset == 0 && q.FromSlot == nil
 	hotKey := db.Network.Name + ":" + strings.Join(params, ":")
 	if !first && !(q.FromSlot != nil && s.recentCursor(ctx, db, *q.FromSlot)) && !s.hotPages.again(hotKey) {
@@ -129,7 +135,7 @@ func (h hotPages) tooBig(key string) {
 // The window is mainnet's stability window (3k/f slots, 36 h) by default,
 // beyond which pages become final far sooner than a walker returns.
 func (s *Service) recentCursor(ctx context.Context, db *dbsync.DB, fromSlot int64) bool {
-	tip, err := db.RecentTip(ctx)
+	_, tip, err := s.readAt(ctx, db)
 	return err == nil && fromSlot >= tip.SlotNo-s.tuning.RecentCursorSlots
 }
 

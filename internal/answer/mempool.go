@@ -172,7 +172,13 @@ func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match
 	if err != nil {
 		return err
 	}
-	ctx, db := c.Ctx, db.Pinned()
+	ctx := c.Ctx
+	// Read at the request's tip (readAt): its min_slot is waited for and
+	// its headers name the tip the confirmed outputs were read at.
+	db, _, err = s.readAt(ctx, db)
+	if waitFailed(ctx, err) {
+		return err
+	}
 	var buf []byte
 	n := 0
 	started := false
@@ -339,8 +345,12 @@ func (s *Service) pendingBalance(ctx context.Context, db *dbsync.DB, grouped boo
 	if err != nil {
 		return nil, err
 	}
+	db, _, err = s.readAt(ctx, db)
+	if waitFailed(ctx, err) {
+		return nil, err
+	}
 	sum := dbsync.Value{Lovelace: new(big.Int)}
-	err = each(ctx, db.Pinned(), func(chunk []dbsync.UTxO) error {
+	err = each(ctx, db, func(chunk []dbsync.UTxO) error {
 		for _, u := range chunk {
 			if _, spent := snap.SpentBy(node.Input{TxHash: u.TxHash, Index: uint32(u.OutputIndex)}); !spent {
 				addValue(&sum, u.Value)

@@ -63,10 +63,13 @@ const utxoCacheTTL = 2 * time.Minute
 // An error before the first byte is returned, nothing written; after it
 // the status is already 200, so the connection is aborted.
 func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(context.Context, *dbsync.DB, func([]dbsync.UTxO) error) error) error {
-	ctx, db := c.Ctx, db.Pinned()
+	ctx := c.Ctx
+	db, tip, err := s.readAt(ctx, db)
 	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, db, fn) }
-	tip, err := db.RecentTip(ctx)
 	if err != nil {
+		if waitFailed(ctx, err) {
+			return err
+		}
 		return streamUTxOs(c, list, nil, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id

@@ -53,6 +53,8 @@ func (s *Server) routes() {
 	data.GET("/tx/history/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txHistory))
 	data.GET("/tx/hash/:hash", s.needs(dbsync.FactsSpent), httpx.H(s.txByHash))
 	data.GET("/epochs/latest", httpx.H(s.epochsLatest))
+	data.GET("/epochs/latest/parameters", httpx.H(s.epochParamsLatest))
+	data.GET("/epochs/:epoch/parameters", httpx.H(s.epochParams))
 
 	data.POST("/tx/submit", httpx.H(s.submitTx))
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer"
@@ -252,5 +253,42 @@ func TestEpochParametersCachedPerEpoch(t *testing.T) {
 	key := rc.Key("epochparams", fmt.Sprintf("mainnet:%d:at:%d", cur+1, cur))
 	if ttl := rc.Redis().TTL(t.Context(), key).Val(); next.Status != 404 || ttl <= 0 || ttl > answer.NotFoundTTL {
 		t.Errorf("next epoch: %d, remembered for %v under %s", next.Status, ttl, key)
+	}
+}
+
+// TestEpochParametersLatestBeforeItsRow: while the tip's epoch has no row
+// yet, /latest answers the newest earlier epoch's and keeps that only
+// briefly; the epoch itself is a 404.
+func TestEpochParametersLatestBeforeItsRow(t *testing.T) {
+	c := seededChains(t)[0]
+	rc := testRedis(t)
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials, Redis: rc, Log: quietLog})
+	var cur, prev int64
+	if err := c.raw.Get(&cur, `SELECT max(epoch_no) FROM block`); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.raw.Get(&prev, `SELECT max(epoch_no) FROM epoch_param WHERE epoch_no < $1`, cur); err != nil {
+		t.Fatal(err)
+	}
+	// Move the tip epoch's row out of reach (and back afterwards).
+	if _, err := c.raw.Exec(`UPDATE epoch_param SET epoch_no = epoch_no + 1000000 WHERE epoch_no = $1`, cur); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if _, err := c.raw.Exec(`UPDATE epoch_param SET epoch_no = epoch_no - 1000000 WHERE epoch_no = $1`, cur+1000000); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	latest := get(t, s, "/v1/epochs/latest/parameters")
+	if latest.Status != 200 {
+		t.Fatalf("latest: %d %s", latest.Status, latest.Raw)
+	}
+	checkEpochParams(t, c, prev, latest.Data)
+	key := rc.Key("epochparams", fmt.Sprintf("mainnet:latest:at:%d", cur))
+	if ttl := rc.Redis().TTL(t.Context(), key).Val(); ttl <= 0 || ttl > 5*time.Second {
+		t.Errorf("an earlier epoch's parameters kept %v as the latest", ttl)
+	}
+	if r := get(t, s, fmt.Sprintf("/v1/epochs/%d/parameters", cur)); r.Status != 404 || r.Error != "Epoch parameters not found" {
+		t.Errorf("epoch %d without its row: %d %s", cur, r.Status, r.Raw)
 	}
 }

@@ -57,8 +57,11 @@ func (s *Server) routes() {
 	data.GET("/epochs/:epoch/parameters", httpx.H(s.epochParams))
 
 	data.POST("/tx/submit", httpx.H(s.submitTx))
+	data.GET("/mempool", httpx.H(s.mempoolStatus))
+	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
 
 	data.GET("/assets/:asset", httpx.H(s.assetInfo))
+	data.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))
 	data.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))
 	data.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), httpx.H(s.poolDelegators))
 	data.GET("/pools/:poolId/delegators", httpx.H(s.poolDelegatorCount))

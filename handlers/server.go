@@ -28,6 +28,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
+	"github.com/syncgate/syncgate/node"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -65,6 +66,9 @@ type Deps struct {
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
+	// Mempool reads each network's node mempool (GET /v1/mempool,
+	// ?pending=); nil answers 503.
+	Mempool *node.Mempool
 	// Registry is the CIP-26 token registry (optional: no registry metadata).
 	Registry *registry.Registry
 	// PoolStats is the stored live stake distribution (optional: live stake
@@ -111,7 +115,7 @@ func New(deps Deps) *Server {
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
 		guard: httpx.NewAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now),
 		answers: answer.New(answer.Options{Redis: deps.Redis, Spool: deps.Spool, Registry: deps.Registry, PoolStats: deps.PoolStats,
-			Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
+			Mempool: deps.Mempool, Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
 	s.engine.HandleMethodNotAllowed = true

@@ -58,7 +58,7 @@ var (
 	ErrClientGone = NewAPIError(499, "Client closed request")
 )
 
-// Data-endpoint identifier errors (spec §7).
+// Data-endpoint identifier errors: 400 with the message naming the identifier.
 var (
 	ErrInvalidAddress  = NewAPIError(http.StatusBadRequest, "Invalid address format")
 	ErrInvalidStakeKey = NewAPIError(http.StatusBadRequest, "Invalid stake key format")

@@ -9,7 +9,7 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire"
 )
 
-// epochLatestData is GET /v1/epochs/latest (client-extras "Chain position").
+// epochLatestData is GET /v1/epochs/latest (the client SDK's chain position).
 type epochLatestData struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`
@@ -32,7 +32,7 @@ type epochLatestData struct {
 // network's tip, read in the same statement as last_updated, at most a
 // second old (dbsync.RecentPosition).
 func (s *Service) EpochsLatest(ctx context.Context, db *dbsync.DB) ([]byte, error) {
-	pos, err := db.RecentPosition(db.Pin(ctx))
+	pos, err := db.Pinned().RecentPosition(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ const historyPageTTL = 2 * time.Minute
 // tip (first pages: offset 0, no cursor; cursor pages from a recent slot;
 // and any page asked for again within historyPageTTL, see hotPages) or
 // builds it; other pages are built each time.
-func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) ([]byte, error) {
+func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context, *dbsync.DB) ([]byte, error)) ([]byte, error) {
 	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
 	if q.FromSlot != nil {
 		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
@@ -72,7 +72,7 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 	first := q.Offset == 0 && q.FromSlot == nil
 	hotKey := db.Network.Name + ":" + strings.Join(params, ":")
 	if !first && !(q.FromSlot != nil && s.recentCursor(ctx, db, *q.FromSlot)) && !s.hotPages.again(hotKey) {
-		b, err := build(ctx)
+		b, err := build(ctx, db)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +81,8 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 		}
 		return b, nil
 	}
-	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
-		b, err := build(ctx)
+	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
+		b, err := build(ctx, db)
 		return b, historyPageTTL, err
 	})
 }
@@ -129,7 +129,7 @@ func (h hotPages) tooBig(key string) {
 // The window is mainnet's stability window (3k/f slots, 36 h) by default,
 // beyond which pages become final far sooner than a walker returns.
 func (s *Service) recentCursor(ctx context.Context, db *dbsync.DB, fromSlot int64) bool {
-	tip, err := db.RecentTip(db.Pin(ctx))
+	tip, err := db.RecentTip(ctx)
 	return err == nil && fromSlot >= tip.SlotNo-s.tuning.RecentCursorSlots
 }
 
@@ -144,7 +144,7 @@ func addressDigest(addr cardano.Address) string {
 // address's transactions with their inputs and outputs.
 func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery, grouped bool) ([]byte, error) {
 	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
-	return s.historyPage(ctx, db, q, params, func(ctx context.Context) ([]byte, error) {
+	return s.historyPage(ctx, db, q, params, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
 		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err
@@ -159,7 +159,7 @@ func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr carda
 // LightHistory answers GET /v1/tx/history/:address: a page of the
 // address's transaction references.
 func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery) ([]byte, error) {
-	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
+	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
 		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err
@@ -179,7 +179,7 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 // NotFoundTTL).
 func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, grouped bool) ([]byte, error) {
 	params := []string{hash.String(), strconv.FormatBool(grouped)}
-	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
 		t, err := db.TxByHash(ctx, hash)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return nil, 0, ErrTxNotFound

@@ -108,7 +108,8 @@ type epochParamsData struct {
 // epoch bound, at most dbsync.RecentTipMaxAge old), so a cached answer
 // is only the data.
 func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int64, latest bool) ([]byte, error) {
-	ctx = db.Pin(ctx)
+	// One server reads the bound and the row (see byTip).
+	db = db.Pinned()
 	pos, err := db.RecentPosition(ctx)
 	if err != nil {
 		return nil, err

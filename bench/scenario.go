@@ -331,6 +331,8 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		{"tx_address_assets", func() ([]target, error) { return b.history(true, firstPages(assetRich)) }},
 		{"tx_hash", func() ([]target, error) { return b.txByHash(p.TxHashes) }},
 		{"epochs_latest", func() ([]target, error) { return b.epochsLatest() }},
+		{"epoch_params_latest", func() ([]target, error) { return b.epochParams(nil) }},
+		{"epoch_params", func() ([]target, error) { return b.epochParams(shelleyEpochs(m)) }},
 		{"asset_info_popular", func() ([]target, error) { return b.assetInfo([]string{m.Assets.Hosky.Unit}) }},
 		{"asset_info_rare", func() ([]target, error) { return b.assetInfo(rareAssets(m)) }},
 		{"asset_holders_popular", func() ([]target, error) { return b.assetHolders([]string{m.Assets.Hosky.Unit}) }},
@@ -755,6 +757,45 @@ func (b *builder) epochsLatest() ([]target, error) {
 		t.raw = func(ctx context.Context) error { _, err := db.LatestPosition(ctx); return err }
 	}
 	return []target{t}, nil
+}
+
+// epochParams makes GET /v1/epochs/:epoch/parameters targets, or the
+// /latest one for no epochs (what the client SDK would ask for its fee
+// and min-UTxO parameters). The handler answers from the per-epoch cache
+// after the first call; the raw call reads the row every call.
+func (b *builder) epochParams(epochs []int64) ([]target, error) {
+	if len(epochs) == 0 {
+		t := target{path: "/v1/epochs/latest/parameters"}
+		if db := b.db(); db != nil {
+			t.raw = func(ctx context.Context) error {
+				pos, err := db.LatestPosition(ctx)
+				if err != nil || pos.EpochNo == nil {
+					return err
+				}
+				_, err = db.EpochParamsAtOrBefore(ctx, *pos.EpochNo)
+				return err
+			}
+		}
+		return []target{t}, nil
+	}
+	ts := make([]target, len(epochs))
+	for i, e := range epochs {
+		ts[i] = target{path: "/v1/epochs/" + strconv.FormatInt(e, 10) + "/parameters"}
+		if db := b.db(); db != nil {
+			ts[i].raw = func(ctx context.Context) error { _, err := db.EpochParamsAtOrBefore(ctx, e); return err }
+		}
+	}
+	return ts, nil
+}
+
+// shelleyEpochs are the manifest's epochs that have parameters, from the
+// first Shelley epoch to the tip's.
+func shelleyEpochs(m *chaingen.Manifest) []int64 {
+	var out []int64
+	for e := int64(m.Layout.FirstShelleyEpoch); e <= int64(m.Tip.Epoch); e++ {
+		out = append(out, e)
+	}
+	return out
 }
 
 // poolSub makes GET /v1/pools/:poolId/<sub> targets (metadata,

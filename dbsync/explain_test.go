@@ -80,6 +80,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		{"asset_known.sql", []any{held.Policy, held.Name}, nil},
 		{"tx_first_id_from_slot.sql", []any{midSlot}, nil},
 		{"epoch_latest.sql", nil, nil},
+		{"epoch_params.sql", []any{chains[0].manifest.Tip.Epoch}, nil},
 		{"tx_history_head.sql", []any{samples.Whale, 1000, 2161}, nil},
 		{"tx_by_hash.sql", []any{failed}, nil},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},

@@ -61,6 +61,8 @@ func (s *Server) routes() {
 	chain.GET("/tx/history/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txHistory))
 	chain.GET("/tx/hash/:hash", s.needs(dbsync.FactsSpent), httpx.H(s.txByHash))
 	chain.GET("/epochs/latest", httpx.H(s.epochsLatest))
+	chain.GET("/epochs/latest/parameters", httpx.H(s.epochParamsLatest))
+	chain.GET("/epochs/:epoch/parameters", httpx.H(s.epochParams))
 
 	chain.GET("/assets/:asset", httpx.H(s.assetInfo))
 	chain.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))

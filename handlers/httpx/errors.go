@@ -69,7 +69,12 @@ var (
 	ErrTxNotFound      = NewAPIError(http.StatusNotFound, "Transaction not found")
 	ErrAssetNotFound   = NewAPIError(http.StatusNotFound, "Asset not found")
 	ErrPoolNotFound    = NewAPIError(http.StatusNotFound, "Pool not found")
-	ErrInvalidMetaSrc  = NewAPIError(http.StatusBadRequest, "Invalid metadata_source: must be one of auto, cip68, cip25, registry")
+	// An epoch with no parameters: a Byron epoch, the next epoch before it
+	// begins, or a db-sync that keeps no ledger state.
+	ErrEpochParamsNotFound = NewAPIError(http.StatusNotFound, "Epoch parameters not found")
+	// ErrInvalidEpoch: :epoch is not a non-negative integer.
+	ErrInvalidEpoch   = ErrInvalidParam("epoch", "must be a non-negative integer")
+	ErrInvalidMetaSrc = NewAPIError(http.StatusBadRequest, "Invalid metadata_source: must be one of auto, cip68, cip25, registry")
 	// A db-sync layout that does not keep what the route reads
 	// (docs/DECISIONS.md "db-sync layouts: what each one can answer").
 	ErrPrunedDatabase   = NewAPIError(http.StatusNotImplemented, "Not available on a pruned database")
@@ -112,6 +117,12 @@ func ErrRateLimited(perMinute int) *APIError {
 
 var ErrHeadersTooLarge = NewAPIError(http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large")
 
+// ErrEpochOutOfRange: :epoch is past the next epoch, whose parameters no
+// chain can have yet.
+func ErrEpochOutOfRange(maxEpoch int64) *APIError {
+	return ErrInvalidParam("epoch", "must be an integer from 0 to "+strconv.FormatInt(maxEpoch, 10)+" (the current epoch + 1)")
+}
+
 // ErrInvalidParam names the query parameter and its allowed range, e.g.
 // "Invalid limit: must be an integer from 1 to 100".
 func ErrInvalidParam(name, rule string) *APIError {
@@ -123,6 +134,7 @@ func ErrInvalidParam(name, rule string) *APIError {
 // is a 500 whose cause goes only to the log, with the request id.
 func Fail(c *gin.Context, err error) {
 	var ae *APIError
+	var outOfRange *answer.EpochOutOfRangeError
 	shed := false
 	switch {
 	case errors.As(err, &ae):
@@ -140,6 +152,10 @@ func Fail(c *gin.Context, err error) {
 		var e *answer.ErrSlotTooFar
 		errors.As(err, &e)
 		ae = ErrMinSlotTooFar(e.MinSlot, e.Tip.SlotNo, e.EpochLength)
+	case errors.Is(err, answer.ErrEpochParamsNotFound):
+		ae = ErrEpochParamsNotFound
+	case errors.As(err, &outOfRange):
+		ae = ErrEpochOutOfRange(outOfRange.Max)
 	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
 		ae = ErrClientGone
 	case errors.Is(err, dbsync.ErrOverloaded):

@@ -24,6 +24,11 @@ type caches struct {
 	poolTotals *cache.Cache[dbsync.PoolEpochTotals]
 	// activestake:<network>:<epoch>
 	activeStake *cache.Cache[string]
+	// An epoch's protocol parameters, the data object only (epoch_params.go):
+	// epochparams:<network>:<epoch> for past epochs,
+	// epochparams:<network>:<epoch>:at:<tip epoch> for the current and next,
+	// epochparams:<network>:latest:at:<tip epoch>
+	epochParams *cache.Cache[[]byte]
 
 	// Whole answers, as sent, under the tip they were read at:
 	// <name>:<network>:<tip hash>:<parameters…> (see byTip). A key's
@@ -77,6 +82,9 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
 		txTotal:     cache.NewJSON[int64](rc, "txtotal", cache.Options{TTL: historyTotalTTL, LocalFirst: true}),
 		poolTotals:  cache.NewJSON[dbsync.PoolEpochTotals](rc, "pool", cache.Options{TTL: poolTotalsTTL}),
 		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
+		// A key's value never changes: served from process memory first.
+		epochParams: cache.NewRawJSON(rc, "epochparams", cache.Options{TTL: epochParamsTTL, LocalFirst: true,
+			NotFound: ErrEpochParamsNotFound, NegativeTTL: NotFoundTTL}),
 
 		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),
 		assetHolders:   underTip("assetholders", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),

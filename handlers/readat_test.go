@@ -92,6 +92,7 @@ func TestChainTipHeaders(t *testing.T) {
 		"/v1/tx/hash/" + m.Txs.Ordinary.Hash,
 		"/v1/tx/hash/" + strings.Repeat("ab", 32), // 404, remembered under the tip
 		"/v1/epochs/latest",
+		"/v1/epochs/latest/parameters",
 		"/v1/assets/" + m.Assets.Hosky.Unit,
 		"/v1/assets/" + m.Assets.Hosky.Unit + "/holders",
 		"/v1/pools/" + m.Pools.Biggest.ID,

@@ -19,9 +19,9 @@ import (
 
 var (
 	sqlUsageCredentials     = sqlfiles.Must("admin/usage_credentials.sql")
-	sqlUsageCredentialDaily = sqlfiles.Must("admin/usage_credential_daily.sql")
-	sqlUsageUser            = sqlfiles.Must("admin/usage_user.sql")
-	sqlUsageUsers           = sqlfiles.Must("admin/usage_users.sql")
+	sqlUsageCredentialDaily = sqlfiles.Compose("admin/usage_credential_daily.sql")
+	sqlUsageUser            = sqlfiles.Compose("admin/usage_user.sql")
+	sqlUsageUsers           = sqlfiles.Compose("admin/usage_users.sql")
 )
 
 // Audit details of usage.viewed name the report that was read.
@@ -224,7 +224,7 @@ func (s *Store) UsageUser(ctx context.Context, a Admin, id uuid.UUID, start, end
 	w := UsageWindow{Start: &start, End: &end}.aligned()
 	now := s.now()
 	err = s.inSnapshotTx(ctx, "UsageUser", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUsageUser, id, a.PartnerID, *w.Start, *w.End, now)
+		err := tx.GetContext(ctx, &u, sqlUsageUser, a.PartnerID, *w.Start, *w.End, now, id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}

@@ -16,7 +16,7 @@ import (
 // draws a credential's last 48 hours from them; the spec's reports only
 // give whole days.
 
-var sqlUsageCredentialHourly = sqlfiles.Must("admin/usage_credential_hourly.sql")
+var sqlUsageCredentialHourly = sqlfiles.Compose("admin/usage_credential_hourly.sql")
 
 const usageReportCredentialHourly = "credential_hourly"
 

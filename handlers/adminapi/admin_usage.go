@@ -186,32 +186,35 @@ func (s *API) UsersUsageSummary(c *gin.Context) error {
 
 // usageWindow reads the optional start_date and end_date; absent bounds
 // stay open. start_date must be before end_date.
-func usageWindow(c *gin.Context) (admin.UsageWindow, error) {
-	var w admin.UsageWindow
-	if raw, present := c.GetQuery("start_date"); present {
-		t, ok := parseUsageDate(raw, false)
-		if !ok {
-			return w, httpx.ErrInvalidStartDate
-		}
-		if !usageYearOK(t) {
-			return w, httpx.ErrStartDateRange
-		}
-		w.Start = &t
+func usageWindow(c *gin.Context) (w admin.UsageWindow, err error) {
+	if w.Start, err = usageBound(c, "start_date", false, httpx.ErrInvalidStartDate, httpx.ErrStartDateRange); err != nil {
+		return w, err
 	}
-	if raw, present := c.GetQuery("end_date"); present {
-		t, ok := parseUsageDate(raw, true)
-		if !ok {
-			return w, httpx.ErrInvalidEndDate
-		}
-		if !usageYearOK(t) {
-			return w, httpx.ErrEndDateRange
-		}
-		w.End = &t
+	if w.End, err = usageBound(c, "end_date", true, httpx.ErrInvalidEndDate, httpx.ErrEndDateRange); err != nil {
+		return w, err
 	}
 	if w.Start != nil && w.End != nil && !w.Start.Before(*w.End) {
 		return w, httpx.ErrUsageDateOrder
 	}
 	return w, nil
+}
+
+// usageBound reads the optional bound param (an end bound when end; see
+// parseUsageDate): nil when absent, invalid when unreadable, outOfRange
+// outside usageYearOK.
+func usageBound(c *gin.Context, param string, end bool, invalid, outOfRange error) (*time.Time, error) {
+	raw, present := c.GetQuery(param)
+	if !present {
+		return nil, nil
+	}
+	t, ok := parseUsageDate(raw, end)
+	if !ok {
+		return nil, invalid
+	}
+	if !usageYearOK(t) {
+		return nil, outOfRange
+	}
+	return &t, nil
 }
 
 // usageWindowDefault reads the window of the user usage endpoints: end

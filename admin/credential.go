@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
@@ -88,12 +87,8 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 		meta = []byte("{}")
 	}
 	var id uuid.UUID
-	err := tx.GetContext(ctx, &id, sqlCreateCredential, newID(), a.ID, in.UserAccountID, in.Name, in.Description,
-		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Credential{}, "", ErrNotFound
-	}
-	if err != nil {
+	if err := getOne(ctx, tx, &id, sqlCreateCredential, newID(), a.ID, in.UserAccountID, in.Name, in.Description,
+		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID); err != nil {
 		return Credential{}, "", err
 	}
 	var c Credential
@@ -126,11 +121,7 @@ func (s *Store) Credentials(ctx context.Context, a Admin, includeRevoked bool, p
 // Credential returns one of a's credentials, revoked or not; ErrNotFound otherwise.
 func (s *Store) Credential(ctx context.Context, a Admin, id uuid.UUID) (c Credential, err error) {
 	err = s.inTx(ctx, "Credential", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &c, sqlCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionCredentialViewed, TargetCredential, &c.ID, nil)
@@ -143,11 +134,7 @@ func (s *Store) Credential(ctx context.Context, a Admin, id uuid.UUID) (c Creden
 func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p CredentialPatch) (c Credential, err error) {
 	err = s.inTx(ctx, "UpdateCredential", func(tx *sqlx.Tx) error {
 		var got uuid.UUID
-		err := tx.GetContext(ctx, &got, sqlUpdateCredential, id, a.PartnerID, p.Name, p.SetDescription, p.Description)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &got, sqlUpdateCredential, id, a.PartnerID, p.Name, p.SetDescription, p.Description); err != nil {
 			return err
 		}
 		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
@@ -175,11 +162,7 @@ func (s *Store) RevokeCredential(ctx context.Context, a Admin, id uuid.UUID) (c 
 		Previous []byte `db:"previous_key_hash"`
 	}
 	err = s.inTx(ctx, "RevokeCredential", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &hashes, sqlRevokeCredential, id, a.PartnerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &hashes, sqlRevokeCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
@@ -223,11 +206,7 @@ func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overl
 		// PostgreSQL keeps microseconds and may round up: truncate, so an
 		// overlap of 0 has ended by the time the next request looks.
 		r.PreviousKeyExpiresAt = s.now().Add(overlap).UTC().Truncate(time.Microsecond)
-		err := tx.GetContext(ctx, &old, sqlRollCredential, id, a.PartnerID, hash[:], display, r.PreviousKeyExpiresAt)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &old, sqlRollCredential, id, a.PartnerID, hash[:], display, r.PreviousKeyExpiresAt); err != nil {
 			return err
 		}
 		if err := tx.GetContext(ctx, &r.Credential, sqlCredential, id, a.PartnerID); err != nil {

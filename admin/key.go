@@ -178,11 +178,7 @@ func (s *Store) revokeAdminKey(ctx context.Context, tx *sqlx.Tx, a Admin, id uui
 	if err != nil {
 		return r, nil, err
 	}
-	err = tx.GetContext(ctx, &r.AdminKey, sqlRevokeAdminKey, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return r, nil, ErrNotFound
-	}
-	if err != nil {
+	if err := getOne(ctx, tx, &r.AdminKey, sqlRevokeAdminKey, id); err != nil {
 		return r, nil, err
 	}
 	var hashes [][]byte
@@ -250,11 +246,7 @@ func (s *Store) RollAdminKey(ctx context.Context, a Admin, id uuid.UUID, overlap
 	err = s.inTx(ctx, "RollAdminKey", func(tx *sqlx.Tx) error {
 		now := s.now()
 		var partner uuid.UUID
-		err := tx.GetContext(ctx, &partner, sqlLockKeyPartner, id, now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &partner, sqlLockKeyPartner, id, now); err != nil {
 			return err
 		}
 		until := now.Add(overlap).Truncate(time.Microsecond) // PostgreSQL's precision, never rounded up

@@ -101,6 +101,15 @@ type Page struct {
 	Offset int
 }
 
+// getOne reads the one row of query into dest; no row is ErrNotFound.
+func getOne(ctx context.Context, tx *sqlx.Tx, dest any, query string, args ...any) error {
+	err := tx.GetContext(ctx, dest, query, args...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
 // inTx runs fn in one transaction: each admin action and its audit entry
 // commit together or not at all.
 func (s *Store) inTx(ctx context.Context, name string, fn func(tx *sqlx.Tx) error) error {

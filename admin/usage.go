@@ -2,8 +2,6 @@ package admin
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"math"
 	"time"
 
@@ -19,9 +17,9 @@ import (
 
 var (
 	sqlUsageCredentials     = sqlfiles.Must("admin/usage_credentials.sql")
-	sqlUsageCredentialDaily = sqlfiles.Must("admin/usage_credential_daily.sql")
-	sqlUsageUser            = sqlfiles.Must("admin/usage_user.sql")
-	sqlUsageUsers           = sqlfiles.Must("admin/usage_users.sql")
+	sqlUsageCredentialDaily = sqlfiles.Compose("admin/usage_credential_daily.sql")
+	sqlUsageUser            = sqlfiles.Compose("admin/usage_user.sql")
+	sqlUsageUsers           = sqlfiles.Compose("admin/usage_users.sql")
 )
 
 // Audit details of usage.viewed name the report that was read.
@@ -169,11 +167,7 @@ func (s *Store) UsageCredential(ctx context.Context, a Admin, id uuid.UUID, w Us
 	now := s.now()
 	err = s.inSnapshotTx(ctx, "UsageCredential", func(tx *sqlx.Tx) error {
 		var c Credential
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &c, sqlCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		var days []struct {
@@ -224,11 +218,7 @@ func (s *Store) UsageUser(ctx context.Context, a Admin, id uuid.UUID, start, end
 	w := UsageWindow{Start: &start, End: &end}.aligned()
 	now := s.now()
 	err = s.inSnapshotTx(ctx, "UsageUser", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUsageUser, id, a.PartnerID, *w.Start, *w.End, now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &u, sqlUsageUser, a.PartnerID, *w.Start, *w.End, now, id); err != nil {
 			return err
 		}
 		u.PeriodStart, u.PeriodEnd = *w.Start, *w.End

@@ -2,8 +2,6 @@ package admin
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,7 +14,7 @@ import (
 // draws a credential's last 48 hours from them; the spec's reports only
 // give whole days.
 
-var sqlUsageCredentialHourly = sqlfiles.Must("admin/usage_credential_hourly.sql")
+var sqlUsageCredentialHourly = sqlfiles.Compose("admin/usage_credential_hourly.sql")
 
 const usageReportCredentialHourly = "credential_hourly"
 
@@ -44,11 +42,7 @@ func (s *Store) UsageCredentialHourly(ctx context.Context, a Admin, id uuid.UUID
 	w := UsageWindow{Start: &start, End: &end}.aligned()
 	err = s.inSnapshotTx(ctx, "UsageCredentialHourly", func(tx *sqlx.Tx) error {
 		var c Credential
-		err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &c, sqlCredential, id, a.PartnerID); err != nil {
 			return err
 		}
 		r = CredentialHourlyReport{CredentialID: c.ID, PeriodStart: *w.Start, PeriodEnd: *w.End, Hourly: []HourlyUsage{}}

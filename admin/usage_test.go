@@ -160,7 +160,7 @@ func TestUsageQueriesUseIndexes(t *testing.T) {
 		{"usage_credential_daily", sqlUsageCredentialDaily, []any{c.ID, start, end}},
 		{"usage_credential_daily open", sqlUsageCredentialDaily, []any{c.ID, nil, nil}},
 		{"usage_credential_hourly", sqlUsageCredentialHourly, []any{c.ID, start, end}},
-		{"usage_user", sqlUsageUser, []any{c.UserAccountID, a.ID, start, end, now}},
+		{"usage_user", sqlUsageUser, []any{a.ID, start, end, now, c.UserAccountID}},
 		{"usage_users", sqlUsageUsers, []any{a.ID, start, end, now, 20, 0}},
 	} {
 		t.Run(q.name, func(t *testing.T) {

@@ -2,9 +2,7 @@ package admin
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -123,11 +121,7 @@ func (s *Store) Users(ctx context.Context, a Admin, status string, p Page) (user
 // User returns one of a's user accounts; ErrNotFound otherwise.
 func (s *Store) User(ctx context.Context, a Admin, id uuid.UUID) (u User, err error) {
 	err = s.inTx(ctx, "User", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUser, id, a.PartnerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &u, sqlUser, id, a.PartnerID); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionUserViewed, TargetUserAccount, &u.ID, nil)
@@ -143,11 +137,7 @@ func (s *Store) UpdateUser(ctx context.Context, a Admin, id uuid.UUID, p UserPat
 		meta = &m
 	}
 	err = s.inTx(ctx, "UpdateUser", func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &u, sqlUpdateUser, id, a.PartnerID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &u, sqlUpdateUser, id, a.PartnerID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionUserUpdated, TargetUserAccount, &u.ID, p.changes())
@@ -186,11 +176,7 @@ func (s *Store) ReactivateUser(ctx context.Context, a Admin, id uuid.UUID) (User
 func (s *Store) setUserStatus(ctx context.Context, a Admin, id uuid.UUID, from, to, action string) (st UserStatus, err error) {
 	var hashes [][]byte
 	err = s.inTx(ctx, action, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &st, sqlUpdateUserStatus, id, a.PartnerID, to, from)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := getOne(ctx, tx, &st, sqlUpdateUserStatus, id, a.PartnerID, to, from); err != nil {
 			return err
 		}
 		if err := tx.SelectContext(ctx, &hashes, sqlUserCredentialHashes, id); err != nil {

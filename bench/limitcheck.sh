@@ -7,38 +7,20 @@
 # far above the limit) and prints what was allowed against the exact GCRA
 # allowance (burst + limit × minutes) and the busiest 60 s after the burst.
 #
-# Settings (environment; the databases and Redis as in bench/run.sh):
-#   BENCH_DB, BENCH_ADMIN_DB, BENCH_REDIS
+# Settings (environment; BENCH_DB, BENCH_ADMIN_DB, BENCH_REDIS and
+# BENCH_SERVER as in bench/common.sh):
 #   BENCH_INSTANCES  instances                          4
 #   BENCH_LIMIT      the key's limit a minute           600
 #   BENCH_DURATION   how long to drive them             2m
 #   BENCH_PORT       the first instance's port          18081 (then +1 each)
-#   BENCH_SERVER     server binary to run               built from this tree
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BENCH_DB=${BENCH_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_4m?sslmode=disable}
-BENCH_ADMIN_DB=${BENCH_ADMIN_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_admin?sslmode=disable}
-BENCH_REDIS=${BENCH_REDIS:-redis://127.0.0.1:6379/0}
+. bench/common.sh
 BENCH_INSTANCES=${BENCH_INSTANCES:-4}
 BENCH_LIMIT=${BENCH_LIMIT:-600}
 BENCH_DURATION=${BENCH_DURATION:-2m}
 BENCH_PORT=${BENCH_PORT:-18081}
-work=$(mktemp -d "${TMPDIR:-/tmp}/syncgate-limit.XXXXXX")
-servers=()
-cleanup() {
-  for pid in "${servers[@]}"; do
-    kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  done
-  if [ -s "$work/keys.txt.ids" ]; then
-    "$work/bench" --teardown --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-go build -o "$work/syncgate" .
-go build -o "$work/bench" ./bench
-BENCH_SERVER=${BENCH_SERVER:-$work/syncgate}
+bench_prepare limit
 "$work/bench" --setup --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" --keys 1 --rate-limit "$BENCH_LIMIT"
 
 urls=()
@@ -50,11 +32,7 @@ for i in $(seq 0 $((BENCH_INSTANCES - 1))); do
   urls+=("http://$addr")
 done
 for i in "${!urls[@]}"; do
-  for _ in $(seq 1 60); do
-    curl -fsS "${urls[$i]}/v1/health" >/dev/null 2>&1 && break
-    kill -0 "${servers[$i]}" 2>/dev/null || { cat "$work/server$i.log" >&2; exit 1; }
-    sleep 1
-  done
+  bench_wait "${urls[$i]}" "${servers[$i]}" "$work/server$i.log"
 done
 
 "$work/bench" --limit-check "$BENCH_LIMIT" --url "$(IFS=,; echo "${urls[*]}")" --key "$(head -1 "$work/keys.txt")" \

@@ -76,7 +76,7 @@ func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, 
 		return nil, fmt.Errorf("unknown network %q in the manifest", network)
 	}
 	db, err := dbsync.OpenWith(ctx, config.NetworkConfig{Network: n, DBSyncURL: dbURL},
-		dbsync.Options{StatementTimeout: rawStatementTimeout, HistoryMemoBytes: rawHistoryMemo})
+		dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: rawStatementTimeout}, HistoryMemoBytes: rawHistoryMemo})
 	if err != nil {
 		return nil, err
 	}

@@ -3,17 +3,14 @@
 # it, create API keys, run every scenario (gateway and raw SQL), and write
 # bench/results/<UTC time>.json. Everything stays on 127.0.0.1.
 #
-# Settings (environment):
-#   BENCH_DB        db-sync database       postgres://postgres@127.0.0.1:5432/sg_bench_4m?sslmode=disable
+# Settings (environment; BENCH_DB, BENCH_ADMIN_DB, BENCH_REDIS and
+# BENCH_SERVER as in bench/common.sh):
 #   BENCH_TXS       transactions to seed   4200000 (about 10.2 M tx_out, ~12 GB, ~8 min)
 #   BENCH_MODE      core or consumed       core
 #   BENCH_MANIFEST  the seed's manifest    bench/results/manifest-4m.json
-#   BENCH_ADMIN_DB  admin schema database  postgres://postgres@127.0.0.1:5432/sg_bench_admin?sslmode=disable
-#   BENCH_REDIS     Redis                  redis://127.0.0.1:6379/0
 #   BENCH_ADDR      server listen address  127.0.0.1:18080
 #   BENCH_OUT       results file           bench/results/<UTC time>.json
 #   BENCH_FLAGS     bench flags            --duration 10s --concurrency 1,16,64 --raw-sql
-#   BENCH_SERVER    server binary to run   built from this tree (set it to compare builds)
 #   BENCH_KEYS      API keys the bench takes in turn  256 (each allows 10 000/min, the
 #                   schema's most: 256 keep runs of 25 000 req/s clear of 429s)
 #   BENCH_PPROF     PPROF_ADDR for the server (e.g. 127.0.0.1:6060)  off
@@ -30,13 +27,11 @@
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 
-BENCH_DB=${BENCH_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_4m?sslmode=disable}
 BENCH_TXS=${BENCH_TXS:-4200000}
 BENCH_MODE=${BENCH_MODE:-core}
 BENCH_MANIFEST=${BENCH_MANIFEST:-bench/results/manifest-4m.json}
-BENCH_ADMIN_DB=${BENCH_ADMIN_DB:-postgres://postgres@127.0.0.1:5432/sg_bench_admin?sslmode=disable}
-BENCH_REDIS=${BENCH_REDIS:-redis://127.0.0.1:6379/0}
 BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:18080}
 BENCH_OUT=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ).json}
 BENCH_FLAGS=${BENCH_FLAGS:---duration 10s --concurrency 1,16,64 --raw-sql}
@@ -46,23 +41,7 @@ case "$BENCH_ADDR" in
   *) echo "bench: BENCH_ADDR must be on 127.0.0.1" >&2; exit 1 ;;
 esac
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/syncgate-bench.XXXXXX")
-server=
-cleanup() {
-  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-    kill -TERM "$server" && wait "$server" || true
-  fi
-  # Revoke this run's keys (setup wrote them and their ids under $work).
-  if [ -s "$work/keys.txt.ids" ]; then
-    "$work/bench" --teardown --admin-db "$BENCH_ADMIN_DB" --key-file "$work/keys.txt" || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-go build -o "$work/syncgate" .
-go build -o "$work/bench" ./bench
-BENCH_SERVER=${BENCH_SERVER:-$work/syncgate}
+bench_prepare bench
 mkdir -p "$(dirname "$BENCH_MANIFEST")" "$(dirname "$BENCH_OUT")"
 
 if [ ! -s "$BENCH_MANIFEST" ]; then
@@ -86,11 +65,8 @@ fi
 DBSYNC_MAINNET_URL="$BENCH_DB" ADMIN_DATABASE_URL="$BENCH_ADMIN_DB" REDIS_URL="$BENCH_REDIS" \
   LISTEN_ADDR="$BENCH_ADDR" PPROF_ADDR="${BENCH_PPROF:-}" "$BENCH_SERVER" serve >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 1 60); do
-  curl -fsS "http://$BENCH_ADDR/v1/health" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-  sleep 1
-done
+servers+=("$server")
+bench_wait "http://$BENCH_ADDR" "$server" "$work/server.log"
 
 # The pool endpoints read a stake distribution the server computes in the
 # background; its first pass (a minute or more at 4 M transactions) must be

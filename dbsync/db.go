@@ -18,25 +18,15 @@ import (
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/dbsync/history"
 	"github.com/syncgate/syncgate/internal/cardano"
-	"github.com/syncgate/syncgate/internal/platform/pgconn"
 )
+
+// ServerOptions tune the connection engine: statement timeout, probes,
+// connections, log and queue bound (see engine.ServerOptions).
+type ServerOptions = engine.ServerOptions
 
 // Options tune a DB; zero fields take the defaults.
 type Options struct {
-	// StatementTimeout is every session's statement_timeout (0: none).
-	StatementTimeout time.Duration
-	// ProbeInterval is how often each server is probed while it is in
-	// rotation (DefaultProbeInterval); ProbeTimeout bounds one probe
-	// (DefaultProbeTimeout).
-	ProbeInterval, ProbeTimeout time.Duration
-	// Conn bounds connections (connect timeout, cancel requests, TCP).
-	Conn pgconn.Options
-	// Log receives the servers' state changes; nil: slog.Default().
-	Log *slog.Logger
-	// MaxQueue refuses requests at once (ErrOverloaded) rather than queue
-	// more than this many at a server's gate (0: no bound); it applies
-	// from SetMaxActive on.
-	MaxQueue int
+	ServerOptions
 	// HistoryMemoBytes bounds the memo of final history pages and
 	// transaction details (history.go): 0 is
 	// DefaultHistoryMemoBytes, below 0 turns it off.
@@ -96,9 +86,8 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 	s := &state{opts: o, memo: newDetailMemo(o.HistoryMemoBytes)}
 	db := &DB{Network: nc.Network, state: s}
 	eng, err := engine.New(nc, engine.Options{
-		StatementTimeout: o.StatementTimeout, ProbeInterval: o.ProbeInterval, ProbeTimeout: o.ProbeTimeout,
-		Conn: o.Conn, Log: o.Log, MaxQueue: o.MaxQueue,
-		OnReady: func(c Capabilities) { db.Caps = c },
+		ServerOptions: o.ServerOptions,
+		OnReady:       func(c Capabilities) { db.Caps = c },
 	})
 	if err != nil {
 		return nil, err
@@ -111,7 +100,7 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 // and fails when it did not: for commands and tests that need the database
 // now. The service itself uses New and Started, and starts degraded.
 func Open(ctx context.Context, nc config.NetworkConfig, statementTimeout time.Duration) (*DB, error) {
-	return OpenWith(ctx, nc, Options{StatementTimeout: statementTimeout})
+	return OpenWith(ctx, nc, Options{ServerOptions: ServerOptions{StatementTimeout: statementTimeout}})
 }
 
 // OpenWith is Open with every option (the bench's raw side turns the

@@ -60,9 +60,9 @@ var (
 	neverPrepared = engine.NeverPrepared
 )
 
-// load is a statement file run as it is (no template), registered for a
-// generic-plan prepared statement.
-func load(file string) Query { return engine.Prepared(sqlfiles.Load(file)) }
+// load is a statement file whose text no layout changes (it may use
+// fragments.sql), registered for a generic-plan prepared statement.
+func load(file string) Query { return engine.Fixed(file) }
 
 // layoutStatement renders file for every layout, registered as planFor says.
 func layoutStatement(file string, planFor func(Layout) engine.Plan, params map[string]any) *Statement {

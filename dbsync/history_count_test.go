@@ -176,7 +176,7 @@ func TestHistoryCountInBackground(t *testing.T) {
 			}
 			mainnet, _ := cardano.NetworkByName("mainnet")
 			db, err := dbsync.OpenWith(ctx, config.NetworkConfig{Network: mainnet, DBSyncURL: lc.dsn},
-				dbsync.Options{StatementTimeout: 300 * time.Millisecond})
+				dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: 300 * time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
 			}

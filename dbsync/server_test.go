@@ -19,7 +19,7 @@ import (
 func withReplicas(t *testing.T) *dbsync.DB {
 	t.Helper()
 	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: chains[0].dsn, ReplicaURLs: []string{chains[0].dsn, chains[0].dsn}},
-		dbsync.Options{StatementTimeout: 30 * time.Second, ProbeInterval: time.Hour})
+		dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: 30 * time.Second, ProbeInterval: time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}

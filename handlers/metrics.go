@@ -16,10 +16,15 @@ func observeMetrics() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		route := c.FullPath()
-		if route == "" {
-			route = "(unmatched)"
-		}
-		metrics.ObserveRequest(route, c.Request.Method, c.Writer.Status(), time.Since(start))
+		metrics.ObserveRequest(routeLabel(c), c.Request.Method, c.Writer.Status(), time.Since(start))
 	}
+}
+
+// routeLabel names a request's route in metrics and the access log: its
+// template, or "(unmatched)".
+func routeLabel(c *gin.Context) string {
+	if route := c.FullPath(); route != "" {
+		return route
+	}
+	return "(unmatched)"
 }

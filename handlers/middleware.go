@@ -71,10 +71,7 @@ func accessLog() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		route := c.FullPath()
-		if route == "" {
-			route = "(unmatched)"
-		}
+		route := routeLabel(c)
 		// The record is built here rather than by Logger.Info, which takes
 		// the caller's program counter (runtime.Callers) for every line:
 		// 1 % of the server at tens of thousands of requests a second.

@@ -43,6 +43,15 @@ const (
 
 // Options tune an Engine; zero fields take the defaults.
 type Options struct {
+	ServerOptions
+	// OnReady is called once, with what capability detection found on the
+	// primary, before the engine serves its first read.
+	OnReady func(Capabilities)
+}
+
+// ServerOptions tune how an Engine uses its servers (package dbsync's
+// Options carry them too); zero fields take the defaults.
+type ServerOptions struct {
 	// StatementTimeout is every session's statement_timeout (0: none).
 	StatementTimeout time.Duration
 	// ProbeInterval is how often each server is probed while it is in
@@ -57,9 +66,6 @@ type Options struct {
 	// MaxQueue refuses requests at once (ErrOverloaded) rather than queue
 	// more than this many at a server's gate (0: no bound; see SetMaxActive).
 	MaxQueue int
-	// OnReady is called once, with what capability detection found on the
-	// primary, before the engine serves its first read.
-	OnReady func(Capabilities)
 }
 
 // Engine is one network's db-sync database: the primary plus optional

@@ -144,6 +144,21 @@ func MustRender(file string, l Layout, params map[string]any) sqlfiles.Statement
 	return render(file, params).For(l)
 }
 
+// Fixed renders file, a statement whose text no layout changes (it may
+// use fragments.sql, but nothing that depends on the layout), and
+// registers it like Prepared. It panics, like a missing file, when a
+// layout would change the text: such a file wants Template.
+func Fixed(file string) sqlfiles.Statement {
+	s := render(file, nil)
+	text := s.rendered[Layouts[0]]
+	for _, l := range Layouts[1:] {
+		if s.rendered[l].Text != text.Text {
+			panic(fmt.Sprintf("sql template %s: the %s layout changes its text; register it with Template", file, l))
+		}
+	}
+	return Prepared(text)
+}
+
 // Plan says how a statement runs in a layout.
 type Plan int
 

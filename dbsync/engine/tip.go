@@ -8,12 +8,10 @@ import (
 	"math/big"
 	"strconv"
 	"time"
-
-	"github.com/syncgate/syncgate/sql"
 )
 
 // SQLTip reads the newest block (tip.sql).
-var SQLTip = Prepared(sqlfiles.Load("dbsync/tip.sql"))
+var SQLTip = Fixed("dbsync/tip.sql")
 
 // Tip is the newest block db-sync has written.
 type Tip struct {

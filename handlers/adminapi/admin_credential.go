@@ -2,7 +2,6 @@ package adminapi
 
 import (
 	"encoding/json"
-	"errors"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"net/http"
@@ -119,11 +118,8 @@ func (s *API) CreateCredential(c *gin.Context) error {
 	}
 	in.UserAccountID = userID
 	cred, key, err := s.deps.Admin.CreateCredential(c.Request.Context(), adminOf(c), in)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotFound)
 	}
 	data := struct {
 		Credential credentialJSON `json:"credential"`
@@ -186,11 +182,8 @@ func (s *API) GetCredential(c *gin.Context) error {
 		return err
 	}
 	cred, err := s.deps.Admin.Credential(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotFound)
 	}
 	httpx.OK(c, credentialView(cred))
 	return nil
@@ -232,11 +225,8 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 		return httpx.ErrCredentialPatchNone
 	}
 	cred, err := s.deps.Admin.UpdateCredential(c.Request.Context(), adminOf(c), id, p)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotLive
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotLive)
 	}
 	httpx.OKMessage(c, http.StatusOK, credentialView(cred), "Credential updated successfully")
 	return nil
@@ -250,11 +240,8 @@ func (s *API) RevokeCredential(c *gin.Context) error {
 		return err
 	}
 	cred, err := s.deps.Admin.RevokeCredential(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotLive
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotLive)
 	}
 	data := revokedCredentialJSON{
 		ID: cred.ID, Name: cred.Name, APIKeyPrefix: cred.APIKeyPrefix, UserAccountID: cred.UserAccountID,

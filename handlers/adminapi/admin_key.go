@@ -124,11 +124,8 @@ func (s *API) RevokeAdminKey(c *gin.Context) error {
 		return httpx.ErrAdminKeyNotLive
 	}
 	k, err := s.deps.Admin.RevokeAdminKey(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrAdminKeyNotLive
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrAdminKeyNotLive)
 	}
 	data := struct {
 		adminKeyJSON
@@ -154,11 +151,8 @@ func (s *API) RollAdminKey(c *gin.Context) error {
 		return err
 	}
 	r, err := s.deps.Admin.RollAdminKey(c.Request.Context(), adminOf(c), id, overlap)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrAdminKeyNotLive
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrAdminKeyNotLive)
 	}
 	data := struct {
 		AdminKey         adminKeyJSON `json:"admin_key"`
@@ -182,11 +176,8 @@ func (s *API) RollCredential(c *gin.Context) error {
 		return err
 	}
 	r, err := s.deps.Admin.RollCredential(c.Request.Context(), adminOf(c), id, overlap)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotLive
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotLive)
 	}
 	data := struct {
 		Credential           credentialJSON `json:"credential"`

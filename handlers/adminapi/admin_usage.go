@@ -1,7 +1,6 @@
 package adminapi
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -19,59 +18,72 @@ import (
 // endpoints: 30 days before now to now.
 const defaultUsageDays = 30
 
+// usageCountsJSON are the request counts of every usage record (embedded:
+// its fields stand in the record at the place of the embedding).
+type usageCountsJSON struct {
+	TotalRequests      int64 `json:"total_requests"`
+	SuccessfulRequests int64 `json:"successful_requests"`
+	FailedRequests     int64 `json:"failed_requests"`
+}
+
+func usageCountsView(u admin.UsageCounts) usageCountsJSON {
+	return usageCountsJSON{TotalRequests: u.Total, SuccessfulRequests: u.Successful, FailedRequests: u.Failed}
+}
+
+// credentialCountsJSON is the credential and its counts, which a row of
+// GET /v1/admin/usage and the summary of GET /v1/admin/usage/:id begin with.
+type credentialCountsJSON struct {
+	CredentialID    uuid.UUID `json:"credential_id"`
+	CredentialName  string    `json:"credential_name"`
+	APIKeyPrefix    string    `json:"api_key_prefix"`
+	UserAccountID   uuid.UUID `json:"user_account_id"`
+	UserAccountName string    `json:"user_account_name"`
+	usageCountsJSON
+}
+
+func credentialCountsView(r admin.CredentialUsage) credentialCountsJSON {
+	return credentialCountsJSON{
+		CredentialID: r.CredentialID, CredentialName: r.CredentialName, APIKeyPrefix: r.APIKeyPrefix,
+		UserAccountID: r.UserAccountID, UserAccountName: r.UserAccountName,
+		usageCountsJSON: usageCountsView(r.UsageCounts),
+	}
+}
+
 // credentialUsageJSON is a row of GET /v1/admin/usage.
 type credentialUsageJSON struct {
-	CredentialID       uuid.UUID `json:"credential_id"`
-	CredentialName     string    `json:"credential_name"`
-	APIKeyPrefix       string    `json:"api_key_prefix"`
-	UserAccountID      uuid.UUID `json:"user_account_id"`
-	UserAccountName    string    `json:"user_account_name"`
-	TotalRequests      int64     `json:"total_requests"`
-	SuccessfulRequests int64     `json:"successful_requests"`
-	FailedRequests     int64     `json:"failed_requests"`
-	LastUsedAt         *string   `json:"last_used_at"`
+	credentialCountsJSON
+	LastUsedAt *string `json:"last_used_at"`
 }
 
 // credentialUsageSummaryJSON is the summary of GET /v1/admin/usage/:id.
 type credentialUsageSummaryJSON struct {
-	CredentialID       uuid.UUID `json:"credential_id"`
-	CredentialName     string    `json:"credential_name"`
-	APIKeyPrefix       string    `json:"api_key_prefix"`
-	UserAccountID      uuid.UUID `json:"user_account_id"`
-	UserAccountName    string    `json:"user_account_name"`
-	TotalRequests      int64     `json:"total_requests"`
-	SuccessfulRequests int64     `json:"successful_requests"`
-	FailedRequests     int64     `json:"failed_requests"`
-	PeriodStart        string    `json:"period_start"`
-	PeriodEnd          string    `json:"period_end"`
+	credentialCountsJSON
+	PeriodStart string `json:"period_start"`
+	PeriodEnd   string `json:"period_end"`
 }
 
 // dailyUsageJSON is one UTC day of GET /v1/admin/usage/:id.
 type dailyUsageJSON struct {
-	Date               string `json:"date"`
-	TotalRequests      int64  `json:"total_requests"`
-	SuccessfulRequests int64  `json:"successful_requests"`
-	FailedRequests     int64  `json:"failed_requests"`
+	Date string `json:"date"`
+	usageCountsJSON
 }
 
 // userUsageJSON is a per-user usage record (OpenAPI "UserUsage").
 type userUsageJSON struct {
-	UserAccountID      uuid.UUID `json:"user_account_id"`
-	UserName           string    `json:"user_name"`
-	ExternalID         string    `json:"external_id"`
-	TotalRequests      int64     `json:"total_requests"`
-	SuccessfulRequests int64     `json:"successful_requests"`
-	FailedRequests     int64     `json:"failed_requests"`
-	AvgResponseTimeMs  float64   `json:"avg_response_time_ms"`
-	CredentialCount    int64     `json:"credential_count"`
-	PeriodStart        string    `json:"period_start"`
-	PeriodEnd          string    `json:"period_end"`
+	UserAccountID uuid.UUID `json:"user_account_id"`
+	UserName      string    `json:"user_name"`
+	ExternalID    string    `json:"external_id"`
+	usageCountsJSON
+	AvgResponseTimeMs float64 `json:"avg_response_time_ms"`
+	CredentialCount   int64   `json:"credential_count"`
+	PeriodStart       string  `json:"period_start"`
+	PeriodEnd         string  `json:"period_end"`
 }
 
 func userUsageView(u admin.UserUsage) userUsageJSON {
 	return userUsageJSON{
 		UserAccountID: u.UserAccountID, UserName: u.UserName, ExternalID: u.ExternalID,
-		TotalRequests: u.Total, SuccessfulRequests: u.Successful, FailedRequests: u.Failed,
+		usageCountsJSON:   usageCountsView(u.UsageCounts),
 		AvgResponseTimeMs: u.AvgResponseTimeMs(), CredentialCount: u.CredentialCount,
 		PeriodStart: isoTime(u.PeriodStart), PeriodEnd: isoTime(u.PeriodEnd),
 	}
@@ -95,12 +107,7 @@ func (s *API) ListUsage(c *gin.Context) error {
 	}
 	out := make([]credentialUsageJSON, len(rows))
 	for i, r := range rows {
-		out[i] = credentialUsageJSON{
-			CredentialID: r.CredentialID, CredentialName: r.CredentialName, APIKeyPrefix: r.APIKeyPrefix,
-			UserAccountID: r.UserAccountID, UserAccountName: r.UserAccountName,
-			TotalRequests: r.Total, SuccessfulRequests: r.Successful, FailedRequests: r.Failed,
-			LastUsedAt: isoTimePtr(r.LastUsedAt),
-		}
+		out[i] = credentialUsageJSON{credentialCountsView(r), isoTimePtr(r.LastUsedAt)}
 	}
 	httpx.OKPage(c, out, httpx.Pagination{Limit: p.Limit, Offset: p.Offset, Total: total})
 	return nil
@@ -118,27 +125,19 @@ func (s *API) CredentialUsage(c *gin.Context) error {
 		return err
 	}
 	r, err := s.deps.Admin.UsageCredential(c.Request.Context(), adminOf(c), id, w)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotFound)
 	}
 	daily := make([]dailyUsageJSON, len(r.Daily))
 	for i, d := range r.Daily {
-		daily[i] = dailyUsageJSON{Date: d.Date, TotalRequests: d.Total, SuccessfulRequests: d.Successful, FailedRequests: d.Failed}
+		daily[i] = dailyUsageJSON{d.Date, usageCountsView(d.UsageCounts)}
 	}
 	httpx.OK(c, struct {
 		Summary credentialUsageSummaryJSON `json:"summary"`
 		Daily   []dailyUsageJSON           `json:"daily"`
 	}{
-		Summary: credentialUsageSummaryJSON{
-			CredentialID: r.CredentialID, CredentialName: r.CredentialName, APIKeyPrefix: r.APIKeyPrefix,
-			UserAccountID: r.UserAccountID, UserAccountName: r.UserAccountName,
-			TotalRequests: r.Total, SuccessfulRequests: r.Successful, FailedRequests: r.Failed,
-			PeriodStart: isoTime(r.PeriodStart), PeriodEnd: isoTime(r.PeriodEnd),
-		},
-		Daily: daily,
+		Summary: credentialUsageSummaryJSON{credentialCountsView(r.CredentialUsage), isoTime(r.PeriodStart), isoTime(r.PeriodEnd)},
+		Daily:   daily,
 	})
 	return nil
 }
@@ -155,11 +154,8 @@ func (s *API) UserUsage(c *gin.Context) error {
 		return err
 	}
 	u, err := s.deps.Admin.UsageUser(c.Request.Context(), adminOf(c), id, start, end)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotFound)
 	}
 	httpx.OK(c, userUsageView(u))
 	return nil
@@ -190,27 +186,12 @@ func (s *API) UsersUsageSummary(c *gin.Context) error {
 
 // usageWindow reads the optional start_date and end_date; absent bounds
 // stay open. start_date must be before end_date.
-func usageWindow(c *gin.Context) (admin.UsageWindow, error) {
-	var w admin.UsageWindow
-	if raw, present := c.GetQuery("start_date"); present {
-		t, ok := parseUsageDate(raw, false)
-		if !ok {
-			return w, httpx.ErrInvalidStartDate
-		}
-		if !usageYearOK(t) {
-			return w, httpx.ErrStartDateRange
-		}
-		w.Start = &t
+func usageWindow(c *gin.Context) (w admin.UsageWindow, err error) {
+	if w.Start, err = usageBound(c, "start_date", false, httpx.ErrInvalidStartDate, httpx.ErrStartDateRange); err != nil {
+		return w, err
 	}
-	if raw, present := c.GetQuery("end_date"); present {
-		t, ok := parseUsageDate(raw, true)
-		if !ok {
-			return w, httpx.ErrInvalidEndDate
-		}
-		if !usageYearOK(t) {
-			return w, httpx.ErrEndDateRange
-		}
-		w.End = &t
+	if w.End, err = usageBound(c, "end_date", true, httpx.ErrInvalidEndDate, httpx.ErrEndDateRange); err != nil {
+		return w, err
 	}
 	if w.Start != nil && w.End != nil && !w.Start.Before(*w.End) {
 		return w, httpx.ErrUsageDateOrder
@@ -218,9 +199,33 @@ func usageWindow(c *gin.Context) (admin.UsageWindow, error) {
 	return w, nil
 }
 
+// usageBound reads the optional bound param (an end bound when end; see
+// parseUsageDate): nil when absent, invalid when unreadable, outOfRange
+// outside usageYearOK.
+func usageBound(c *gin.Context, param string, end bool, invalid, outOfRange error) (*time.Time, error) {
+	raw, present := c.GetQuery(param)
+	if !present {
+		return nil, nil
+	}
+	t, ok := parseUsageDate(raw, end)
+	if !ok {
+		return nil, invalid
+	}
+	if !usageYearOK(t) {
+		return nil, outOfRange
+	}
+	return &t, nil
+}
+
 // usageWindowDefault reads the window of the user usage endpoints: end
 // defaults to now, start to 30 days before the end.
 func (s *API) usageWindowDefault(c *gin.Context) (start, end time.Time, err error) {
+	return s.closedWindow(c, func(end time.Time) time.Time { return end.AddDate(0, 0, -defaultUsageDays) })
+}
+
+// closedWindow reads a window whose absent bounds take defaults: end now,
+// start since(end). start must be before end.
+func (s *API) closedWindow(c *gin.Context, since func(end time.Time) time.Time) (start, end time.Time, err error) {
 	w, err := usageWindow(c)
 	if err != nil {
 		return start, end, err
@@ -229,7 +234,7 @@ func (s *API) usageWindowDefault(c *gin.Context) (start, end time.Time, err erro
 	if w.End != nil {
 		end = *w.End
 	}
-	start = end.AddDate(0, 0, -defaultUsageDays)
+	start = since(end)
 	if w.Start != nil {
 		start = *w.Start
 	}

@@ -1,7 +1,6 @@
 package adminapi
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -22,10 +21,8 @@ const defaultHourlyWindow = 48 * time.Hour
 var errHourlyWindowTooWide = httpx.NewAPIError(http.StatusBadRequest, "Hourly usage covers at most 31 days: narrow start_date and end_date")
 
 type hourlyUsageJSON struct {
-	Hour               string `json:"hour"`
-	TotalRequests      int64  `json:"total_requests"`
-	SuccessfulRequests int64  `json:"successful_requests"`
-	FailedRequests     int64  `json:"failed_requests"`
+	Hour string `json:"hour"`
+	usageCountsJSON
 }
 
 // CredentialUsageHourly: GET /v1/admin/usage/:id/hourly.
@@ -34,34 +31,20 @@ func (s *API) CredentialUsageHourly(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := usageWindow(c)
+	start, end, err := s.closedWindow(c, func(end time.Time) time.Time { return end.Add(-defaultHourlyWindow) })
 	if err != nil {
 		return err
-	}
-	end := s.deps.Now()
-	if w.End != nil {
-		end = *w.End
-	}
-	start := end.Add(-defaultHourlyWindow)
-	if w.Start != nil {
-		start = *w.Start
-	}
-	if !start.Before(end) {
-		return httpx.ErrUsageDateOrder
 	}
 	if end.Sub(start) > admin.MaxHourlyWindow {
 		return errHourlyWindowTooWide
 	}
 	r, err := s.deps.Admin.UsageCredentialHourly(c.Request.Context(), adminOf(c), id, start, end)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrCredentialNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrCredentialNotFound)
 	}
 	hourly := make([]hourlyUsageJSON, len(r.Hourly))
 	for i, h := range r.Hourly {
-		hourly[i] = hourlyUsageJSON{Hour: isoTime(h.Hour), TotalRequests: h.Total, SuccessfulRequests: h.Successful, FailedRequests: h.Failed}
+		hourly[i] = hourlyUsageJSON{isoTime(h.Hour), usageCountsView(h.UsageCounts)}
 	}
 	httpx.OK(c, struct {
 		CredentialID uuid.UUID         `json:"credential_id"`

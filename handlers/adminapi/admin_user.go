@@ -122,11 +122,8 @@ func (s *API) GetUser(c *gin.Context) error {
 		return err
 	}
 	u, err := s.deps.Admin.User(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotFound)
 	}
 	httpx.OK(c, userView(u))
 	return nil
@@ -163,11 +160,8 @@ func (s *API) UpdateUser(c *gin.Context) error {
 		return err
 	}
 	u, err := s.deps.Admin.UpdateUser(c.Request.Context(), adminOf(c), id, p)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotFound
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotFound)
 	}
 	httpx.OKMessage(c, http.StatusOK, userView(u), "User account updated successfully")
 	return nil
@@ -180,11 +174,8 @@ func (s *API) SuspendUser(c *gin.Context) error {
 		return err
 	}
 	st, err := s.deps.Admin.SuspendUser(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotSuspendable
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotSuspendable)
 	}
 	httpx.OKMessage(c, http.StatusOK, userStatusView(st), "User account suspended successfully")
 	return nil
@@ -197,11 +188,8 @@ func (s *API) ReactivateUser(c *gin.Context) error {
 		return err
 	}
 	st, err := s.deps.Admin.ReactivateUser(c.Request.Context(), adminOf(c), id)
-	if errors.Is(err, admin.ErrNotFound) {
-		return httpx.ErrUserNotReactivable
-	}
 	if err != nil {
-		return err
+		return notFoundAs(err, httpx.ErrUserNotReactivable)
 	}
 	httpx.OKMessage(c, http.StatusOK, userStatusView(st), "User account reactivated successfully")
 	return nil

@@ -6,6 +6,7 @@
 package adminapi
 
 import (
+	"errors"
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
@@ -39,6 +40,15 @@ const ctxAdmin = "sg.admin"
 type API struct {
 	deps  Deps
 	guard *httpx.AuthGuard
+}
+
+// notFoundAs is an error of the admin store with admin.ErrNotFound
+// replaced by the route's answer for it.
+func notFoundAs(err, answer error) error {
+	if errors.Is(err, admin.ErrNotFound) {
+		return answer
+	}
+	return err
 }
 
 // New builds the admin handlers.

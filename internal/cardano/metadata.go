@@ -148,45 +148,18 @@ func DecodeCIP68(datum []byte, asset AssetID) (*AssetMetadata, bool) {
 	if _, ok := version["int"].(json.Number); !ok {
 		return nil, false
 	}
-	pairs, ok := plutusMap(fields[0])
+	props, ok := plutusProps(fields[0])
 	if !ok {
 		return nil, false
-	}
-	props := map[string]any{}
-	for _, p := range pairs {
-		if k, ok := plutusText(p.k); ok {
-			if _, dup := props[k]; !dup {
-				props[k] = p.v
-			}
-		}
 	}
 	if nested, ok := props["721"]; ok {
 		if inner, ok := cip68Nested(nested, asset); ok {
 			props = inner
 		}
 	}
-	nameV, ok := props["name"]
+	md, ok := textMetadata(func(key string) (string, bool) { return plutusText(props[key]) })
 	if !ok {
 		return nil, false
-	}
-	name, ok := plutusText(nameV)
-	if !ok {
-		return nil, false
-	}
-	md := &AssetMetadata{Name: name}
-	text := func(key string) *string {
-		if v, ok := props[key]; ok {
-			if s, ok := plutusText(v); ok && s != "" {
-				return &s
-			}
-		}
-		return nil
-	}
-	md.Description = text("description")
-	md.Ticker = text("ticker")
-	md.Image = text("image")
-	if md.URL = text("url"); md.URL == nil {
-		md.URL = text("website")
 	}
 	var decimals int64
 	if v, ok := props["decimals"]; ok {
@@ -225,7 +198,13 @@ func cip68Nested(v any, asset AssetID) (map[string]any, bool) {
 	if !ok {
 		return nil, false
 	}
-	pairs, ok := plutusMap(md)
+	return plutusProps(md)
+}
+
+// plutusProps returns a Plutus map's entries by their text keys (UTF-8
+// bytes; the first of duplicate keys wins, other keys are skipped).
+func plutusProps(v any) (map[string]any, bool) {
+	pairs, ok := plutusMap(v)
 	if !ok {
 		return nil, false
 	}
@@ -238,6 +217,30 @@ func cip68Nested(v any, asset AssetID) (map[string]any, bool) {
 		}
 	}
 	return props, true
+}
+
+// textMetadata builds the text fields of the metadata whose field
+// reads the text of a key (false when absent or not text). A text name is
+// required; an empty text is no field; url falls back to website.
+func textMetadata(field func(key string) (string, bool)) (*AssetMetadata, bool) {
+	name, ok := field("name")
+	if !ok {
+		return nil, false
+	}
+	md := &AssetMetadata{Name: name}
+	text := func(key string) *string {
+		if s, ok := field(key); ok && s != "" {
+			return &s
+		}
+		return nil
+	}
+	md.Description = text("description")
+	md.Ticker = text("ticker")
+	md.Image = text("image")
+	if md.URL = text("url"); md.URL == nil {
+		md.URL = text("website")
+	}
+	return md, true
 }
 
 // ---- CIP-25: db-sync tx_metadata.json under label 721 ----
@@ -313,24 +316,7 @@ func lookupFold(m map[string]any, key string) any {
 }
 
 func cip25Entry(entry map[string]any) (*AssetMetadata, bool) {
-	name, ok := chunkedString(entry["name"])
-	if !ok {
-		return nil, false
-	}
-	md := &AssetMetadata{Name: name}
-	text := func(key string) *string {
-		if s, ok := chunkedString(entry[key]); ok && s != "" {
-			return &s
-		}
-		return nil
-	}
-	md.Description = text("description")
-	md.Ticker = text("ticker")
-	md.Image = text("image")
-	if md.URL = text("url"); md.URL == nil {
-		md.URL = text("website")
-	}
-	return md, true
+	return textMetadata(func(key string) (string, bool) { return chunkedString(entry[key]) })
 }
 
 // chunkedString accepts a string or an array of strings (joined).

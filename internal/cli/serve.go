@@ -60,8 +60,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		if !ok {
 			continue
 		}
-		db, err := dbsync.New(nc, dbsync.Options{StatementTimeout: cfg.StatementTimeout, ProbeInterval: cfg.ProbeInterval,
-			ProbeTimeout: cfg.ProbeTimeout, Conn: conn, Log: log, HistoryMemoBytes: cfg.HistoryMemoBytes})
+		db, err := dbsync.New(nc, dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: cfg.StatementTimeout,
+			ProbeInterval: cfg.ProbeInterval, ProbeTimeout: cfg.ProbeTimeout, Conn: conn, Log: log},
+			HistoryMemoBytes: cfg.HistoryMemoBytes})
 		if err != nil {
 			return err
 		}

@@ -44,3 +44,43 @@ FROM syncgate.credentials c
 JOIN syncgate.user_accounts u ON u.id = c.user_account_id
 JOIN syncgate.admin_keys k ON k.id = c.admin_key_id
 {{- end}}
+
+{{- /* user_usage: user accounts u with their request counts over all their
+   credentials (revoked ones included) in the window [$2, $3) and how many
+   of their keys are active (not revoked, expires_at NULL or after $4); the
+   caller adds WHERE (u.partner_id = $1 and which users) and GROUP BY u.id.
+   Indexes: credentials_user_idx and an index-only range scan of
+   usage_hourly_pkey (credential_id, hour) INCLUDE (counts) per credential
+   (migration 0004). */}}
+{{define "user_usage" -}}
+SELECT
+  u.id AS user_account_id,
+  u.name AS user_name,
+  u.external_id,
+  coalesce(sum(h.total_requests), 0)::bigint AS total_requests,
+  coalesce(sum(h.successful_requests), 0)::bigint AS successful_requests,
+  coalesce(sum(h.failed_requests), 0)::bigint AS failed_requests,
+  coalesce(sum(h.response_time_ms_sum), 0)::float8 AS response_time_ms_sum,
+  count(DISTINCT c.id) FILTER (
+    WHERE NOT c.revoked AND (c.expires_at IS NULL OR c.expires_at > $4)
+  ) AS credential_count
+FROM syncgate.user_accounts u
+LEFT JOIN syncgate.credentials c ON c.user_account_id = u.id
+LEFT JOIN syncgate.usage_hourly h
+  ON h.credential_id = c.id
+  AND h.hour >= $2
+  AND h.hour < $3
+{{- end}}
+
+{{- /* credential_buckets: the hourly buckets of credential $1, hour and
+   counts; the caller bounds the window. Indexes: an index-only range scan
+   of usage_hourly_pkey (credential_id, hour) INCLUDE (counts) (migration
+   0004). */}}
+{{define "credential_buckets" -}}
+  h.hour,
+  h.total_requests,
+  h.successful_requests,
+  h.failed_requests
+FROM syncgate.usage_hourly h
+WHERE h.credential_id = $1
+{{- end}}

@@ -2,8 +2,7 @@
 -- first; days without traffic have no row. first_hour/last_hour bound the day's buckets.
 -- $1 credential id (ownership is checked before), $2 window start or NULL (buckets with
 -- hour >= $2), $3 window end or NULL (buckets with hour < $3).
--- Uses an index-only range scan of usage_hourly_pkey (credential_id, hour) INCLUDE (counts)
--- (migration 0004).
+-- Uses fragments.sql "credential_buckets".
 SELECT
   to_char(d.day, 'YYYY-MM-DD') AS day,
   sum(d.total_requests)::bigint AS total_requests,
@@ -14,12 +13,7 @@ SELECT
 FROM (
   SELECT
     (h.hour AT TIME ZONE 'UTC')::date AS day,
-    h.hour,
-    h.total_requests,
-    h.successful_requests,
-    h.failed_requests
-  FROM syncgate.usage_hourly h
-  WHERE h.credential_id = $1
+{{template "credential_buckets"}}
     AND ($2::timestamptz IS NULL OR h.hour >= $2)
     AND ($3::timestamptz IS NULL OR h.hour < $3)
 ) d

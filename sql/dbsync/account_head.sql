@@ -8,19 +8,12 @@
 -- $1 bytea[] candidate stake_address.hash_raw values, preferred first
 -- Indexes: idx_block_slot_no (tip); unique_stake_address (hash_raw).
 SELECT
-  b.slot_no,
-  encode(b.hash, 'hex') AS block_hash,
-  b.block_no,
-  b.epoch_no,
-  b.time AS block_time,
+{{template "tip_columns"}},
   sa.id AS addr_id,
   sa.view AS stake_address
 FROM (
   SELECT b.slot_no, b.hash, b.block_no, b.epoch_no, b.time
-  FROM block b
-  WHERE b.slot_no IS NOT NULL
-  ORDER BY b.slot_no DESC
-  LIMIT 1
+  {{template "newest_block"}}
 ) b
 LEFT JOIN LATERAL (
   SELECT s.id, s.view

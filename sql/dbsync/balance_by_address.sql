@@ -13,19 +13,7 @@ WITH {{if .SpentIndex -}}
 spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), utxo AS MATERIALIZED (
-  SELECT o.id, o.value
-  FROM syncgate_utxo.output u
-  JOIN tx_out o ON o.id = u.tx_out_id
-  WHERE {{addrKey "u"}} = {{addrParam "$1"}}
-    AND u.spent_by_tx_id IS NULL
-    AND u.tx_id <= (SELECT h FROM spent_state)
-    AND {{unspent "u"}}
-  UNION ALL
-  SELECT o.id, o.value
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
-    AND o.tx_id > (SELECT h FROM spent_state)
-    AND {{unspent "o"}}
+{{template "unspent_values" "address"}}
 )
 {{- else -}}
 utxo AS MATERIALIZED (

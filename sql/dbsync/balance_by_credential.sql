@@ -14,26 +14,7 @@ WITH {{if .SpentIndex -}}
 spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), utxo AS MATERIALIZED (
-  SELECT o.id, o.value
-  FROM syncgate_utxo.output u
-  JOIN tx_out o ON o.id = u.tx_out_id
-  WHERE u.payment_cred = $1
-    AND u.spent_by_tx_id IS NULL
-    AND u.tx_id <= (SELECT h FROM spent_state)
-    AND {{unspent "u"}}
-  UNION ALL
-  SELECT o.id, o.value
-  FROM generate_series((SELECT h FROM spent_state) + 1, (SELECT max(id) FROM tx)) g(tx_id)
-  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
-  WHERE (SELECT ok FROM spent_state)
-    AND {{credentialIs "o" "$1"}}
-    AND {{unspent "o"}}
-  UNION ALL
-  SELECT o.id, o.value
-  FROM tx_out o
-  WHERE NOT (SELECT ok FROM spent_state)
-    AND {{credentialIs "o" "$1"}}
-    AND {{unspent "o"}}
+{{template "unspent_values" "credential"}}
 )
 {{- else -}}
 utxo AS MATERIALIZED (

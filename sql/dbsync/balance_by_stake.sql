@@ -14,44 +14,15 @@ WITH {{if .SpentIndex -}}
 spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), stake AS MATERIALIZED (
-  SELECT (
-      SELECT sa.id FROM stake_address sa
-      WHERE sa.hash_raw = ANY($1::bytea[])
-      ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
-      LIMIT 1
-    ) AS id
+  SELECT ({{template "stake_id"}}) AS id
 ), utxo AS MATERIALIZED (
-  SELECT o.id, o.value
-  FROM syncgate_utxo.output u
-  JOIN tx_out o ON o.id = u.tx_out_id
-  WHERE u.stake_address_id = (SELECT id FROM stake)
-    AND u.spent_by_tx_id IS NULL
-    AND u.tx_id <= (SELECT h FROM spent_state)
-    AND {{unspent "u"}}
-  UNION ALL
-  SELECT o.id, o.value
-  FROM generate_series((SELECT h FROM spent_state) + 1, (SELECT max(id) FROM tx)) g(tx_id)
-  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
-  WHERE (SELECT ok FROM spent_state)
-    AND o.stake_address_id = (SELECT id FROM stake)
-    AND {{unspent "o"}}
-  UNION ALL
-  SELECT o.id, o.value
-  FROM tx_out o
-  WHERE NOT (SELECT ok FROM spent_state)
-    AND o.stake_address_id = (SELECT id FROM stake)
-    AND {{unspent "o"}}
+{{template "unspent_values" "stake"}}
 )
 {{- else -}}
 utxo AS MATERIALIZED (
   SELECT o.id, o.value
   FROM tx_out o
-  WHERE o.stake_address_id = (
-      SELECT sa.id FROM stake_address sa
-      WHERE sa.hash_raw = ANY($1::bytea[])
-      ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
-      LIMIT 1
-    )
+  WHERE o.stake_address_id = ({{template "stake_id"}})
     AND {{unspent "o"}}
 )
 {{- end}}, {{template "balance_of_utxo" .}}

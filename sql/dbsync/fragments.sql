@@ -197,3 +197,144 @@ paid AS (
   LIMIT $4::bigint + $5::bigint
 )
 {{- end}}
+
+{{- /* tip_columns: the chain tip's columns of the newest block b (engine.Tip
+   scans them); newest_block: the FROM that picks it (no row when db-sync
+   holds no blocks). Indexes: idx_block_slot_no, backwards. */}}
+{{define "tip_columns" -}}
+  b.slot_no,
+  encode(b.hash, 'hex') AS block_hash,
+  b.block_no,
+  b.epoch_no,
+  b.time AS block_time
+{{- end}}
+{{define "newest_block" -}}
+FROM block b
+WHERE b.slot_no IS NOT NULL
+ORDER BY b.slot_no DESC
+LIMIT 1
+{{- end}}
+
+{{- /* stake_id: the stake_address id of the candidate reward-address bytes
+   $1 (bytea[], preferred first): the first candidate that exists wins (key
+   credential before script); NULL when none does. Indexes:
+   unique_stake_address (hash_raw). */}}
+{{define "stake_id" -}}
+SELECT sa.id FROM stake_address sa
+WHERE sa.hash_raw = ANY($1::bytea[])
+ORDER BY array_position($1::bytea[], sa.hash_raw::bytea)
+LIMIT 1
+{{- end}}
+
+{{- /* owner_u, owner_o: whose unspent outputs a statement reads, as a
+   condition on a row u of the unspent-output index or an output o. The dot
+   names the owner: "address" (the address text $1), "credential" (the
+   payment credential $1) or "stake" (the id in the CTE stake). */}}
+{{define "owner_u" -}}
+{{if eq . "address"}}{{addrKey "u"}} = {{addrParam "$1"}}
+{{- else if eq . "credential"}}u.payment_cred = $1
+{{- else}}u.stake_address_id = (SELECT id FROM stake){{end}}
+{{- end}}
+{{define "owner_o" -}}
+{{if eq . "address"}}{{addrKey "o"}} = {{addrParam "$1"}}
+{{- else if eq . "credential"}}{{credentialIs "o" "$1"}}
+{{- else}}o.stake_address_id = (SELECT id FROM stake){{end}}
+{{- end}}
+
+{{- /* unspent_ids: on SpentIndex layouts, the body of the CTE ids(id, tx_id,
+   index): the unspent outputs of the owner (dot, see owner_u) after the
+   keyset (tx_id $2, index $3), at most $4 from each source, in chain order.
+   The index's live rows up to its high-water tx h, then the outputs after
+   h: an address's through its address index from h on; a credential's by
+   the transactions after h (a few blocks: one unique_txout probe per tx,
+   so the cost follows the lag, not the credential's history; OFFSET 0
+   keeps each tx's outputs a subquery read by unique_txout, with the key
+   tested after: flattened, the planner may walk the key's whole history
+   instead), or the core-mode walk after a rollback below h
+   (spent_state.ok false). Needs the CTE spent_state (and stake). */}}
+{{define "unspent_ids" -}}
+  (SELECT u.tx_out_id AS id, u.tx_id, u.index
+  FROM syncgate_utxo.output u
+  WHERE {{template "owner_u" .}}
+    AND u.spent_by_tx_id IS NULL
+    AND u.tx_id <= (SELECT h FROM spent_state)
+    AND u.tx_id >= $2 AND (u.tx_id > $2 OR u.index > $3)
+    AND {{unspent "u"}}
+  ORDER BY u.tx_id, u.index
+  LIMIT $4)
+{{- if eq . "address"}}
+  UNION ALL
+  (SELECT o.id, o.tx_id, o.index
+  FROM tx_out o
+  WHERE {{template "owner_o" .}}
+    AND o.tx_id > (SELECT h FROM spent_state)
+    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
+    AND {{unspent "o"}}
+  ORDER BY o.tx_id, o.index
+  LIMIT $4)
+{{- else}}
+  UNION ALL
+  (SELECT o.id, o.tx_id, o.index
+  FROM generate_series(greatest((SELECT h FROM spent_state) + 1, $2), (SELECT max(id) FROM tx)) g(tx_id)
+  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
+  WHERE (SELECT ok FROM spent_state)
+    AND {{template "owner_o" .}}
+    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
+    AND {{unspent "o"}}
+  ORDER BY o.tx_id, o.index
+  LIMIT $4)
+  UNION ALL
+  (SELECT o.id, o.tx_id, o.index
+  FROM tx_out o
+  WHERE NOT (SELECT ok FROM spent_state)
+    AND {{template "owner_o" .}}
+    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
+    AND {{unspent "o"}}
+  ORDER BY o.tx_id, o.index
+  LIMIT $4)
+{{- end}}
+{{- end}}
+
+{{- /* unspent_values: on SpentIndex layouts, the body of the CTE utxo(id,
+   value) of balance_of_utxo: every unspent output of the owner (dot, see
+   owner_u), read as unspent_ids reads them, without keyset or limit. */}}
+{{define "unspent_values" -}}
+  SELECT o.id, o.value
+  FROM syncgate_utxo.output u
+  JOIN tx_out o ON o.id = u.tx_out_id
+  WHERE {{template "owner_u" .}}
+    AND u.spent_by_tx_id IS NULL
+    AND u.tx_id <= (SELECT h FROM spent_state)
+    AND {{unspent "u"}}
+  UNION ALL
+{{- if eq . "address"}}
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE {{template "owner_o" .}}
+    AND o.tx_id > (SELECT h FROM spent_state)
+    AND {{unspent "o"}}
+{{- else}}
+  SELECT o.id, o.value
+  FROM generate_series((SELECT h FROM spent_state) + 1, (SELECT max(id) FROM tx)) g(tx_id)
+  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
+  WHERE (SELECT ok FROM spent_state)
+    AND {{template "owner_o" .}}
+    AND {{unspent "o"}}
+  UNION ALL
+  SELECT o.id, o.value
+  FROM tx_out o
+  WHERE NOT (SELECT ok FROM spent_state)
+    AND {{template "owner_o" .}}
+    AND {{unspent "o"}}
+{{- end}}
+{{- end}}
+
+{{- /* utxos_of_ids: the utxo_rows of the CTE ids (unspent_ids), the first
+   $4 in chain order. Indexes: tx_out_pkey (ordered by the ids' own
+   columns, or a generic plan walks unique_txout whole for the order). */}}
+{{define "utxos_of_ids" -}}
+{{template "utxo_rows" .}}
+JOIN ids i ON i.id = o.id
+ORDER BY i.tx_id, i.index
+LIMIT $4
+{{- end}}

@@ -16,11 +16,7 @@
 -- every output until the whale's first), at most $2 entries for the count
 -- (index-only); idx_block_block_no (final_slot).
 SELECT
-  b.slot_no,
-  encode(b.hash, 'hex') AS block_hash,
-  b.block_no,
-  b.epoch_no,
-  b.time AS block_time,
+{{template "tip_columns"}},
   (SELECT f.tx_id
    FROM (
      SELECT {{addrKey "o"}} AS key, o.tx_id
@@ -33,7 +29,4 @@ SELECT
   (SELECT count(*)
    FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs,
   (SELECT f.slot_no FROM block f WHERE f.block_no = b.block_no - $3::bigint LIMIT 1) AS final_slot
-FROM block b
-WHERE b.slot_no IS NOT NULL
-ORDER BY b.slot_no DESC
-LIMIT 1
+{{template "newest_block"}}

@@ -13,36 +13,15 @@
 -- h (output_live_address, unspent ones only) and the address's outputs
 -- after h (sg_tx_out_address_tx_id from h on: a few blocks), each checked
 -- against tx_in, so the cost follows the unspent outputs, not the history;
--- the rows are then read by id (tx_out_pkey; ordered by the ids' own
--- columns, or a generic plan walks unique_txout whole for the order). See
--- fragments "spent_state".
+-- the rows are then read by id (tx_out_pkey). See fragments.sql
+-- "unspent_ids", "utxos_of_ids" and "spent_state".
 {{if .SpentIndex -}}
 WITH spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), ids AS MATERIALIZED (
-  (SELECT u.tx_out_id AS id, u.tx_id, u.index
-  FROM syncgate_utxo.output u
-  WHERE {{addrKey "u"}} = {{addrParam "$1"}}
-    AND u.spent_by_tx_id IS NULL
-    AND u.tx_id <= (SELECT h FROM spent_state)
-    AND u.tx_id >= $2 AND (u.tx_id > $2 OR u.index > $3)
-    AND {{unspent "u"}}
-  ORDER BY u.tx_id, u.index
-  LIMIT $4)
-  UNION ALL
-  (SELECT o.id, o.tx_id, o.index
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
-    AND o.tx_id > (SELECT h FROM spent_state)
-    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
-    AND {{unspent "o"}}
-  ORDER BY o.tx_id, o.index
-  LIMIT $4)
+{{template "unspent_ids" "address"}}
 )
-{{template "utxo_rows" .}}
-JOIN ids i ON i.id = o.id
-ORDER BY i.tx_id, i.index
-LIMIT $4
+{{template "utxos_of_ids" .}}
 {{- else -}}
 {{template "utxo_rows" .}}
 WHERE {{addrKey "o"}} = {{addrParam "$1"}}

@@ -14,39 +14,9 @@
 WITH spent_state AS MATERIALIZED (
 {{template "spent_state"}}
 ), ids AS MATERIALIZED (
-  (SELECT u.tx_out_id AS id, u.tx_id, u.index
-  FROM syncgate_utxo.output u
-  WHERE u.payment_cred = $1
-    AND u.spent_by_tx_id IS NULL
-    AND u.tx_id <= (SELECT h FROM spent_state)
-    AND u.tx_id >= $2 AND (u.tx_id > $2 OR u.index > $3)
-    AND {{unspent "u"}}
-  ORDER BY u.tx_id, u.index
-  LIMIT $4)
-  UNION ALL
-  (SELECT o.id, o.tx_id, o.index
-  FROM generate_series(greatest((SELECT h FROM spent_state) + 1, $2), (SELECT max(id) FROM tx)) g(tx_id)
-  CROSS JOIN LATERAL (SELECT * FROM tx_out o WHERE o.tx_id = g.tx_id OFFSET 0) o
-  WHERE (SELECT ok FROM spent_state)
-    AND {{credentialIs "o" "$1"}}
-    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
-    AND {{unspent "o"}}
-  ORDER BY o.tx_id, o.index
-  LIMIT $4)
-  UNION ALL
-  (SELECT o.id, o.tx_id, o.index
-  FROM tx_out o
-  WHERE NOT (SELECT ok FROM spent_state)
-    AND {{credentialIs "o" "$1"}}
-    AND o.tx_id >= $2 AND (o.tx_id > $2 OR o.index > $3)
-    AND {{unspent "o"}}
-  ORDER BY o.tx_id, o.index
-  LIMIT $4)
+{{template "unspent_ids" "credential"}}
 )
-{{template "utxo_rows" .}}
-JOIN ids i ON i.id = o.id
-ORDER BY i.tx_id, i.index
-LIMIT $4
+{{template "utxos_of_ids" .}}
 {{- else -}}
 {{template "utxo_rows" .}}
 WHERE {{credentialIs "o" "$1"}}

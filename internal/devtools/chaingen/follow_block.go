@@ -240,22 +240,7 @@ func (f *Follower) payment() (FollowTx, bool) {
 	}
 	var pre []input
 	if g.chance(0.35) {
-		for try := 0; try < 4 && len(sw.utxos) > 0; try++ {
-			i := g.intn(len(sw.utxos))
-			if len(sw.utxos[i].assets) == 0 {
-				continue
-			}
-			u := g.take(s, i)
-			pre = append(pre, input{w: s, u: u, redeemer: -1})
-			a := u.assets[g.intn(len(u.assets))]
-			q := a.qty
-			if q > 1 {
-				q = 1 + g.r.Uint64N(q)
-			}
-			outs[0].assets = []assetQty{{asset: a.asset, qty: q}}
-			outs[0].value = max(outs[0].value, minAda(1))
-			break
-		}
+		pre = g.assetAlong(s, 4, outs)
 	}
 	txID, ok := g.pay(payReq{from: s, pre: pre, outs: outs, maxIns: 40})
 	if !ok {

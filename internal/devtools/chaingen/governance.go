@@ -68,23 +68,10 @@ func (g *gen) pickDRep(n int, current int32) int32 {
 // voteDelegate: a registered key delegates its votes (a Conway
 // vote_deleg certificate, no deposit).
 func (g *gen) voteDelegate(s int32, n int) func() bool {
-	return func() bool {
-		k := &g.stakes[s]
-		if !k.registered {
-			return false
-		}
-		w := g.stakeWallet(s)
-		if w < 0 {
-			return false
-		}
+	return g.keyAction(s, func(k *stakeKey, w int32) (payReq, bool) {
 		d := g.pickDRep(n, k.drep)
-		q := payReq{from: w, nCerts: 1, certs: func(txID int64) { g.certVote(txID, s, d, 0) }}
-		if k.script {
-			q.scripts = []*scriptSpec{nativeSpec(k.native)}
-		}
-		_, ok := g.pay(q)
-		return ok
-	}
+		return payReq{from: w, nCerts: 1, certs: func(txID int64) { g.certVote(txID, s, d, 0) }}, true
+	})
 }
 
 // voteTasks: Conway-era vote delegations, and, after the first Conway

@@ -235,28 +235,15 @@ func (g *gen) registerAndDelegate(s int32) func() bool {
 			return false
 		}
 		p := g.choosePool(s)
-		q := payReq{from: w, deposit: keyDeposit, nCerts: 2, certs: func(txID int64) {
+		return g.payByKey(k, payReq{from: w, deposit: keyDeposit, nCerts: 2, certs: func(txID int64) {
 			g.certReg(txID, s, 0)
 			g.certDeleg(txID, s, p, 1)
-		}}
-		if k.script {
-			q.scripts = []*scriptSpec{nativeSpec(k.native)}
-		}
-		_, ok := g.pay(q)
-		return ok
+		}})
 	}
 }
 
 func (g *gen) deregister(s int32) func() bool {
-	return func() bool {
-		k := &g.stakes[s]
-		if !k.registered {
-			return false
-		}
-		w := g.stakeWallet(s)
-		if w < 0 {
-			return false
-		}
+	return g.keyAction(s, func(k *stakeKey, w int32) (payReq, bool) {
 		q := payReq{from: w, deposit: -keyDeposit, nCerts: 1, certs: func(txID int64) {
 			g.ids.stakeDereg++
 			g.t.stakeDeregistration.int(g.ids.stakeDereg).int(g.ensureStake(s)).int(0).int(int64(g.epoch)).
@@ -268,15 +255,23 @@ func (g *gen) deregister(s int32) func() bool {
 		if k.rewardBal > 0 {
 			q.wdls = []wdl{{stake: s, amount: k.rewardBal}}
 		}
-		if k.script {
-			q.scripts = []*scriptSpec{nativeSpec(k.native)}
-		}
-		_, ok := g.pay(q)
-		return ok
-	}
+		return q, true
+	})
 }
 
 func (g *gen) redelegate(s int32) func() bool {
+	return g.keyAction(s, func(k *stakeKey, w int32) (payReq, bool) {
+		p := g.choosePool(s)
+		if p == k.pool {
+			return payReq{}, false
+		}
+		return payReq{from: w, nCerts: 1, certs: func(txID int64) { g.certDeleg(txID, s, p, 0) }}, true
+	})
+}
+
+// keyAction is a transaction of the registered stake key s, paid from its
+// wallet: build makes it (false: nothing to do) and payByKey sends it.
+func (g *gen) keyAction(s int32, build func(k *stakeKey, w int32) (payReq, bool)) func() bool {
 	return func() bool {
 		k := &g.stakes[s]
 		if !k.registered {
@@ -286,17 +281,19 @@ func (g *gen) redelegate(s int32) func() bool {
 		if w < 0 {
 			return false
 		}
-		p := g.choosePool(s)
-		if p == k.pool {
-			return false
-		}
-		q := payReq{from: w, nCerts: 1, certs: func(txID int64) { g.certDeleg(txID, s, p, 0) }}
-		if k.script {
-			q.scripts = []*scriptSpec{nativeSpec(k.native)}
-		}
-		_, ok := g.pay(q)
-		return ok
+		q, ok := build(k, w)
+		return ok && g.payByKey(k, q)
 	}
+}
+
+// payByKey pays q, a transaction of stake key k, witnessed by the key's
+// native script when it is a script key.
+func (g *gen) payByKey(k *stakeKey, q payReq) bool {
+	if k.script {
+		q.scripts = []*scriptSpec{nativeSpec(k.native)}
+	}
+	_, ok := g.pay(q)
+	return ok
 }
 
 func (g *gen) countRegistered() int {

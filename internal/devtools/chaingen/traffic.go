@@ -136,11 +136,8 @@ func (g *gen) tryOrdinary() bool {
 	if g.chance(0.04) {
 		k = 2 + g.intn(7)
 	}
-	total := uint64(float64(sw.balance) * g.logUniform(0.002, 0.7))
-	if total < uint64(k)*ada {
-		total = uint64(k) * ada
-	}
-	if total+3*ada > sw.balance {
+	total, ok := g.paymentTotal(sw.balance, k, 0.002, 0.7)
+	if !ok {
 		return false
 	}
 	var outs []output
@@ -155,24 +152,7 @@ func (g *gen) tryOrdinary() bool {
 	// Sometimes a native asset goes along to the first recipient (not to
 	// the exchange, which takes ADA only).
 	if g.chance(0.5) && !toWhale {
-		for try := 0; try < 3 && len(sw.utxos) > 0; try++ {
-			i := g.intn(len(sw.utxos))
-			if len(sw.utxos[i].assets) == 0 {
-				continue
-			}
-			u := g.take(s, i)
-			pre = append(pre, input{w: s, u: u, redeemer: -1})
-			a := u.assets[g.intn(len(u.assets))]
-			q := a.qty
-			if q > 1 {
-				q = 1 + g.r.Uint64N(q)
-			}
-			outs[0].assets = []assetQty{{asset: a.asset, qty: q}}
-			if outs[0].value < minAda(1) {
-				outs[0].value = minAda(1)
-			}
-			break
-		}
+		pre = g.assetAlong(s, 3, outs)
 	}
 	q := payReq{from: s, pre: pre, outs: outs}
 	if st := sw.stake; st >= 0 && g.stakes[st].registered && g.stakes[st].rewardBal >= ada && g.chance(0.12) {
@@ -193,6 +173,42 @@ func (g *gen) tryOrdinary() bool {
 		g.stats.ordinaryTx, g.stats.ordinaryHash = txID, g.curTxHash
 	}
 	return true
+}
+
+// paymentTotal is what a payment to k recipients sends from a wallet
+// holding balance: a log-uniform share in [lo, hi) of it, at least 1 ADA a
+// recipient; false when less than 3 ADA would be left for fee and change.
+func (g *gen) paymentTotal(balance uint64, k int, lo, hi float64) (uint64, bool) {
+	total := uint64(float64(balance) * g.logUniform(lo, hi))
+	if total < uint64(k)*ada {
+		total = uint64(k) * ada
+	}
+	return total, total+3*ada <= balance
+}
+
+// assetAlong sends a native asset along with outs[0]: it takes one of
+// wallet s's outputs that carries assets (tries random picks at most) and
+// puts some of one of its assets, at least one, on outs[0], which then
+// holds at least minAda(1). It returns the output taken as a pre-chosen
+// input (none when no pick carried assets).
+func (g *gen) assetAlong(s int32, tries int, outs []output) []input {
+	sw := &g.wallets[s]
+	for try := 0; try < tries && len(sw.utxos) > 0; try++ {
+		i := g.intn(len(sw.utxos))
+		if len(sw.utxos[i].assets) == 0 {
+			continue
+		}
+		u := g.take(s, i)
+		a := u.assets[g.intn(len(u.assets))]
+		q := a.qty
+		if q > 1 {
+			q = 1 + g.r.Uint64N(q)
+		}
+		outs[0].assets = []assetQty{{asset: a.asset, qty: q}}
+		outs[0].value = max(outs[0].value, minAda(1))
+		return []input{{w: s, u: u, redeemer: -1}}
+	}
+	return nil
 }
 
 var messageWords = []string{"thanks", "for", "the", "coffee", "rent", "invoice", "gift", "payout",
@@ -251,11 +267,8 @@ func (g *gen) byronTx() bool {
 	if g.chance(0.1) {
 		k = 2 + g.intn(3)
 	}
-	total := uint64(float64(sw.balance) * g.logUniform(0.001, 0.6))
-	if total < uint64(k)*ada {
-		total = uint64(k) * ada
-	}
-	if total+3*ada > sw.balance {
+	total, ok := g.paymentTotal(sw.balance, k, 0.001, 0.6)
+	if !ok {
 		return false
 	}
 	var outs []output
@@ -266,7 +279,7 @@ func (g *gen) byronTx() bool {
 		}
 		outs = append(outs, output{w: r, value: total / uint64(k)})
 	}
-	_, ok := g.pay(payReq{from: s, outs: outs})
+	_, ok = g.pay(payReq{from: s, outs: outs})
 	return ok
 }
 

@@ -301,7 +301,7 @@ func TestMinSlotReplicaBehind(t *testing.T) {
 	}
 	ahead := chainTip{Slot: int64(ev.Block.Slot), Hash: ev.Block.Hash}
 	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: primary.dsn, ReplicaURLs: []string{replica.dsn}},
-		dbsync.Options{StatementTimeout: 30 * time.Second})
+		dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: 30 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,11 @@
 package handlers
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/answer"
 )
@@ -13,18 +16,7 @@ func (s *Server) balanceByAddress(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	grouped, err := httpx.QueryBool(c, "groupByPolicy")
-	if err != nil {
-		return err
-	}
-	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
-		if err != nil {
-			return err
-		}
-		b, err := s.answers.PendingBalanceByAddress(c.Request.Context(), db, addr, grouped, mode)
-		return answered(c)(b, mempoolError(db.Network, err))
-	}
-	return answered(c)(s.answers.BalanceByAddress(c.Request.Context(), db, addr, grouped))
+	return balanceOf(c, db, addr, s.answers.BalanceByAddress, s.answers.PendingBalanceByAddress)
 }
 
 // balanceByStake: GET /v1/assets/balance/stake/:stakeKey.
@@ -33,18 +25,7 @@ func (s *Server) balanceByStake(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	grouped, err := httpx.QueryBool(c, "groupByPolicy")
-	if err != nil {
-		return err
-	}
-	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
-		if err != nil {
-			return err
-		}
-		b, err := s.answers.PendingBalanceByStake(c.Request.Context(), db, key, grouped, mode)
-		return answered(c)(b, mempoolError(db.Network, err))
-	}
-	return answered(c)(s.answers.BalanceByStake(c.Request.Context(), db, key, grouped))
+	return balanceOf(c, db, key, s.answers.BalanceByStake, s.answers.PendingBalanceByStake)
 }
 
 // balanceByCredential: GET /v1/assets/balance/credential/:credential.
@@ -53,16 +34,25 @@ func (s *Server) balanceByCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	return balanceOf(c, db, cred, s.answers.BalanceByCredential, s.answers.PendingBalanceByCredential)
+}
+
+// balanceOf answers a balance route once its target is parsed: the
+// confirmed balance, or with ?pending the balance after the mempool.
+func balanceOf[T any](c *gin.Context, db *dbsync.DB, target T,
+	confirmed func(context.Context, *dbsync.DB, T, bool) ([]byte, error),
+	pending func(context.Context, *dbsync.DB, T, bool, answer.PendingMode) ([]byte, error)) error {
 	grouped, err := httpx.QueryBool(c, "groupByPolicy")
 	if err != nil {
 		return err
 	}
-	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
-		if err != nil {
-			return err
-		}
-		b, err := s.answers.PendingBalanceByCredential(c.Request.Context(), db, cred, grouped, mode)
+	mode, err := pendingMode(c)
+	if err != nil {
+		return err
+	}
+	if mode != answer.PendingOff {
+		b, err := pending(c.Request.Context(), db, target, grouped, mode)
 		return answered(c)(b, mempoolError(db.Network, err))
 	}
-	return answered(c)(s.answers.BalanceByCredential(c.Request.Context(), db, cred, grouped))
+	return answered(c)(confirmed(c.Request.Context(), db, target, grouped))
 }

@@ -28,13 +28,9 @@ func (s *Server) mempoolStatus(c *gin.Context) error {
 
 // mempoolTx: GET /v1/mempool/:hash.
 func (s *Server) mempoolTx(c *gin.Context) error {
-	db, err := s.chainDB(c)
+	db, hash, err := s.chainTxHash(c)
 	if err != nil {
 		return err
-	}
-	hash, err := cardano.ParseTxHash(c.Param("hash"))
-	if err != nil {
-		return httpx.ErrInvalidTxHash
 	}
 	tx, err := s.answers.MempoolTransaction(c.Request.Context(), db.Network, hash)
 	if err != nil {

@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 )
@@ -45,15 +46,24 @@ func (s *Server) txHistory(c *gin.Context) error {
 	return answered(c)(s.answers.LightHistory(c.Request.Context(), db, addr, q))
 }
 
-// txByHash: GET /v1/tx/hash/:hash.
-func (s *Server) txByHash(c *gin.Context) error {
+// chainTxHash resolves the caller's network and parses :hash.
+func (s *Server) chainTxHash(c *gin.Context) (*dbsync.DB, cardano.TxHash, error) {
 	db, err := s.chainDB(c)
 	if err != nil {
-		return err
+		return nil, cardano.TxHash{}, err
 	}
 	hash, err := cardano.ParseTxHash(c.Param("hash"))
 	if err != nil {
-		return httpx.ErrInvalidTxHash
+		return nil, cardano.TxHash{}, httpx.ErrInvalidTxHash
+	}
+	return db, hash, nil
+}
+
+// txByHash: GET /v1/tx/hash/:hash.
+func (s *Server) txByHash(c *gin.Context) error {
+	db, hash, err := s.chainTxHash(c)
+	if err != nil {
+		return err
 	}
 	grouped, err := httpx.QueryBool(c, "groupByPolicy")
 	if err != nil {

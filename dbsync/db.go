@@ -29,6 +29,9 @@ type Options struct {
 	// rotation (DefaultProbeInterval); ProbeTimeout bounds one probe
 	// (DefaultProbeTimeout).
 	ProbeInterval, ProbeTimeout time.Duration
+	// MaxReplicaLag: a replica further behind the primary's tip leaves
+	// rotation until it has caught up (engine.DefaultMaxReplicaLag).
+	MaxReplicaLag time.Duration
 	// Conn bounds connections (connect timeout, cancel requests, TCP).
 	Conn pgconn.Options
 	// Log receives the servers' state changes; nil: slog.Default().
@@ -97,7 +100,7 @@ func New(nc config.NetworkConfig, o Options) (*DB, error) {
 	db := &DB{Network: nc.Network, state: s}
 	eng, err := engine.New(nc, engine.Options{
 		StatementTimeout: o.StatementTimeout, ProbeInterval: o.ProbeInterval, ProbeTimeout: o.ProbeTimeout,
-		Conn: o.Conn, Log: o.Log, MaxQueue: o.MaxQueue,
+		MaxReplicaLag: o.MaxReplicaLag, Conn: o.Conn, Log: o.Log, MaxQueue: o.MaxQueue,
 		OnReady: func(c Capabilities) { db.Caps = c },
 	})
 	if err != nil {

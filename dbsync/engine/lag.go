@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -94,19 +93,21 @@ func (e *Engine) maxReplicaLag() time.Duration {
 // measure reads p's tip on its probe connection after a probe that
 // succeeded: the primary's becomes the reference; a replica's gives its
 // lag, an error wrapping errBehind when it must be (or stay) out of
-// rotation for it. An empty chain has nothing to compare.
+// rotation for it. A tip that cannot be read (an empty chain, the block
+// table locked, a slow read) changes nothing: the server answered its
+// probe, and a lock held by db-sync must not turn every request into a
+// 503; a replica out for its lag stays out until a read shows it caught up.
 func (e *Engine) measure(ctx context.Context, p *pool, primary bool) error {
+	bound := e.maxReplicaLag()
+	behind := fmt.Errorf("%w by more than %s", errBehind, bound)
 	ctx, cancel := context.WithTimeout(ctx, e.opts.ProbeTimeout)
 	defer cancel()
 	var t Tip
 	if err := p.probe.GetContext(ctx, &t, SQLTip.Text); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
+		if !primary && p.behind {
+			return behind
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("tip: no answer within %s", e.opts.ProbeTimeout)
-		}
-		return fmt.Errorf("tip: %w", err)
+		return nil
 	}
 	at := AsUTC(t.BlockTime).UnixNano()
 	p.tip.Store(t.SlotNo)
@@ -116,8 +117,8 @@ func (e *Engine) measure(ctx context.Context, p *pool, primary bool) error {
 		return nil
 	}
 	ref := e.primaryTipTime.Load()
-	bound := e.maxReplicaLag()
 	if ref == 0 || bound < 0 {
+		p.behind = false
 		return nil
 	}
 	lag := max(time.Duration(ref-at), 0)
@@ -125,7 +126,7 @@ func (e *Engine) measure(ctx context.Context, p *pool, primary bool) error {
 	// Out beyond the bound; back only once caught up.
 	p.behind = lag > bound || (p.behind && lag > 0)
 	if p.behind {
-		return fmt.Errorf("%w by more than %s", errBehind, bound)
+		return behind
 	}
 	return nil
 }

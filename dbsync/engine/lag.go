@@ -76,9 +76,10 @@ func lower(v *atomic.Int64, n int64) {
 // current reports whether p has reached every tip served so far.
 func (e *Engine) current(p *pool) bool { return p.tip.Load() >= e.floor.Load() }
 
-// olderThanServed reports whether v is a tip older than one served.
-func (e *Engine) olderThanServed(v any) bool {
-	t, ok := v.(Tip)
+// olderThanServed reports whether *v is a tip older than one served (a
+// pointer: boxing a Tip would allocate on every remembered read).
+func olderThanServed[T any](e *Engine, v *T) bool {
+	t, ok := any(v).(*Tip)
 	return ok && t.SlotNo < e.floor.Load()
 }
 

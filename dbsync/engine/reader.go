@@ -154,15 +154,15 @@ const RecentMaxAge = time.Second
 // cost more than the memo read.
 func Recent[T any](ctx context.Context, r Reader, key string, read func(ctx context.Context, get GetFunc) (T, error)) (T, error) {
 	// A remembered tip older than one already served is read again.
-	valid := func(v T) bool { return !r.e.olderThanServed(v) }
 	if r.e.ready.Load() {
 		p := r.server()
 		if up, _ := p.isUp(); up {
-			if v, ok := memoOf[T](p, key).fresh(); ok && valid(v) {
+			if v, ok := memoOf[T](p, key).fresh(); ok && !olderThanServed(r.e, &v) {
 				return v, nil
 			}
 		}
 	}
+	valid := func(v *T) bool { return !olderThanServed(r.e, v) }
 	var v T
 	err := r.e.onReader(ctx, r, nil, func(ctx context.Context, p *pool) error {
 		var err error
@@ -207,8 +207,8 @@ type recent[T any] struct {
 	at time.Time
 }
 
-func (m *recent[T]) get(ctx context.Context, valid func(T) bool, read func(context.Context) (T, error)) (T, error) {
-	if v, ok := m.fresh(); ok && valid(v) {
+func (m *recent[T]) get(ctx context.Context, valid func(*T) bool, read func(context.Context) (T, error)) (T, error) {
+	if v, ok := m.fresh(); ok && valid(&v) {
 		return v, nil
 	}
 	v, err := read(ctx)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -90,6 +91,61 @@ func (c *Client) Ping(ctx context.Context) error {
 		return errors.New("redis not configured")
 	}
 	return c.rdb.Ping(ctx).Err()
+}
+
+// Health reports what /v1/health says of Redis: answers, whether Redis
+// answered at all, and err, what is wrong (nil: healthy). A single server
+// is pinged. A cluster is asked CLUSTER INFO on every master it lists: a
+// PING answered by one live master says nothing of a dead one, whose
+// slots (a share of every cache, limiter and counter key) fail while the
+// others answer, so the cluster is healthy only when every master
+// answers and reports cluster_state:ok; answers with an error is a
+// degraded cluster.
+func (c *Client) Health(ctx context.Context) (answers bool, err error) {
+	if c == nil {
+		return false, errors.New("redis not configured")
+	}
+	cc, ok := c.rdb.(*redis.ClusterClient)
+	if !ok {
+		err := c.rdb.Ping(ctx).Err()
+		return err == nil, err
+	}
+	var mu sync.Mutex
+	var answered int
+	var problems []error
+	err = cc.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+		info, err := node.ClusterInfo(ctx).Result()
+		mu.Lock()
+		defer mu.Unlock()
+		addr := node.Options().Addr
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("%s: %w", addr, err))
+		case clusterState(info) != "ok":
+			answered++
+			problems = append(problems, fmt.Errorf("%s: cluster_state:%s", addr, clusterState(info)))
+		default:
+			answered++
+		}
+		return nil
+	})
+	if err != nil && answered == 0 {
+		return false, err // not even the cluster's layout could be read
+	}
+	if answered == 0 {
+		return false, errors.Join(problems...)
+	}
+	return true, errors.Join(problems...)
+}
+
+// clusterState is CLUSTER INFO's cluster_state ("ok", "fail").
+func clusterState(info string) string {
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "cluster_state:"); ok {
+			return v
+		}
+	}
+	return "unknown"
 }
 
 // Close closes the connection pool.

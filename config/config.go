@@ -86,6 +86,9 @@ type Config struct {
 	// probed, and how long a probe may take before the server leaves
 	// rotation.
 	ProbeInterval, ProbeTimeout time.Duration
+	// MaxReplicaLag: a replica further behind the primary's tip leaves
+	// rotation until it has caught up.
+	MaxReplicaLag time.Duration
 	// DBConnectTimeout bounds opening one PostgreSQL connection (db-sync
 	// and admin databases).
 	DBConnectTimeout time.Duration

@@ -41,10 +41,12 @@ const (
 	redisProbeTimeout  = time.Second
 )
 
-// health reports each network's tip and lag and whether Redis answers.
-// unhealthy (HTTP 503, so load balancers drain the instance): a chain
-// database does not answer. degraded (200): Redis is configured but down,
-// or a network lags more than MAX_TIP_LAG. healthy otherwise.
+// health reports each network's tip and lag and whether Redis answers
+// (redis: ok, degraded for a Redis Cluster that answers but fails, or
+// unavailable). unhealthy (HTTP 503, so load balancers drain the
+// instance): a chain database does not answer. degraded (200): Redis is
+// configured but down or its cluster fails, or a network lags more than
+// MAX_TIP_LAG. healthy otherwise.
 func (s *Server) health(c *gin.Context) error {
 	ctx := c.Request.Context()
 	now := s.deps.Now().UTC()
@@ -58,6 +60,7 @@ func (s *Server) health(c *gin.Context) error {
 	tips := make([]dbsync.Tip, len(names))
 	errs := make([]error, len(names))
 	var redisErr error
+	redisAnswers := false
 	var wg sync.WaitGroup
 	for i, name := range names {
 		wg.Go(func() {
@@ -70,7 +73,7 @@ func (s *Server) health(c *gin.Context) error {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(ctx, redisProbeTimeout)
 			defer cancel()
-			redisErr = s.deps.Redis.Ping(ctx)
+			redisAnswers, redisErr = s.deps.Redis.Health(ctx)
 		})
 	}
 	wg.Wait()
@@ -98,9 +101,14 @@ func (s *Server) health(c *gin.Context) error {
 		data.Networks[name] = healthNetwork{TipSlot: &slot, TipTime: &t, LagSeconds: &lag, Layout: layout}
 	}
 	if s.deps.Redis != nil {
-		if redisErr == nil {
+		switch {
+		case redisErr == nil:
 			data.Redis = "ok"
-		} else {
+		case redisAnswers:
+			// A Redis Cluster with a master down (cluster_state:fail):
+			// it answers, but not for every key.
+			data.Redis, degraded = "degraded", true
+		default:
 			degraded = true
 		}
 	}

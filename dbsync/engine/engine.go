@@ -59,6 +59,10 @@ type ServerOptions struct {
 	// (DefaultProbeTimeout). A server out of rotation is probed more often
 	// (see watch).
 	ProbeInterval, ProbeTimeout time.Duration
+	// MaxReplicaLag: a replica whose db-sync tip is further behind the
+	// primary's leaves rotation until it has caught up
+	// (DefaultMaxReplicaLag; below 0: never for its lag).
+	MaxReplicaLag time.Duration
 	// Conn bounds connections (connect timeout, cancel requests, TCP).
 	Conn pgconn.Options
 	// Log receives the servers' state changes; nil: slog.Default().
@@ -89,6 +93,10 @@ type Engine struct {
 	primary  *pool
 	replicas []*pool
 	next     atomic.Uint64
+	// floor is the newest tip slot served (lag.go); primaryTipTime the
+	// primary's tip block time at its last probe (unix nanoseconds).
+	floor          atomic.Int64
+	primaryTipTime atomic.Int64
 
 	opts Options
 	log  *slog.Logger
@@ -135,6 +143,9 @@ func New(nc config.NetworkConfig, o Options) (*Engine, error) {
 		}
 		rdb.instrument(nc.Name, "replica"+strconv.Itoa(i+1))
 		e.replicas = append(e.replicas, rdb)
+	}
+	for _, p := range e.servers() {
+		p.floor = &e.floor
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	e.stop = cancel
@@ -305,7 +316,7 @@ func (p *pool) readTx(ctx context.Context, streaming bool, fn func(tx *Snapshot)
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only; rollback after commit is a no-op
-	snap := &Snapshot{Tx: tx, stmts: p.statements(), network: p.network, leaveGate: func() {}}
+	snap := &Snapshot{Tx: tx, attempt: ctx, p: p, stmts: p.statements(), network: p.network, leaveGate: func() {}}
 	if streaming {
 		snap.leaveGate = leave
 	}

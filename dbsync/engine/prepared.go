@@ -122,6 +122,14 @@ type pool struct {
 	health health
 	// memos: values read on this server and remembered briefly (Recent).
 	memos sync.Map
+	// tip is the newest slot known on this server: its last probe's tip,
+	// or a newer one read on it since (lag.go). floor is the engine's.
+	tip   atomic.Int64
+	floor *atomic.Int64
+	// lag is a replica's lag at its last probe (nanoseconds); behind: it is
+	// out of rotation for its lag (the watcher's alone).
+	lag    atomic.Int64
+	behind bool
 }
 
 // statements returns the prepared statements (never nil).
@@ -203,9 +211,14 @@ func (p *pool) GetContext(ctx context.Context, dest any, q sqlfiles.Statement, a
 func (p *pool) getUngated(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
 	defer observe(p.network, q, time.Now(), &err)
 	if s, ok := p.statements()[q.Text]; ok {
-		return s.GetContext(ctx, dest, args...)
+		err = s.GetContext(ctx, dest, args...)
+	} else {
+		err = p.DB.GetContext(ctx, dest, q.Text, args...)
 	}
-	return p.DB.GetContext(ctx, dest, q.Text, args...)
+	if err == nil {
+		p.noteRead(dest)
+	}
+	return err
 }
 
 // SelectContext runs query through its prepared statement when there is
@@ -229,6 +242,14 @@ func (p *pool) SelectContext(ctx context.Context, dest any, q sqlfiles.Statement
 // transaction's connection the first time that connection runs them).
 type Snapshot struct {
 	*sqlx.Tx
+	// attempt ends when the attempt running this snapshot does (its server
+	// left rotation, or the request ended): every statement ends with it,
+	// whatever context its caller passes (bind), so a statement stuck on a
+	// server taken out of rotation is interrupted and the read can run
+	// again on the primary. Nil: only the caller's context counts.
+	attempt context.Context
+	// p is the server the snapshot reads (tips it reads are noted on it).
+	p     *pool
 	stmts map[string]*sqlx.Stmt
 	// leaveGate frees the request's place at the gate (idempotent).
 	leaveGate func()
@@ -238,22 +259,56 @@ type Snapshot struct {
 	customPlans bool
 }
 
+// bind returns a context that ends when ctx or the snapshot's attempt
+// does, and its release. The request's code passes its own context to
+// the snapshot's statements; without this, a statement stuck on a server
+// that left rotation would wait out the request's deadline.
+func (s *Snapshot) bind(ctx context.Context) (context.Context, func()) {
+	a := s.attempt
+	if a == nil || a == ctx {
+		return ctx, func() {}
+	}
+	bound, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(a, func() { cancel(context.Cause(a)) })
+	return bound, func() {
+		stop()
+		cancel(nil)
+	}
+}
+
 // GetContext runs q in the snapshot, prepared when registered.
 func (s *Snapshot) GetContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
 	defer observe(s.network, q, time.Now(), &err)
+	ctx, release := s.bind(ctx)
+	defer release()
 	if st, ok := s.stmts[q.Text]; ok {
-		return s.StmtxContext(ctx, st).GetContext(ctx, dest, args...)
+		err = s.StmtxContext(ctx, st).GetContext(ctx, dest, args...)
+	} else {
+		err = s.Tx.GetContext(ctx, dest, q.Text, args...)
 	}
-	return s.Tx.GetContext(ctx, dest, q.Text, args...)
+	if err == nil && s.p != nil {
+		s.p.noteRead(dest)
+	}
+	return err
 }
 
 // SelectContext runs q in the snapshot, prepared when registered.
 func (s *Snapshot) SelectContext(ctx context.Context, dest any, q sqlfiles.Statement, args ...any) (err error) {
 	defer observe(s.network, q, time.Now(), &err)
+	ctx, release := s.bind(ctx)
+	defer release()
 	if st, ok := s.stmts[q.Text]; ok {
 		return s.StmtxContext(ctx, st).SelectContext(ctx, dest, args...)
 	}
 	return s.Tx.SelectContext(ctx, dest, q.Text, args...)
+}
+
+// ExecContext runs query in the snapshot (plan settings, set_config),
+// bound to the attempt like every statement of the snapshot.
+func (s *Snapshot) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx, release := s.bind(ctx)
+	defer release()
+	return s.Tx.ExecContext(ctx, query, args...)
 }
 
 // LeaveGate frees the request's place at the server's gate before the
@@ -275,6 +330,8 @@ type RowScanner[T any] interface {
 // sixth of the detailed history's server CPU.
 func SelectRows[T any, P RowScanner[T]](ctx context.Context, s *Snapshot, q sqlfiles.Statement, args ...any) (_ []T, err error) {
 	defer observe(s.network, q, time.Now(), &err)
+	ctx, release := s.bind(ctx)
+	defer release()
 	var rows *sql.Rows
 	if st, ok := s.stmts[q.Text]; ok {
 		rows, err = s.StmtxContext(ctx, st).QueryContext(ctx, args...)

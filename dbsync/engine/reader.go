@@ -26,7 +26,10 @@ func (e *Engine) Pinned() Reader { return Reader{e: e, pin: e.rotate()} }
 // Any returns an unpinned reader.
 func (e *Engine) Any() Reader { return Reader{e: e} }
 
-// rotate returns the next replica in rotation, or the primary when none is.
+// rotate returns the next replica in rotation that has reached every
+// tip served so far, or the primary when none has (lag.go). A replica
+// skipped for being behind is asked for a probe, to be back as soon as it
+// has the block.
 func (e *Engine) rotate() *pool {
 	n := len(e.replicas)
 	if n == 0 {
@@ -36,7 +39,10 @@ func (e *Engine) rotate() *pool {
 	for i := range n {
 		r := e.replicas[int((start+uint64(i))%uint64(n))]
 		if up, _ := r.isUp(); up {
-			return r
+			if e.current(r) {
+				return r
+			}
+			r.suspect()
 		}
 	}
 	return e.primary
@@ -130,18 +136,20 @@ const RecentMaxAge = time.Second
 // registered on the server's down signal (one mutex for every request),
 // cost more than the memo read.
 func Recent[T any](ctx context.Context, r Reader, key string, read func(ctx context.Context, get GetFunc) (T, error)) (T, error) {
+	// A remembered tip older than one already served is read again.
 	if r.e.ready.Load() {
 		p := r.server()
 		if up, _ := p.isUp(); up {
-			if v, ok := memoOf[T](p, key).fresh(); ok {
+			if v, ok := memoOf[T](p, key).fresh(); ok && !olderThanServed(r.e, &v) {
 				return v, nil
 			}
 		}
 	}
+	valid := func(v *T) bool { return !olderThanServed(r.e, v) }
 	var v T
 	err := r.e.onReader(ctx, r, nil, func(ctx context.Context, p *pool) error {
 		var err error
-		v, err = memoOf[T](p, key).get(ctx, func(ctx context.Context) (T, error) { return read(ctx, p.getUngated) })
+		v, err = memoOf[T](p, key).get(ctx, valid, func(ctx context.Context) (T, error) { return read(ctx, p.getUngated) })
 		return err
 	})
 	return v, err
@@ -182,8 +190,8 @@ type recent[T any] struct {
 	at time.Time
 }
 
-func (m *recent[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
-	if v, ok := m.fresh(); ok {
+func (m *recent[T]) get(ctx context.Context, valid func(*T) bool, read func(context.Context) (T, error)) (T, error) {
+	if v, ok := m.fresh(); ok && valid(&v) {
 		return v, nil
 	}
 	v, err := read(ctx)

@@ -26,8 +26,9 @@ import (
 // A request that meets a connection failure on a server asks for a probe
 // right away rather than at the next interval.
 //
-// A replica out of rotation is skipped; with none left, reads go to the
-// primary. The primary out of rotation answers ErrUnavailable at once.
+// A replica is also out of rotation while it lags (lag.go). A replica out
+// of rotation is skipped; with none left, reads go to the primary. The
+// primary out of rotation answers ErrUnavailable at once.
 
 var sqlProbe = sqlfiles.Load("dbsync/probe.sql")
 
@@ -142,16 +143,30 @@ func (e *Engine) watch(ctx context.Context, p *pool) {
 	primary := p == e.primary
 	retryCap := max(e.opts.ProbeInterval, minRetryCap)
 	var wait, backoff time.Duration
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(wait):
 		case <-p.health.kick:
+			// Kicks may come with every read (a replica behind the
+			// floor): they are spaced.
+			if gap := minProbeGap - time.Since(last); gap > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(gap):
+				}
+			}
 		}
+		last = time.Now()
 		err := p.probeOnce(ctx, e.opts.ProbeTimeout)
 		if err == nil {
 			err = e.prepareServer(ctx, p, primary)
+		}
+		if err == nil && e.ready.Load() {
+			err = e.measure(ctx, p, primary)
 		}
 		if ctx.Err() != nil {
 			return
@@ -176,6 +191,14 @@ func (e *Engine) watch(ctx context.Context, p *pool) {
 				e.log.Info("db-sync server in rotation", slog.String("network", e.network), slog.String("server", p.server))
 			}
 			first()
+			backoff, wait = 0, e.opts.ProbeInterval
+			continue
+		}
+		if errors.Is(err, errBehind) {
+			if p.setDown(err) {
+				e.log.Warn("db-sync replica out of rotation until it catches up", slog.String("network", e.network),
+					slog.String("server", p.server), slog.Duration("lag", time.Duration(p.lag.Load())), slog.String("error", err.Error()))
+			}
 			backoff, wait = 0, e.opts.ProbeInterval
 			continue
 		}
@@ -298,6 +321,8 @@ type ServerState struct {
 	Server string // "primary", "replica1", …
 	Up     bool
 	Err    error // why it is out of rotation
+	// Lag is a replica's lag behind the primary's tip at its last probe.
+	Lag time.Duration
 }
 
 // Servers reports every server's rotation state, primary first.
@@ -305,7 +330,7 @@ func (e *Engine) Servers() []ServerState {
 	out := make([]ServerState, 0, 1+len(e.replicas))
 	for _, p := range e.servers() {
 		up, _ := p.isUp()
-		out = append(out, ServerState{Server: p.server, Up: up, Err: p.downErr()})
+		out = append(out, ServerState{Server: p.server, Up: up, Err: p.downErr(), Lag: time.Duration(p.lag.Load())})
 	}
 	return out
 }

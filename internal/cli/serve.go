@@ -61,7 +61,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			continue
 		}
 		db, err := dbsync.New(nc, dbsync.Options{ServerOptions: dbsync.ServerOptions{StatementTimeout: cfg.StatementTimeout,
-			ProbeInterval: cfg.ProbeInterval, ProbeTimeout: cfg.ProbeTimeout, Conn: conn, Log: log},
+			ProbeInterval: cfg.ProbeInterval, ProbeTimeout: cfg.ProbeTimeout, MaxReplicaLag: cfg.MaxReplicaLag, Conn: conn, Log: log},
 			HistoryMemoBytes: cfg.HistoryMemoBytes})
 		if err != nil {
 			return err

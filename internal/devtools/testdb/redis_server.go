@@ -20,6 +20,7 @@ import (
 type RedisServer struct {
 	t    testing.TB
 	port int
+	args []string // added to redis-server's command line
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -56,7 +57,8 @@ func (r *RedisServer) Start() error {
 	if err != nil {
 		return fmt.Errorf("redis-server not found: %w", err)
 	}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	args := append([]string{"--port", strconv.Itoa(r.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"}, r.args...)
+	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return err

@@ -1,0 +1,339 @@
+package txstatus
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/node"
+)
+
+// SubmitRequest is one POST /v1/tx/submit.
+type SubmitRequest struct {
+	Network      cardano.Network
+	Chain        Chain
+	Tx           *node.Tx
+	CredentialID *uuid.UUID
+	// Check, when set, runs before the transaction is sent (the input
+	// check) but after the "already known" check, whose transactions it
+	// would wrongly refuse (their inputs are spent). Its error is returned
+	// as is.
+	Check func(ctx context.Context) error
+}
+
+// SubmitResult is a successful submission: Status is Submitted (the node
+// accepted it now), InMempool or InBlock (it was already there, and the
+// node was not asked again).
+type SubmitResult struct {
+	Status string
+}
+
+// Submit sends the transaction to the node unless it is already in a block
+// or the mempool. Concurrent submissions of one transaction share one
+// answer from the node; a submission that starts while another is being
+// answered on another instance waits for that answer (Redis lock). Errors
+// are node's (*node.RejectedError, node.ErrTimeout, node.ErrUnavailable,
+// node.ErrNotConfigured), the Check's, or the context's.
+func (s *Service) Submit(ctx context.Context, req SubmitRequest) (SubmitResult, error) {
+	started := time.Now()
+	hash, err := cardano.ParseTxHash(req.Tx.Hash)
+	if err != nil {
+		return SubmitResult{}, fmt.Errorf("txstatus: transaction hash %q: %w", req.Tx.Hash, err)
+	}
+	if status, block := s.known(ctx, req, hash); status != "" {
+		s.record(ctx, req, hash, admin.OutcomeKnown)
+		if block != nil {
+			s.markSeen(ctx, req.Network.Name, hash, block)
+		}
+		return SubmitResult{Status: status}, nil
+	}
+	if req.Check != nil {
+		if err := req.Check(ctx); err != nil {
+			return SubmitResult{}, err
+		}
+	}
+	key := req.Network.Name + ":" + hash.String()
+	return s.flights.do(ctx, key, started, func(fctx context.Context) (SubmitResult, error) {
+		return s.send(fctx, req, hash, started)
+	})
+}
+
+// known asks db-sync and the mempool at once whether the transaction is
+// already in a block (InBlock, with the block) or the mempool (InMempool);
+// "" when neither says so, including when they cannot tell: the node then
+// decides.
+func (s *Service) known(ctx context.Context, req SubmitRequest, hash cardano.TxHash) (string, *dbsync.TxBlock) {
+	var inPool bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inPool, _ = s.inMempool(ctx, req.Network.Name, hash)
+	}()
+	var block *dbsync.TxBlock
+	if req.Chain != nil {
+		var err error
+		if _, block, err = req.Chain.TxInChain(ctx, hash); err != nil {
+			s.log.Debug("submit: db-sync cannot tell whether the transaction is known",
+				slog.String("network", req.Network.Name), slog.String("error", err.Error()))
+		}
+	}
+	<-done
+	switch {
+	case block != nil:
+		return InBlock, block
+	case inPool:
+		return InMempool, nil
+	}
+	return "", nil
+}
+
+// send is one flight: the only submission of this transaction in progress
+// on this instance. Under the deployment-wide lock it first takes an
+// answer given since the request started (another instance's), then asks
+// the node and records its answer.
+func (s *Service) send(ctx context.Context, req SubmitRequest, hash cardano.TxHash, started time.Time) (SubmitResult, error) {
+	unlock, err := s.lock(ctx, req.Network.Name+":"+hash.String())
+	if err != nil {
+		return SubmitResult{}, err
+	}
+	defer unlock()
+	if res, ok, err := s.answeredSince(ctx, req.Network.Name, hash, started); ok {
+		return res, err
+	}
+	if s.opts.Submitter == nil {
+		return SubmitResult{}, fmt.Errorf("%w (no submitter)", node.ErrNotConfigured)
+	}
+	s.record(ctx, req, hash, admin.OutcomePending)
+	err = s.opts.Submitter.Submit(ctx, req.Network, req.Tx.EraID, req.Tx.CBOR)
+	var rej *node.RejectedError
+	switch {
+	case err == nil:
+		s.answer(ctx, req.Network.Name, hash, admin.OutcomeAccepted, "", nil)
+		return SubmitResult{Status: Submitted}, nil
+	case errors.As(err, &rej):
+		// A node refuses a transaction it already holds (its inputs are
+		// spent by the transaction itself): that is success when the
+		// transaction is indeed in the mempool or a block.
+		if status, block := s.known(ctx, req, hash); status != "" {
+			s.answer(ctx, req.Network.Name, hash, admin.OutcomeAccepted, "", nil)
+			if block != nil {
+				s.markSeen(ctx, req.Network.Name, hash, block)
+			}
+			return SubmitResult{Status: status}, nil
+		}
+		s.answer(ctx, req.Network.Name, hash, admin.OutcomeRejected, rej.Reason, rej.ReasonCBOR)
+	default:
+		// Timed out, unreachable, or hung up: the node may hold it or not.
+		s.answer(ctx, req.Network.Name, hash, admin.OutcomeUnknown, "", nil)
+	}
+	return SubmitResult{}, err
+}
+
+// answeredSince returns the node's answer to a submission of the same
+// transaction recorded in the log after started (another instance sent it
+// while this request waited for the lock).
+func (s *Service) answeredSince(ctx context.Context, network string, hash cardano.TxHash, started time.Time) (SubmitResult, bool, error) {
+	if s.opts.Log == nil {
+		return SubmitResult{}, false, nil
+	}
+	sub := s.submission(ctx, network, hash)
+	if sub == nil || sub.AnsweredAt == nil || sub.AnsweredAt.Before(started) {
+		return SubmitResult{}, false, nil
+	}
+	switch sub.Outcome {
+	case admin.OutcomeAccepted:
+		return SubmitResult{Status: Submitted}, true, nil
+	case admin.OutcomeRejected:
+		rej := &node.RejectedError{ReasonCBOR: sub.ReasonCBOR}
+		if sub.Reason != nil {
+			rej.Reason = *sub.Reason
+		}
+		return SubmitResult{}, true, rej
+	}
+	return SubmitResult{}, false, nil // unknown: ask the node again
+}
+
+// record writes a submission to the log; a log that cannot be written does
+// not stop the submission (the node's answer matters more than its record).
+func (s *Service) record(ctx context.Context, req SubmitRequest, hash cardano.TxHash, outcome string) {
+	if s.opts.Log == nil {
+		return
+	}
+	lctx, cancel := s.logCtx(ctx)
+	defer cancel()
+	_, err := s.opts.Log.RecordSubmission(lctx, admin.SubmissionEntry{Network: req.Network.Name, TxHash: hash[:],
+		CredentialID: req.CredentialID, InvalidBefore: req.Tx.InvalidBefore, InvalidHereafter: req.Tx.InvalidHereafter, Outcome: outcome})
+	if err != nil {
+		s.log.Warn("submission log: recording a submission failed", slog.String("network", req.Network.Name),
+			slog.String("tx_hash", hash.String()), slog.String("error", err.Error()))
+	}
+}
+
+// answer records the node's answer in the log.
+func (s *Service) answer(ctx context.Context, network string, hash cardano.TxHash, outcome, reason string, reasonCBOR []byte) {
+	if s.opts.Log == nil {
+		return
+	}
+	lctx, cancel := s.logCtx(ctx)
+	defer cancel()
+	if err := s.opts.Log.AnswerSubmission(lctx, network, hash[:], outcome, reason, reasonCBOR); err != nil {
+		s.log.Warn("submission log: recording the node's answer failed", slog.String("network", network),
+			slog.String("tx_hash", hash.String()), slog.String("error", err.Error()))
+	}
+}
+
+// lockPoll is how often a submission waiting for another instance's asks
+// Redis again; lockOpTimeout bounds one Redis call.
+const (
+	lockPoll      = 20 * time.Millisecond
+	lockOpTimeout = 500 * time.Millisecond
+)
+
+// unlockScript deletes the lock only while it is still this holder's.
+var unlockScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// lock takes the deployment-wide submission lock of key (SET NX with a
+// TTL), waiting while another instance holds it. Redis failing is no
+// reason to refuse a submission: the flight then goes ahead, single per
+// instance only. An error means ctx ended while waiting.
+func (s *Service) lock(ctx context.Context, key string) (unlock func(), err error) {
+	if s.opts.Redis == nil {
+		return func() {}, nil
+	}
+	rdb, k := s.opts.Redis.Redis(), s.opts.Redis.Key("txsubmit", key)
+	var tok [16]byte
+	_, _ = rand.Read(tok[:])
+	token := hex.EncodeToString(tok[:])
+	for {
+		lctx, cancel := context.WithTimeout(ctx, lockOpTimeout)
+		ok, err := rdb.SetNX(lctx, k, token, s.opts.LockTTL).Result()
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil, waitErr(ctx)
+		case err != nil:
+			s.log.Warn("submission lock unavailable; single flight per instance only", slog.String("error", err.Error()))
+			return func() {}, nil
+		case ok:
+			return func() {
+				uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockOpTimeout)
+				defer cancel()
+				_ = unlockScript.Run(uctx, rdb, []string{k}, token).Err()
+			}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, waitErr(ctx)
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// waitErr is why waiting for another submission's answer ended: the client
+// went away, or time ran out (a node timeout to the client: the answer is
+// still coming).
+func waitErr(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("txstatus: waiting for a submission: %w", context.Canceled)
+	}
+	return fmt.Errorf("%w: waiting for another submission of the transaction", node.ErrTimeout)
+}
+
+// flights runs one submission per key at a time on this instance. A
+// request joins the flight in progress, or takes the answer of the flight
+// that ended after it started (it was concurrent with it), so concurrent
+// submissions of the same bytes reach the node once.
+type flights struct {
+	mu   sync.Mutex
+	m    map[string]*flight
+	done map[string]finished
+}
+
+type flight struct {
+	wait chan struct{}
+	res  SubmitResult
+	err  error
+}
+
+type finished struct {
+	at  time.Time
+	res SubmitResult
+	err error
+}
+
+// keepFinished is how long a flight's answer is kept for requests that
+// started before it ended; maxFinished bounds how many are kept.
+const (
+	keepFinished = time.Minute
+	maxFinished  = 10_000
+)
+
+func (g *flights) do(ctx context.Context, key string, started time.Time, fn func(context.Context) (SubmitResult, error)) (SubmitResult, error) {
+	g.mu.Lock()
+	if f, ok := g.done[key]; ok && f.at.After(started) {
+		g.mu.Unlock()
+		return f.res, f.err
+	}
+	f, ok := g.m[key]
+	if !ok {
+		f = &flight{wait: make(chan struct{})}
+		g.m[key] = f
+		// The flight outlives the request that started it (the others
+		// wait on it, and the node's answer must be recorded), within that
+		// request's deadline.
+		fctx, cancel := detached(ctx)
+		go func() {
+			defer cancel()
+			f.res, f.err = fn(fctx)
+			g.mu.Lock()
+			delete(g.m, key)
+			g.remember(key, finished{at: time.Now(), res: f.res, err: f.err})
+			g.mu.Unlock()
+			close(f.wait)
+		}()
+	}
+	g.mu.Unlock()
+	select {
+	case <-f.wait:
+		return f.res, f.err
+	case <-ctx.Done():
+		return SubmitResult{}, waitErr(ctx)
+	}
+}
+
+// remember keeps a flight's answer (g.mu held), dropping expired ones when
+// the book is full.
+func (g *flights) remember(key string, f finished) {
+	if len(g.done) >= maxFinished {
+		for k, old := range g.done {
+			if f.at.Sub(old.at) > keepFinished {
+				delete(g.done, k)
+			}
+		}
+		if len(g.done) >= maxFinished {
+			return
+		}
+	}
+	g.done[key] = f
+}
+
+// detached is ctx without its cancellation but with its deadline (or
+// DefaultLockTTL when it has none).
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	base := context.WithoutCancel(ctx)
+	if d, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(base, d)
+	}
+	return context.WithTimeout(base, DefaultLockTTL)
+}

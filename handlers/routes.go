@@ -55,6 +55,7 @@ func (s *Server) routes() {
 	data.GET("/epochs/latest", httpx.H(s.epochsLatest))
 
 	data.POST("/tx/submit", httpx.H(s.submitTx))
+	data.GET("/tx/status/:hash", httpx.H(s.txStatus))
 
 	data.GET("/assets/:asset", httpx.H(s.assetInfo))
 	data.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))

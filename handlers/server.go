@@ -28,6 +28,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
+	"github.com/syncgate/syncgate/internal/txstatus"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -65,6 +66,10 @@ type Deps struct {
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
+	// Mempool tells whether a node holds a transaction in its mempool
+	// (transaction status, idempotent submission); nil: mempool
+	// "unavailable" in every status.
+	Mempool txstatus.Mempool
 	// Registry is the CIP-26 token registry (optional: no registry metadata).
 	Registry *registry.Registry
 	// PoolStats is the stored live stake distribution (optional: live stake
@@ -94,6 +99,8 @@ type Server struct {
 	answers *answer.Service
 	// adm is the admin API's handlers.
 	adm *adminapi.API
+	// txs submits transactions and tells their status.
+	txs *txstatus.Service
 }
 
 // New builds the server and its routes.
@@ -114,6 +121,12 @@ func New(deps Deps) *Server {
 			Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
+	var subLog txstatus.Log
+	if deps.Admin != nil {
+		subLog = deps.Admin
+	}
+	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: deps.Mempool, Log: subLog,
+		Redis: deps.Redis, Logger: deps.Log})
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

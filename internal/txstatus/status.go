@@ -38,9 +38,9 @@ type Status struct {
 //
 //  1. in a db-sync block: InBlock;
 //  2. in the mempool: InMempool;
-//  3. the log saw it in a block before: RolledBack;
-//  4. its TTL (invalid_hereafter) is at or below the tip's slot: Expired,
-//     since no later block can hold it;
+//  3. its TTL (invalid_hereafter) is at or below the tip's slot: Expired,
+//     since no later block can hold it (final, so it also ends RolledBack);
+//  4. the log saw it in a block before: RolledBack (it may come back);
 //  5. the node rejected it: Rejected;
 //  6. otherwise Unknown.
 //
@@ -87,10 +87,10 @@ func (s *Service) Status(ctx context.Context, network string, chain Chain, hash 
 		}
 	case inPool:
 		st.Status = InMempool
-	case sub != nil && sub.SeenBlockHash != nil:
-		st.Status = RolledBack
 	case sub != nil && sub.InvalidHereafter != nil && *sub.InvalidHereafter <= tip.SlotNo:
 		st.Status = Expired
+	case sub != nil && sub.SeenBlockHash != nil:
+		st.Status = RolledBack
 	case sub != nil && sub.Outcome == admin.OutcomeRejected:
 		st.Status = Rejected
 		if sub.Reason != nil {

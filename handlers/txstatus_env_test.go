@@ -100,9 +100,14 @@ type statusEnv struct {
 	db       *dbsync.DB
 	raw      *sql.DB
 	manifest *chaingen.Manifest
+	redis    *cache.Client
+
+	submitTimeout time.Duration
 }
 
-func newStatusEnv(t *testing.T) *statusEnv {
+// newStatusEnv starts the environment; submitTimeout bounds the node's
+// answer (short where a test makes the node silent).
+func newStatusEnv(t *testing.T, submitTimeout time.Duration) *statusEnv {
 	t.Helper()
 	requireServices(t)
 	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
@@ -110,7 +115,7 @@ func newStatusEnv(t *testing.T) *statusEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(drop)
-	e := &statusEnv{t: t, db: testdb.MustOpenDBSync(t, dsn), manifest: m, pool: newTestMempool()}
+	e := &statusEnv{t: t, submitTimeout: submitTimeout, db: testdb.MustOpenDBSync(t, dsn), manifest: m, pool: newTestMempool()}
 	if e.raw, err = sql.Open("postgres", dsn); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +129,8 @@ func newStatusEnv(t *testing.T) *statusEnv {
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	e.node = nodetest.Start(t, mainnet.Magic)
 	e.node.Set(e.pool.accept)
-	e.srv = e.instance(testRedis(t))
+	e.redis = testRedis(t)
+	e.srv = e.instance(e.redis)
 	return e
 }
 
@@ -135,7 +141,7 @@ func (e *statusEnv) instance(rc *cache.Client) *Server {
 		Credentials: testCredentials,
 		Redis:       rc,
 		Admin:       e.store,
-		Submitter:   node.NewSubmitter(map[string]string{"mainnet": e.node.Socket}, node.Options{SubmitTimeout: 500 * time.Millisecond}),
+		Submitter:   node.NewSubmitter(map[string]string{"mainnet": e.node.Socket}, node.Options{SubmitTimeout: e.submitTimeout}),
 		Mempool:     e.pool,
 		Log:         quietLog,
 	})
@@ -243,3 +249,7 @@ func vectorTx(t testing.TB, id string) *node.Tx {
 
 // errNodeDown is the test mempool's answer while the node is down.
 var errNodeDown = errors.New("node: unavailable")
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -19,7 +19,7 @@ import (
 // rolled_back (the blocks are rolled back) → expired (the chain passes its
 // TTL). Each answer is checked against db-sync read independently.
 func TestTxStatusTransitions(t *testing.T) {
-	e := newStatusEnv(t)
+	e := newStatusEnv(t, 500*time.Millisecond)
 	ctx := context.Background()
 	tx := vectorTx(t, "gouroboros-shelleyTxCborHex") // TTL 4 507 000, above the seeded tip
 	txHex := hex.EncodeToString(tx.CBOR)
@@ -115,7 +115,7 @@ func TestTxStatusTransitions(t *testing.T) {
 // status still answers within its deadline from db-sync and the log, with
 // mempool "unavailable".
 func TestTxStatusRejectedAndNodeDown(t *testing.T) {
-	e := newStatusEnv(t)
+	e := newStatusEnv(t, 500*time.Millisecond)
 	for _, h := range []string{"zz", "abc", strings.Repeat("0", 66)} {
 		code, b := e.status(e.srv, h)
 		if code != 400 || b.Error != "Invalid transaction hash format (expected 64 hex characters)" {

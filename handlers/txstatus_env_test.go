@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -92,7 +93,7 @@ func (p *testMempool) set(fail error, hang bool) {
 // (the follower moves it), a migrated admin database, the real Redis and
 // a fake node.
 type statusEnv struct {
-	t        *testing.T
+	t        testing.TB
 	srv      *Server
 	node     *nodetest.Node
 	pool     *testMempool
@@ -107,7 +108,7 @@ type statusEnv struct {
 
 // newStatusEnv starts the environment; submitTimeout bounds the node's
 // answer (short where a test makes the node silent).
-func newStatusEnv(t *testing.T, submitTimeout time.Duration) *statusEnv {
+func newStatusEnv(t testing.TB, submitTimeout time.Duration) *statusEnv {
 	t.Helper()
 	requireServices(t)
 	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
@@ -234,9 +235,17 @@ func (e *statusEnv) received(hash string) int {
 // vectorTx is one of the real transactions of node/testdata.
 func vectorTx(t testing.TB, id string) *node.Tx {
 	t.Helper()
-	for _, v := range loadSubmitVectors(t.(*testing.T)).Vectors {
-		if v.ID == id {
-			tx, err := node.DecodeTxHex(v.CborHex)
+	raw, err := os.ReadFile("../node/testdata/tx-cbor.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v submitVectors
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range v.Vectors {
+		if x.ID == id {
+			tx, err := node.DecodeTxHex(x.CborHex)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
@@ -102,6 +104,7 @@ type statusEnv struct {
 	raw      *sql.DB
 	manifest *chaingen.Manifest
 	redis    *cache.Client
+	adminDB  *sqlx.DB
 
 	submitTimeout time.Duration
 }
@@ -125,6 +128,7 @@ func newStatusEnv(t testing.TB, submitTimeout time.Duration) *statusEnv {
 	if _, err := admin.Migrate(context.Background(), adminDB); err != nil {
 		t.Fatal(err)
 	}
+	e.adminDB = adminDB
 	e.store = admin.NewStore(adminDB, admin.Options{Log: quietLog})
 	t.Cleanup(e.store.Close)
 	mainnet, _ := cardano.NetworkByName("mainnet")

@@ -87,7 +87,9 @@ func TestSubmitSingleFlight(t *testing.T) {
 	close(start)
 	wg.Wait()
 	if statuses["submitted"]+statuses["in_mempool"] != 1000 {
-		t.Fatalf("answers: %v", statuses)
+		var outcomes []string
+		_ = e.adminDB.Select(&outcomes, `SELECT outcome || ' ' || count(*) FROM syncgate.tx_submissions GROUP BY outcome`)
+		t.Fatalf("answers: %v; logged outcomes %v; node received %d", statuses, outcomes, len(e.node.Received()))
 	}
 	// Submitted again once answered: from the mempool, without the node.
 	for i := 0; i < 200; i++ {

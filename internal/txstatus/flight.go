@@ -18,45 +18,56 @@ import (
 // lockPoll is how often a submission waiting for another instance's asks
 // Redis again; lockOpTimeout bounds one Redis call.
 const (
-	lockPoll      = 20 * time.Millisecond
-	lockOpTimeout = 500 * time.Millisecond
+	lockPoll       = 20 * time.Millisecond
+	lockOpTimeout  = 500 * time.Millisecond
+	lockCheckEvery = 5 // polls between two looks at the log
 )
 
 // unlockScript deletes the lock only while it is still this holder's.
 var unlockScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
 
 // lock takes the deployment-wide submission lock of key (SET NX with a
-// TTL), waiting while another instance holds it. Redis failing is no
-// reason to refuse a submission: the flight then goes ahead, single per
-// instance only. An error means ctx ended while waiting.
-func (s *Service) lock(ctx context.Context, key string) (unlock func(), err error) {
+// TTL), waiting while another instance holds it. While it waits it asks
+// answered every lockCheckEvery whether the holder's answer is in: a holder
+// that answered but could not release the lock (Redis trouble) keeps no one
+// waiting. Redis failing is no reason to refuse a submission: the flight
+// then goes ahead, single per instance only. shared is true when answered
+// gave the answer (res, err); otherwise a nil err means the lock is held
+// (or Redis cannot hold it) and an error that ctx ended while waiting.
+func (s *Service) lock(ctx context.Context, key string, answered func() (SubmitResult, bool, error)) (unlock func(), res SubmitResult, shared bool, err error) {
+	none := func() {}
 	if s.opts.Redis == nil {
-		return func() {}, nil
+		return none, SubmitResult{}, false, nil
 	}
 	rdb, k := s.opts.Redis.Redis(), s.opts.Redis.Key("txsubmit", key)
 	var tok [16]byte
 	_, _ = rand.Read(tok[:])
 	token := hex.EncodeToString(tok[:])
-	for {
+	for attempt := 1; ; attempt++ {
 		lctx, cancel := context.WithTimeout(ctx, lockOpTimeout)
 		ok, err := rdb.SetNX(lctx, k, token, s.opts.LockTTL).Result()
 		cancel()
 		switch {
 		case ctx.Err() != nil:
-			return nil, waitErr(ctx)
+			return nil, SubmitResult{}, false, waitErr(ctx)
 		case err != nil:
 			s.log.Warn("submission lock unavailable; single flight per instance only", slog.String("error", err.Error()))
-			return func() {}, nil
+			return none, SubmitResult{}, false, nil
 		case ok:
 			return func() {
 				uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lockOpTimeout)
 				defer cancel()
 				_ = unlockScript.Run(uctx, rdb, []string{k}, token).Err()
-			}, nil
+			}, SubmitResult{}, false, nil
+		}
+		if attempt%lockCheckEvery == 0 {
+			if res, ok, err := answered(); ok {
+				return none, res, true, err
+			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil, waitErr(ctx)
+			return nil, SubmitResult{}, false, waitErr(ctx)
 		case <-time.After(lockPoll):
 		}
 	}

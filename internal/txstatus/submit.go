@@ -95,16 +95,17 @@ func (s *Service) known(ctx context.Context, req SubmitRequest, hash cardano.TxH
 }
 
 // send is one flight: the only submission of this transaction in progress
-// on this instance. Under the deployment-wide lock it first takes an
-// answer given since the request started (another instance's), then asks
-// the node and records its answer.
+// on this instance. Under the deployment-wide lock (or while waiting for
+// it) it takes an answer given since the request started (another
+// instance's); otherwise it asks the node and records its answer.
 func (s *Service) send(ctx context.Context, req SubmitRequest, hash cardano.TxHash, started time.Time) (SubmitResult, error) {
-	unlock, err := s.lock(ctx, req.Network.Name+":"+hash.String())
-	if err != nil {
-		return SubmitResult{}, err
+	answered := func() (SubmitResult, bool, error) { return s.answeredSince(ctx, req.Network.Name, hash, started) }
+	unlock, res, shared, err := s.lock(ctx, req.Network.Name+":"+hash.String(), answered)
+	if shared || err != nil {
+		return res, err
 	}
 	defer unlock()
-	if res, ok, err := s.answeredSince(ctx, req.Network.Name, hash, started); ok {
+	if res, ok, err := answered(); ok {
 		return res, err
 	}
 	if s.opts.Submitter == nil {

@@ -61,7 +61,7 @@ const (
 const (
 	DefaultMempoolTimeout = time.Second
 	DefaultLogTimeout     = 2 * time.Second
-	DefaultLockTTL        = 30 * time.Second
+	DefaultLockTTL        = 15 * time.Second
 )
 
 // Options configures a Service; nil parts degrade: no Mempool (status says

@@ -128,6 +128,10 @@ func newStatusEnv(t testing.TB, submitTimeout time.Duration) *statusEnv {
 	if _, err := admin.Migrate(context.Background(), adminDB); err != nil {
 		t.Fatal(err)
 	}
+	// As serve sizes the admin pool (database/sql keeps 2 idle
+	// connections by default, so most reads would dial).
+	adminDB.SetMaxOpenConns(16)
+	adminDB.SetMaxIdleConns(16)
 	e.adminDB = adminDB
 	e.store = admin.NewStore(adminDB, admin.Options{Log: quietLog})
 	t.Cleanup(e.store.Close)

@@ -333,6 +333,8 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		{"epochs_latest", func() ([]target, error) { return b.epochsLatest() }},
 		{"asset_info_popular", func() ([]target, error) { return b.assetInfo([]string{m.Assets.Hosky.Unit}) }},
 		{"asset_info_rare", func() ([]target, error) { return b.assetInfo(rareAssets(m)) }},
+		{"asset_holders_popular", func() ([]target, error) { return b.assetHolders([]string{m.Assets.Hosky.Unit}) }},
+		{"asset_holders_rare", func() ([]target, error) { return b.assetHolders(rareAssets(m)) }},
 		{"pool_info_big", func() ([]target, error) { return b.poolInfo([]string{m.Pools.Biggest.ID}) }},
 		{"pool_info", func() ([]target, error) { return b.poolInfo(smallPools(m)) }},
 		{"pool_delegators_big", func() ([]target, error) { return b.poolDelegators(bigPoolPages(m)) }},
@@ -701,6 +703,24 @@ func (b *builder) assetInfo(units []string) ([]target, error) {
 		t := target{path: "/v1/assets/" + url.PathEscape(u)}
 		if db := b.db(); db != nil {
 			t.raw = func(ctx context.Context) error { _, err := db.AssetInfo(ctx, id, dbsync.SourceAuto); return err }
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// assetHolders: the first page of each asset's holders.
+func (b *builder) assetHolders(units []string) ([]target, error) {
+	ts := make([]target, 0, len(units))
+	for _, u := range units {
+		id, err := cardano.ParseAssetID(u)
+		if err != nil {
+			return nil, fmt.Errorf("asset %q: %w", u, err)
+		}
+		t := target{path: "/v1/assets/" + url.PathEscape(u) + "/holders"}
+		if db := b.db(); db != nil {
+			q := dbsync.AccountQuery{Limit: 100}
+			t.raw = func(ctx context.Context) error { _, err := db.AssetHolders(ctx, id, q); return err }
 		}
 		ts = append(ts, t)
 	}

@@ -47,7 +47,7 @@ type Asset struct {
 	// Metadata is the on-chain metadata the source asked for (nil when
 	// none was found or the source is the registry), MetadataSource its
 	// origin (SourceCIP68 or SourceCIP25).
-	Metadata       *AssetMetadata
+	Metadata       *cardano.AssetMetadata
 	MetadataSource MetadataSource
 	// Tip is the chain tip of the snapshot the answer was read in.
 	Tip Tip
@@ -114,7 +114,7 @@ func (db *DB) AssetInfo(ctx context.Context, id cardano.AssetID, src MetadataSou
 				return err
 			}
 			if label.Valid {
-				if md, ok := decodeCIP25([]byte(label.String), id); ok {
+				if md, ok := cardano.DecodeCIP25([]byte(label.String), id); ok {
 					a.Metadata, a.MetadataSource = md, SourceCIP25
 				}
 			}
@@ -127,7 +127,7 @@ func (db *DB) AssetInfo(ctx context.Context, id cardano.AssetID, src MetadataSou
 // cip68Metadata reads the current reference datum of a CIP-68 user token;
 // nil for other assets, or when the reference NFT is not in the UTxO, has
 // no known datum, or the datum is not CIP-68 metadata.
-func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id cardano.AssetID) (*AssetMetadata, error) {
+func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id cardano.AssetID) (*cardano.AssetMetadata, error) {
 	ref, ok := id.CIP68Reference()
 	if !ok {
 		return nil, nil
@@ -142,7 +142,7 @@ func (db *DB) cip68Metadata(ctx context.Context, tx *Snapshot, id cardano.AssetI
 	if !row.Datum.Valid {
 		return nil, nil
 	}
-	md, ok := decodeCIP68([]byte(row.Datum.String), id)
+	md, ok := cardano.DecodeCIP68([]byte(row.Datum.String), id)
 	if !ok {
 		return nil, nil
 	}

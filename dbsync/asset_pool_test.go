@@ -303,7 +303,7 @@ func c2AssetCIP68(t *testing.T, c *c2Chain) {
 const c2CIP68Blockfrost = "Blockfrost NFT v2 testing token #018 (preprod) - reference NFT (100) inline datum"
 
 // c2CIP68Want is what each real datum of cip68.json must decode to.
-var c2CIP68Want = map[string]*dbsync.AssetMetadata{
+var c2CIP68Want = map[string]*cardano.AssetMetadata{
 	c2CIP68Blockfrost: {Name: "Blockfrost NFT v2 testing token", Description: c2Strp("Blockfrost NFT v2 testing token"),
 		Image: c2Strp("ipfs://QmUCXMTcvuJpwHF3gABRr69ceQR2uEG2Fsik9CyWh8MUoQ"), Decimals: c2I64p(0)},
 	"FLDT (FluidTokens) CIP-68 FT reference datum (mainnet)": {Name: "FLDT", Ticker: c2Strp("FLDT"), Decimals: c2I64p(6),
@@ -345,15 +345,15 @@ func c2AssetCIP25(t *testing.T, c *c2Chain) {
 	cases := []struct {
 		label string
 		unit  string
-		want  *dbsync.AssetMetadata
+		want  *cardano.AssetMetadata
 	}{
-		{"v1 (minted, burned, minted again)", m.CIP25V1.Unit, &dbsync.AssetMetadata{Name: "SpaceBud #3412",
+		{"v1 (minted, burned, minted again)", m.CIP25V1.Unit, &cardano.AssetMetadata{Name: "SpaceBud #3412",
 			Image: c2Strp("ipfs://QmPQWCUh9abUP2NQ2svMsRgcehez1VN6QGAcBCpuVQNdKp")}},
-		{"v2, chunked image", m.CIP25V2.Unit, &dbsync.AssetMetadata{Name: "Optim EQT",
+		{"v2, chunked image", m.CIP25V2.Unit, &cardano.AssetMetadata{Name: "Optim EQT",
 			Image: c2Strp("ipfs://bafkreif5iapksurpzoegyxl7jybdlxbqsz2upsagu2dmbygj4qbf6cfcdi")}},
-		{"v2, empty asset name", m.CIP25V2Empty.Unit, &dbsync.AssetMetadata{Name: "",
+		{"v2, empty asset name", m.CIP25V2Empty.Unit, &cardano.AssetMetadata{Name: "",
 			Image: c2Strp("ipfs://todo"), Description: c2Strp("Change the world with FinanceBinaries!")}},
-		{"v1, data: image in chunks", m.CIP25Chunked.Unit, &dbsync.AssetMetadata{Name: "SyncGate Art #001", Image: &chunked}},
+		{"v1, data: image in chunks", m.CIP25Chunked.Unit, &cardano.AssetMetadata{Name: "SyncGate Art #001", Image: &chunked}},
 	}
 	for _, tc := range cases {
 		for _, src := range []dbsync.MetadataSource{dbsync.SourceAuto, dbsync.SourceCIP25} {
@@ -363,7 +363,7 @@ func c2AssetCIP25(t *testing.T, c *c2Chain) {
 			}
 			got := a.Metadata
 			if got != nil && got.Description != nil && tc.want.Description == nil {
-				got = &dbsync.AssetMetadata{Name: got.Name, Image: got.Image, Ticker: got.Ticker, URL: got.URL} // description optional
+				got = &cardano.AssetMetadata{Name: got.Name, Image: got.Image, Ticker: got.Ticker, URL: got.URL} // description optional
 			}
 			if a.MetadataSource != dbsync.SourceCIP25 || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("%s (%s): got %s %s, want %s", tc.label, src, a.MetadataSource, c2JS(a.Metadata), c2JS(tc.want))

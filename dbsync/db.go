@@ -135,23 +135,22 @@ func (db *DB) Engine() *engine.Engine { return db.eng }
 // next in rotation) while it stays in rotation, and to the primary after:
 // a request that reads the tip and then its answer in several statements
 // through it sees one server's chain, or a newer one, never an older one.
+// A view's Pinned is the view itself.
 func (db *DB) Pinned() *DB {
+	if db.pin.IsPinned() {
+		return db // already a view: keep its server
+	}
 	return &DB{Network: db.Network, Caps: db.Caps, state: db.state, pin: db.eng.Pinned()}
 }
 
-// Pin returns a context whose reads on db all go to one server, as
-// Pinned's do; for callers that pass only a context down to their reads.
-func (db *DB) Pin(ctx context.Context) context.Context {
-	return db.eng.WithReader(ctx, db.eng.Pinned())
-}
-
-// reader is the reader for a read in ctx: the view's pinned reader, else
-// the one ctx was pinned to, else an unpinned one.
-func (db *DB) reader(ctx context.Context) engine.Reader {
+// reader is the reader for a read: the view's pinned reader (Pinned),
+// else an unpinned one. Pinning is a value handed out, never a context
+// value, so a read cannot lose it on the way down.
+func (db *DB) reader() engine.Reader {
 	if db.pin.IsPinned() {
 		return db.pin
 	}
-	return db.eng.ReaderOf(ctx)
+	return db.eng.Any()
 }
 
 // Started waits for the first attempt to get the primary ready and
@@ -178,17 +177,17 @@ func (db *DB) LogValue() slog.Value { return db.eng.LogValue() }
 // db-sync writes or rolls back in between.
 // The transaction holds a place at the reader's gate until it ends.
 func (db *DB) ReadTx(ctx context.Context, fn func(tx *Snapshot) error) error {
-	return db.reader(ctx).ReadTx(ctx, fn)
+	return db.reader().ReadTx(ctx, fn)
 }
 
 // get runs a one-row read (gated, prepared when registered) on a reader.
 func (db *DB) get(ctx context.Context, dest any, q Query, args ...any) error {
-	return db.reader(ctx).Get(ctx, dest, q, args...)
+	return db.reader().Get(ctx, dest, q, args...)
 }
 
 // selectAll runs a many-row read (gated, prepared when registered) on a reader.
 func (db *DB) selectAll(ctx context.Context, dest any, q Query, args ...any) error {
-	return db.reader(ctx).Select(ctx, dest, q, args...)
+	return db.reader().Select(ctx, dest, q, args...)
 }
 
 // sql returns s rendered for this database's layout now.

@@ -53,7 +53,7 @@ func (db *DB) LatestPosition(ctx context.Context) (ChainPosition, error) {
 // transaction they build, and for a statement this cheap the round trip
 // is most of a request's cost.
 func (db *DB) RecentPosition(ctx context.Context) (ChainPosition, error) {
-	return engine.Recent(ctx, db.reader(ctx), memoPosition, readPosition)
+	return engine.Recent(ctx, db.reader(), memoPosition, readPosition)
 }
 
 // positionErr classifies a position read's error (and converts its times).

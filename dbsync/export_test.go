@@ -45,7 +45,7 @@ var showPlanCacheMode = Query{Name: "show_plan_cache_mode", Text: "SHOW plan_cac
 const StreamSlots = engine.StreamSlots
 
 // ReaderName is the server a read in ctx would go to now.
-func (db *DB) ReaderName(ctx context.Context) string { return db.reader(ctx).Server() }
+func (db *DB) ReaderName(ctx context.Context) string { return db.reader().Server() }
 
 // TakeOut takes server i (0: the primary) out of rotation, as a failed probe would.
 func (db *DB) TakeOut(i int) { db.eng.TakeOut(i) }

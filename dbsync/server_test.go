@@ -41,16 +41,10 @@ func withReplicas(t *testing.T) *dbsync.DB {
 
 // A pinned request reads from one server, remembers the tip of that
 // server only, and moves to the primary when its server leaves rotation:
-// pinned by a view (Pinned) or by its context (Pin).
+// pinned by a view (Pinned).
 func TestPinnedReadsStayOnOneServer(t *testing.T) {
 	needChains(t)
-	pins := map[string]func(db *dbsync.DB) (*dbsync.DB, context.Context){
-		"view":    func(db *dbsync.DB) (*dbsync.DB, context.Context) { return db.Pinned(), context.Background() },
-		"context": func(db *dbsync.DB) (*dbsync.DB, context.Context) { return db, db.Pin(context.Background()) },
-	}
-	for name, pin := range pins {
-		t.Run(name, func(t *testing.T) { testPinnedReads(t, pin) })
-	}
+	testPinnedReads(t, func(db *dbsync.DB) (*dbsync.DB, context.Context) { return db.Pinned(), context.Background() })
 }
 
 func testPinnedReads(t *testing.T, pin func(db *dbsync.DB) (*dbsync.DB, context.Context)) {

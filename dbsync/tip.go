@@ -38,7 +38,7 @@ const (
 // asks the server when the memo is older. An answer cached under this tip
 // and read afterwards through the same pinned reader is never older than it.
 func (db *DB) RecentTip(ctx context.Context) (Tip, error) {
-	t, err := engine.Recent(ctx, db.reader(ctx), memoTip, engine.ReadTip)
+	t, err := engine.Recent(ctx, db.reader(), memoTip, engine.ReadTip)
 	return t, classify(err)
 }
 

@@ -124,7 +124,7 @@ func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {
 // eachUTxO reads the listing in keyset chunks of (tx_id, index) inside one
 // snapshot: each chunk resumes the index walk where the last one stopped.
 func (db *DB) eachUTxO(ctx context.Context, query Query, arg any, fn func([]UTxO) error) error {
-	return db.reader(ctx).Stream(ctx, func(tx *Snapshot) error {
+	return db.reader().Stream(ctx, func(tx *Snapshot) error {
 		afterTx, afterIndex := int64(-1), -1
 		for {
 			utxos, rows, err := selectUTxOs(ctx, tx, query, arg, afterTx, afterIndex, db.chunkSize())

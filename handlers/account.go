@@ -10,7 +10,7 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 )
 
-// Limits of the stake-account lists (client-extras conventions).
+// Limits of the stake-account lists (the client SDK's paging: OpenAPI "Pagination").
 const (
 	accountListDefaultLimit = 100
 	accountListMaxLimit     = 100

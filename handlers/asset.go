@@ -27,3 +27,21 @@ func (s *Server) assetInfo(c *gin.Context) error {
 	}
 	return answered(c)(s.answers.Asset(c.Request.Context(), db, id, src))
 }
+
+// assetHolders: GET /v1/assets/:asset/holders?limit&offset (largest
+// holding first; the stake-account lists' paging rules).
+func (s *Server) assetHolders(c *gin.Context) error {
+	id, err := cardano.ParseAssetID(c.Param("asset"))
+	if err != nil {
+		return httpx.ErrInvalidAssetID
+	}
+	q, err := accountQuery(c, false)
+	if err != nil {
+		return err
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	return answered(c)(s.answers.AssetHolders(c.Request.Context(), db, id, q))
+}

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/answer"
 )
 
 // balanceByAddress: GET /v1/assets/balance/address/:address.
@@ -15,6 +16,13 @@ func (s *Server) balanceByAddress(c *gin.Context) error {
 	grouped, err := httpx.QueryBool(c, "groupByPolicy")
 	if err != nil {
 		return err
+	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		b, err := s.answers.PendingBalanceByAddress(c.Request.Context(), db, addr, grouped, mode)
+		return answered(c)(b, mempoolError(db.Network, err))
 	}
 	return answered(c)(s.answers.BalanceByAddress(c.Request.Context(), db, addr, grouped))
 }
@@ -29,6 +37,13 @@ func (s *Server) balanceByStake(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		b, err := s.answers.PendingBalanceByStake(c.Request.Context(), db, key, grouped, mode)
+		return answered(c)(b, mempoolError(db.Network, err))
+	}
 	return answered(c)(s.answers.BalanceByStake(c.Request.Context(), db, key, grouped))
 }
 
@@ -41,6 +56,13 @@ func (s *Server) balanceByCredential(c *gin.Context) error {
 	grouped, err := httpx.QueryBool(c, "groupByPolicy")
 	if err != nil {
 		return err
+	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		b, err := s.answers.PendingBalanceByCredential(c.Request.Context(), db, cred, grouped, mode)
+		return answered(c)(b, mempoolError(db.Network, err))
 	}
 	return answered(c)(s.answers.BalanceByCredential(c.Request.Context(), db, cred, grouped))
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// epochsLatest: GET /v1/epochs/latest (client-extras "Chain position").
+// epochsLatest: GET /v1/epochs/latest (the client SDK's chain position).
 func (s *Server) epochsLatest(c *gin.Context) error {
 	db, err := s.chainDB(c)
 	if err != nil {

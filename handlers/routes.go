@@ -21,7 +21,8 @@ import (
 //     costs nothing; probes (/livez, /readyz, /v1/health) are never refused;
 //   - deadline and body limit before any handler reads the body or the database;
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
-//     see 429s, and rate limiting needs the credential;
+//     see 429s, and rate limiting needs the credential; then, on chain-data
+//     routes (all but submit), readAt: a refused request waits for nothing;
 //   - on admin routes, requireAdmin (authentication, admin rate limit, the
 //     route's permission), then requireBootstrap where only the bootstrap
 //     key may call: who may call what is decided here, not in handlers.
@@ -43,34 +44,40 @@ func (s *Server) routes() {
 	v1.GET("/health", httpx.H(s.health))
 
 	data := v1.Group("", s.dataMiddleware()...)
-	data.GET("/utxos/address/:address", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByAddress))
-	data.GET("/utxos/stake/:stakeKey", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByStake))
-	data.GET("/assets/balance/address/:address", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByAddress))
-	data.GET("/assets/balance/stake/:stakeKey", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByStake))
-	data.GET("/utxos/credential/:credential", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByCredential))
-	data.GET("/assets/balance/credential/:credential", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByCredential))
-	data.GET("/tx/address/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txsByAddress))
-	data.GET("/tx/history/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txHistory))
-	data.GET("/tx/hash/:hash", s.needs(dbsync.FactsSpent), httpx.H(s.txByHash))
-	data.GET("/epochs/latest", httpx.H(s.epochsLatest))
-
 	data.POST("/tx/submit", httpx.H(s.submitTx))
 	data.GET("/tx/status/:hash", httpx.H(s.txStatus))
+	data.GET("/mempool", httpx.H(s.mempoolStatus))
+	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
 
-	data.GET("/assets/:asset", httpx.H(s.assetInfo))
-	data.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))
-	data.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), httpx.H(s.poolDelegators))
-	data.GET("/pools/:poolId/delegators", httpx.H(s.poolDelegatorCount))
-	data.GET("/pools/:poolId/metadata", httpx.H(s.poolMetadata))
-	data.GET("/pools/:poolId/blocks", httpx.H(s.poolBlocks))
+	// Chain data: every answer names the tip it was read at and honours
+	// min_slot (readAt).
+	chain := data.Group("", s.readAt)
+	chain.GET("/utxos/address/:address", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByAddress))
+	chain.GET("/utxos/stake/:stakeKey", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByStake))
+	chain.GET("/assets/balance/address/:address", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByAddress))
+	chain.GET("/assets/balance/stake/:stakeKey", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByStake))
+	chain.GET("/utxos/credential/:credential", s.needs(dbsync.FactsUnspent), httpx.H(s.utxosByCredential))
+	chain.GET("/assets/balance/credential/:credential", s.needs(dbsync.FactsUnspent), httpx.H(s.balanceByCredential))
+	chain.GET("/tx/address/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txsByAddress))
+	chain.GET("/tx/history/:address", s.needs(dbsync.FactsSpent), httpx.H(s.txHistory))
+	chain.GET("/tx/hash/:hash", s.needs(dbsync.FactsSpent), httpx.H(s.txByHash))
+	chain.GET("/epochs/latest", httpx.H(s.epochsLatest))
 
-	data.GET("/accounts/:stakeAddress", httpx.H(s.account))
-	data.GET("/accounts/:stakeAddress/rewards", httpx.H(s.accountRewards))
-	data.GET("/accounts/:stakeAddress/delegations", httpx.H(s.accountDelegations))
-	data.GET("/accounts/:stakeAddress/registrations", httpx.H(s.accountRegistrations))
-	data.GET("/accounts/:stakeAddress/withdrawals", httpx.H(s.accountWithdrawals))
-	data.GET("/accounts/:stakeAddress/addresses", s.needs(dbsync.FactsSpent), httpx.H(s.accountAddresses))
-	data.GET("/accounts/:stakeAddress/assets", s.needs(dbsync.FactsUnspent), httpx.H(s.accountAssets))
+	chain.GET("/assets/:asset", httpx.H(s.assetInfo))
+	chain.GET("/assets/:asset/holders", s.needs(dbsync.FactsUnspent), httpx.H(s.assetHolders))
+	chain.GET("/pools/:poolId", s.needs(dbsync.FactsUnspent), httpx.H(s.poolInfo))
+	chain.GET("/pools/:poolId/delegators/list", s.needs(dbsync.FactsUnspent), httpx.H(s.poolDelegators))
+	chain.GET("/pools/:poolId/delegators", httpx.H(s.poolDelegatorCount))
+	chain.GET("/pools/:poolId/metadata", httpx.H(s.poolMetadata))
+	chain.GET("/pools/:poolId/blocks", httpx.H(s.poolBlocks))
+
+	chain.GET("/accounts/:stakeAddress", httpx.H(s.account))
+	chain.GET("/accounts/:stakeAddress/rewards", httpx.H(s.accountRewards))
+	chain.GET("/accounts/:stakeAddress/delegations", httpx.H(s.accountDelegations))
+	chain.GET("/accounts/:stakeAddress/registrations", httpx.H(s.accountRegistrations))
+	chain.GET("/accounts/:stakeAddress/withdrawals", httpx.H(s.accountWithdrawals))
+	chain.GET("/accounts/:stakeAddress/addresses", s.needs(dbsync.FactsSpent), httpx.H(s.accountAddresses))
+	chain.GET("/accounts/:stakeAddress/assets", s.needs(dbsync.FactsUnspent), httpx.H(s.accountAssets))
 
 	adm := v1.Group("/admin")
 	adm.GET("/me", s.adm.RequireAdmin(""), httpx.H(s.adm.AdminMe))

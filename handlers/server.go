@@ -29,6 +29,7 @@ import (
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
 	"github.com/syncgate/syncgate/internal/txstatus"
+	"github.com/syncgate/syncgate/node"
 )
 
 // CredentialAuthenticator resolves a data API key to its caller, or to one
@@ -66,10 +67,13 @@ type Deps struct {
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
-	// Mempool tells whether a node holds a transaction in its mempool
-	// (transaction status, idempotent submission); nil: mempool
-	// "unavailable" in every status.
-	Mempool txstatus.Mempool
+	// Mempool reads each network's node mempool (GET /v1/mempool,
+	// ?pending=); nil answers 503.
+	Mempool *node.Mempool
+	// TxMempool, when set, is what transaction status and idempotent
+	// submission ask instead of Mempool (tests give an in-process one);
+	// nil: Mempool; both nil: mempool "unavailable" in every status.
+	TxMempool txstatus.Mempool
 	// Registry is the CIP-26 token registry (optional: no registry metadata).
 	Registry *registry.Registry
 	// PoolStats is the stored live stake distribution (optional: live stake
@@ -118,14 +122,18 @@ func New(deps Deps) *Server {
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
 		guard: httpx.NewAuthGuard(deps.Config.AuthFailuresPerMinute, deps.AuthFailures, deps.Now),
 		answers: answer.New(answer.Options{Redis: deps.Redis, Spool: deps.Spool, Registry: deps.Registry, PoolStats: deps.PoolStats,
-			Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
+			Mempool: deps.Mempool, Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
 	var subLog txstatus.Log
 	if deps.Admin != nil {
 		subLog = deps.Admin
 	}
-	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: deps.Mempool, Log: subLog,
+	txMempool := deps.TxMempool
+	if txMempool == nil && deps.Mempool != nil {
+		txMempool = nodeMempool{deps.Mempool}
+	}
+	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
 		Redis: deps.Redis, Logger: deps.Log})
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false

@@ -7,7 +7,7 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 )
 
-// Limits of the two history endpoints (spec §8).
+// Limits of the two history endpoints (OpenAPI: the history routes' limit and offset).
 const (
 	detailedHistoryDefaultLimit = 20
 	detailedHistoryMaxLimit     = 100

@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"context"
+	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -8,6 +11,7 @@ import (
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/txstatus"
+	"github.com/syncgate/syncgate/node"
 )
 
 // txStatusResult is GET /v1/tx/status/:hash's data (OpenAPI schema TxStatus).
@@ -67,4 +71,15 @@ func (s *Server) txStatus(c *gin.Context) error {
 	}
 	httpx.OK(c, out)
 	return nil
+}
+
+// nodeMempool is the node's mempool reader as transaction status asks it.
+type nodeMempool struct{ m *node.Mempool }
+
+func (n nodeMempool) Contains(ctx context.Context, network string, hash [32]byte) (bool, error) {
+	nw, ok := cardano.NetworkByName(network)
+	if !ok {
+		return false, fmt.Errorf("mempool: unknown network %q", network)
+	}
+	return n.m.Has(ctx, nw, hex.EncodeToString(hash[:]))
 }

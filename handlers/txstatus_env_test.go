@@ -151,7 +151,7 @@ func (e *statusEnv) instance(rc *cache.Client) *Server {
 		Redis:       rc,
 		Admin:       e.store,
 		Submitter:   node.NewSubmitter(map[string]string{"mainnet": e.node.Socket}, node.Options{SubmitTimeout: e.submitTimeout}),
-		Mempool:     e.pool,
+		TxMempool:   e.pool,
 		Log:         quietLog,
 	})
 }

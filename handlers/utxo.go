@@ -15,6 +15,12 @@ func (s *Server) utxosByAddress(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		return mempoolError(db.Network, s.answers.PendingUTxOsByAddress(streamTo(c), db, addr, mode))
+	}
 	return s.answers.UTxOsByAddress(streamTo(c), db, addr)
 }
 
@@ -24,6 +30,12 @@ func (s *Server) utxosByStake(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		return mempoolError(db.Network, s.answers.PendingUTxOsByStake(streamTo(c), db, key, mode))
+	}
 	return s.answers.UTxOsByStake(streamTo(c), db, key)
 }
 
@@ -32,6 +44,12 @@ func (s *Server) utxosByCredential(c *gin.Context) error {
 	db, cred, err := s.chainCredential(c)
 	if err != nil {
 		return err
+	}
+	if mode, err := pendingMode(c); err != nil || mode != answer.PendingOff {
+		if err != nil {
+			return err
+		}
+		return mempoolError(db.Network, s.answers.PendingUTxOsByCredential(streamTo(c), db, cred, mode))
 	}
 	return s.answers.UTxOsByCredential(streamTo(c), db, cred)
 }

@@ -1,7 +1,9 @@
 // Package node is syncgate's link to cardano-node: it decodes and hashes a
 // signed transaction (tx.go), and submits it over the node-to-client
 // LocalTxSubmission mini-protocol (submit.go), turning the node's answer
-// into typed errors with a readable rejection reason (reason.go).
+// into typed errors with a readable rejection reason (reason.go). It reads
+// the mempool over LocalTxMonitor (mempool.go): one decoded snapshot per
+// network, shared by every request for a second.
 //
 // It never imports gin or net/http and never touches db-sync; checking
 // inputs against db-sync is the handler's job (dbsync.UnspentInputs).

@@ -115,16 +115,22 @@ func DecodeTx(raw []byte) (tx *Tx, err error) {
 	if err != nil {
 		return nil, invalid("not a transaction: %s", err.Error())
 	}
-	ins := lt.Inputs()
+	ins := inputsOf(lt)
 	if len(ins) == 0 {
 		return nil, invalid("transaction has no inputs")
 	}
-	tx = &Tx{Hash: lt.Hash().String(), EraID: uint16(txType), CBOR: raw, Inputs: make([]Input, len(ins)),
-		InvalidBefore: lt.ValidityIntervalStart(), InvalidHereafter: lt.TTL()}
+	return &Tx{Hash: lt.Hash().String(), EraID: uint16(txType), CBOR: raw, Inputs: ins,
+		InvalidBefore: lt.ValidityIntervalStart(), InvalidHereafter: lt.TTL()}, nil
+}
+
+// inputsOf lists a decoded transaction's spent inputs in its own order.
+func inputsOf(lt ledger.Transaction) []Input {
+	ins := lt.Inputs()
+	out := make([]Input, len(ins))
 	for i, in := range ins {
-		tx.Inputs[i] = Input{TxHash: in.Id().String(), Index: in.Index()}
+		out[i] = Input{TxHash: in.Id().String(), Index: in.Index()}
 	}
-	return tx, nil
+	return out
 }
 
 // EraName is the era's name for logs ("Conway"), or "era <id>".

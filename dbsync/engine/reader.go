@@ -26,23 +26,6 @@ func (e *Engine) Pinned() Reader { return Reader{e: e, pin: e.rotate()} }
 // Any returns an unpinned reader.
 func (e *Engine) Any() Reader { return Reader{e: e} }
 
-// pinKey holds, in a context, a pinned reader of one engine (WithReader).
-type pinKey struct{ e *Engine }
-
-// WithReader returns ctx carrying r, for code that passes only a context
-// down to reads (ReaderOf finds it).
-func (e *Engine) WithReader(ctx context.Context, r Reader) context.Context {
-	return context.WithValue(ctx, pinKey{e}, r)
-}
-
-// ReaderOf returns the reader ctx carries (WithReader), or an unpinned one.
-func (e *Engine) ReaderOf(ctx context.Context) Reader {
-	if r, ok := ctx.Value(pinKey{e}).(Reader); ok {
-		return r
-	}
-	return e.Any()
-}
-
 // rotate returns the next replica in rotation, or the primary when none is.
 func (e *Engine) rotate() *pool {
 	n := len(e.replicas)

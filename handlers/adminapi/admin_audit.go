@@ -10,7 +10,7 @@ import (
 	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
-// auditEntryJSON is an audit log entry (spec §2.14).
+// auditEntryJSON is an audit log entry (OpenAPI "AuditEntry").
 type auditEntryJSON struct {
 	ID              uuid.UUID       `json:"id"`
 	Action          string          `json:"action"`
@@ -27,7 +27,7 @@ type auditEntryJSON struct {
 const maxActionLen = 64
 
 // ListAuditLogs: GET /v1/admin/audit-logs. An admin key reads its own
-// entries, the bootstrap key all; pagination has no hasMore (spec §2.2).
+// entries, the bootstrap key all; pagination has no hasMore (OpenAPI "Pagination").
 func (s *API) ListAuditLogs(c *gin.Context) error {
 	p, err := adminPage(c, 50)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/syncgate/syncgate/handlers/httpx"
 )
 
-// Usage statistics (spec §2.13, §4.2; windows and rounding in
+// Usage statistics (OpenAPI "UsageRow", "CredentialUsage"; windows and rounding in
 // docs/DECISIONS.md "Usage statistics").
 
 // defaultUsageDays is the spec's default window of the user usage
@@ -54,7 +54,7 @@ type dailyUsageJSON struct {
 	FailedRequests     int64  `json:"failed_requests"`
 }
 
-// userUsageJSON is a per-user usage record (spec §2.13).
+// userUsageJSON is a per-user usage record (OpenAPI "UserUsage").
 type userUsageJSON struct {
 	UserAccountID      uuid.UUID `json:"user_account_id"`
 	UserName           string    `json:"user_name"`
@@ -79,7 +79,7 @@ func userUsageView(u admin.UserUsage) userUsageJSON {
 
 // ListUsage: GET /v1/admin/usage. Every credential of the caller, revoked
 // ones and ones without traffic (zeros) included, busiest first; no
-// default window (all time); pagination without hasMore (spec §2.2).
+// default window (all time); pagination without hasMore (OpenAPI "Pagination").
 func (s *API) ListUsage(c *gin.Context) error {
 	p, err := adminPage(c, 20)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-// Messages of the administration endpoints (spec §4.2, §7, DECISIONS.md;
+// Messages of the administration endpoints (docs/DECISIONS.md "Messages and lists";
 // the ones the spec leaves open are listed in docs/DECISIONS.md).
 var (
 	ErrBootstrapUsers      = NewAPIError(http.StatusBadRequest, "Bootstrap key cannot manage users. Create an admin key first.")

@@ -58,7 +58,7 @@ var (
 	ErrClientGone = NewAPIError(499, "Client closed request")
 )
 
-// Data-endpoint identifier errors (spec §7).
+// Data-endpoint identifier errors: 400 with the message naming the identifier.
 var (
 	ErrInvalidAddress  = NewAPIError(http.StatusBadRequest, "Invalid address format")
 	ErrInvalidStakeKey = NewAPIError(http.StatusBadRequest, "Invalid stake key format")
@@ -76,6 +76,23 @@ var (
 	ErrNoOutputs        = NewAPIError(http.StatusNotImplemented, "Not available: this db-sync stores no transaction outputs (tx_out.value: disable)")
 	ErrNetworkNotServed = func(name string) *APIError {
 		return NewAPIError(http.StatusServiceUnavailable, "Network "+name+" is not served by this deployment")
+	}
+)
+
+// Read-your-writes errors (min_slot, DECISIONS.md "Read your writes").
+var (
+	ErrInvalidMinSlot = ErrInvalidParam("min_slot", "must be a non-negative integer (a slot number)")
+	// ErrMinSlotTooFar: no wait could reach it.
+	ErrMinSlotTooFar = func(minSlot, tipSlot, epochLength int64) *APIError {
+		return NewAPIError(http.StatusBadRequest, fmt.Sprintf(
+			"Invalid min_slot: slot %d is more than one epoch (%d slots) ahead of the chain tip (slot %d)", minSlot, epochLength, tipSlot))
+	}
+	// ErrChainBehind: db-sync did not reach min_slot within the wait;
+	// retry after about one second per missing slot (one-second slots),
+	// at most a block interval.
+	ErrChainBehind = func(minSlot, tipSlot int64) *APIError {
+		retry := time.Duration(min(max(minSlot-tipSlot, 1), 20)) * time.Second
+		return &APIError{status: http.StatusServiceUnavailable, msg: "Chain not yet at slot " + strconv.FormatInt(minSlot, 10), retryAfter: retry}
 	}
 )
 
@@ -115,6 +132,14 @@ func Fail(c *gin.Context, err error) {
 		ae = ErrAssetNotFound
 	case errors.Is(err, answer.ErrPoolNotFound):
 		ae = ErrPoolNotFound
+	case errors.As(err, new(*answer.ErrChainBehind)):
+		var e *answer.ErrChainBehind
+		errors.As(err, &e)
+		ae, shed = ErrChainBehind(e.MinSlot, e.Tip.SlotNo), true
+	case errors.As(err, new(*answer.ErrSlotTooFar)):
+		var e *answer.ErrSlotTooFar
+		errors.As(err, &e)
+		ae = ErrMinSlotTooFar(e.MinSlot, e.Tip.SlotNo, e.EpochLength)
 	case errors.Is(err, context.Canceled) && c.Request.Context().Err() != nil:
 		ae = ErrClientGone
 	case errors.Is(err, dbsync.ErrOverloaded):
@@ -137,6 +162,7 @@ func Fail(c *gin.Context, err error) {
 	}
 	// A shed request is counted (syncgate_shed_total) and in the access
 	// log; an error line each would flood the log exactly when it matters.
+	// A min_slot not reached is the client's wait running out, not a fault.
 	if ae.status >= 500 && !shed {
 		Logger(c).Error("request failed", slog.String("request_id", RequestID(c)),
 			slog.Int("status", ae.status), slog.String("error", err.Error()))

@@ -80,3 +80,21 @@ func DecodeJSONObject(c *gin.Context) (map[string]json.RawMessage, error) {
 	}
 	return obj, nil
 }
+
+// QueryMinSlot parses the optional min_slot (read your writes): a
+// non-negative integer, else ErrInvalidMinSlot; ok is false when absent.
+func QueryMinSlot(c *gin.Context) (slot int64, ok bool, err error) {
+	raw, present := c.GetQuery("min_slot")
+	if !present {
+		return 0, false, nil
+	}
+	raw = strings.TrimSpace(raw)
+	if raw == "" || raw[0] < '0' || raw[0] > '9' {
+		return 0, false, ErrInvalidMinSlot
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		return 0, false, ErrInvalidMinSlot
+	}
+	return n, true, nil
+}

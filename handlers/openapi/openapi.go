@@ -51,6 +51,7 @@ type doc struct {
 	Paths map[string]map[string]operation
 	Comp  struct {
 		Schemas         map[string]json.RawMessage `json:"schemas"`
+		Parameters      map[string]parameter       `json:"parameters"`
 		SecuritySchemes map[string]struct {
 			BearerFormat string `json:"bearerFormat"`
 			Description  string `json:"description"`
@@ -64,11 +65,7 @@ type operation struct {
 	Description string
 	Pending     string `json:"x-pending-branch"`
 	Security    []map[string][]string
-	Parameters  []struct {
-		Name, In, Description string
-		Required              bool
-		Schema                json.RawMessage
-	}
+	Parameters  []parameter
 	RequestBody *struct {
 		Content map[string]struct{ Schema json.RawMessage }
 	} `json:"requestBody"`
@@ -79,6 +76,15 @@ type operation struct {
 			Example json.RawMessage
 		}
 	}
+}
+
+// parameter is an operation's parameter, or a $ref to a shared one
+// (components.parameters), which render resolves.
+type parameter struct {
+	Ref                   string `json:"$ref"`
+	Name, In, Description string
+	Required              bool
+	Schema                json.RawMessage
 }
 
 type pageOp struct {
@@ -101,6 +107,11 @@ func render(src []byte) ([]byte, error) {
 	byTag := map[string][]pageOp{}
 	for path, ops := range d.Paths {
 		for method, op := range ops {
+			for i, p := range op.Parameters {
+				if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
+					op.Parameters[i] = d.Comp.Parameters[name]
+				}
+			}
 			auth := "none"
 			for _, s := range op.Security {
 				for name := range s {

@@ -66,7 +66,7 @@ type accountAssetJSON struct {
 
 // Account answers GET /v1/accounts/:stakeAddress.
 func (s *Service) Account(ctx context.Context, db *dbsync.DB, key cardano.StakeKey) ([]byte, error) {
-	return s.byTipEnvelope(ctx, s.caches.account, db, []string{"summary", key.Bech32()}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.account, db, []string{"summary", key.Bech32()}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		a, err := db.Account(ctx, key)
 		if err != nil {
 			return wire.Envelope{}, 0, err
@@ -83,10 +83,10 @@ func (s *Service) Account(ctx context.Context, db *dbsync.DB, key cardano.StakeK
 // route (the list's route template) names the list in its cache keys, as
 // it always has: the keys are shared with other instances.
 func accountList[T, J any](s *Service, ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery, route string,
-	read func(context.Context) (dbsync.AccountPage[T], error), item func(T) J) ([]byte, error) {
+	read func(context.Context, *dbsync.DB) (dbsync.AccountPage[T], error), item func(T) J) ([]byte, error) {
 	params := []string{route, key.Bech32(), strconv.Itoa(q.Limit), strconv.Itoa(q.Offset), strconv.FormatBool(q.Ascending)}
-	return s.byTipEnvelope(ctx, s.caches.account, db, params, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
-		page, err := read(ctx)
+	return s.byTipEnvelope(ctx, s.caches.account, db, params, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
+		page, err := read(ctx, db)
 		if err != nil {
 			return wire.Envelope{}, 0, err
 		}
@@ -102,7 +102,7 @@ func accountList[T, J any](s *Service, ctx context.Context, db *dbsync.DB, key c
 // AccountRewards answers GET /v1/accounts/:stakeAddress/rewards.
 func (s *Service) AccountRewards(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/rewards",
-		func(ctx context.Context) (dbsync.AccountPage[dbsync.AccountReward], error) {
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountReward], error) {
 			return db.AccountRewards(ctx, key, q)
 		},
 		func(r dbsync.AccountReward) accountRewardJSON {
@@ -113,7 +113,7 @@ func (s *Service) AccountRewards(ctx context.Context, db *dbsync.DB, key cardano
 // AccountDelegations answers GET /v1/accounts/:stakeAddress/delegations.
 func (s *Service) AccountDelegations(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/delegations",
-		func(ctx context.Context) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
 			return db.AccountDelegations(ctx, key, q)
 		},
 		func(d dbsync.AccountDelegation) accountDelegationJSON {
@@ -124,7 +124,7 @@ func (s *Service) AccountDelegations(ctx context.Context, db *dbsync.DB, key car
 // AccountRegistrations answers GET /v1/accounts/:stakeAddress/registrations.
 func (s *Service) AccountRegistrations(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/registrations",
-		func(ctx context.Context) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
 			return db.AccountRegistrations(ctx, key, q)
 		},
 		func(r dbsync.AccountRegistration) accountRegistrationJSON {
@@ -135,7 +135,7 @@ func (s *Service) AccountRegistrations(ctx context.Context, db *dbsync.DB, key c
 // AccountWithdrawals answers GET /v1/accounts/:stakeAddress/withdrawals.
 func (s *Service) AccountWithdrawals(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/withdrawals",
-		func(ctx context.Context) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
 			return db.AccountWithdrawals(ctx, key, q)
 		},
 		func(w dbsync.AccountWithdrawal) accountWithdrawalJSON {
@@ -146,14 +146,16 @@ func (s *Service) AccountWithdrawals(ctx context.Context, db *dbsync.DB, key car
 // AccountAddresses answers GET /v1/accounts/:stakeAddress/addresses.
 func (s *Service) AccountAddresses(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/addresses",
-		func(ctx context.Context) (dbsync.AccountPage[string], error) { return db.AccountAddresses(ctx, key, q) },
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[string], error) {
+			return db.AccountAddresses(ctx, key, q)
+		},
 		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
 }
 
 // AccountAssets answers GET /v1/accounts/:stakeAddress/assets.
 func (s *Service) AccountAssets(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/assets",
-		func(ctx context.Context) (dbsync.AccountPage[dbsync.AccountAsset], error) {
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountAsset], error) {
 			return db.AccountAssets(ctx, key, q)
 		},
 		func(a dbsync.AccountAsset) accountAssetJSON {

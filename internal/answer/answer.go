@@ -20,6 +20,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
+	"github.com/syncgate/syncgate/node"
 )
 
 // Options is what the answers are made from. Nil parts degrade gracefully.
@@ -35,6 +36,9 @@ type Options struct {
 	// PoolStats is the stored live stake distribution (nil: live stake is
 	// computed per pool on demand).
 	PoolStats *poolstats.Stats
+	// Mempool reads each network's node mempool (nil: the mempool routes
+	// and ?pending= answer that it is not configured).
+	Mempool *node.Mempool
 	// Now is the clock (nil: time.Now); MaxTipLag is how far behind the
 	// clock a tip still counts as caught up (/v1/epochs/latest).
 	Now       func() time.Time

@@ -22,24 +22,24 @@ const (
 
 // assetInfoData is the spec's AssetInfo (§2.8).
 type assetInfoData struct {
-	PolicyID       string                `json:"policy_id"`
-	AssetName      string                `json:"asset_name"`
-	AssetNameASCII *string               `json:"asset_name_ascii"`
-	Fingerprint    string                `json:"fingerprint"`
-	TotalSupply    string                `json:"total_supply"`
-	MintCount      int64                 `json:"mint_count"`
-	BurnCount      int64                 `json:"burn_count"`
-	FirstMintTx    string                `json:"first_mint_tx"`
-	FirstMintSlot  int64                 `json:"first_mint_slot"`
-	FirstMintTime  string                `json:"first_mint_time"`
-	Metadata       *dbsync.AssetMetadata `json:"metadata"`
-	MetadataSource *string               `json:"metadata_source"`
+	PolicyID       string                 `json:"policy_id"`
+	AssetName      string                 `json:"asset_name"`
+	AssetNameASCII *string                `json:"asset_name_ascii"`
+	Fingerprint    string                 `json:"fingerprint"`
+	TotalSupply    string                 `json:"total_supply"`
+	MintCount      int64                  `json:"mint_count"`
+	BurnCount      int64                  `json:"burn_count"`
+	FirstMintTx    string                 `json:"first_mint_tx"`
+	FirstMintSlot  int64                  `json:"first_mint_slot"`
+	FirstMintTime  string                 `json:"first_mint_time"`
+	Metadata       *cardano.AssetMetadata `json:"metadata"`
+	MetadataSource *string                `json:"metadata_source"`
 }
 
 // Asset answers GET /v1/assets/:asset: the asset's record, its metadata
 // from src (auto: the chain's CIP-68, else CIP-25, else the registry).
 func (s *Service) Asset(ctx context.Context, db *dbsync.DB, id cardano.AssetID, src dbsync.MetadataSource) ([]byte, error) {
-	return s.byTipEnvelope(ctx, s.caches.asset, db, []string{id.String(), string(src)}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.asset, db, []string{id.String(), string(src)}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		a, err := db.AssetInfo(ctx, id, src)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return wire.Envelope{}, 0, ErrAssetNotFound
@@ -56,7 +56,7 @@ func (s *Service) Asset(ctx context.Context, db *dbsync.DB, id cardano.AssetID, 
 			}
 			if md != nil {
 				decimals := md.Decimals
-				data.Metadata = &dbsync.AssetMetadata{
+				data.Metadata = &cardano.AssetMetadata{
 					Name: md.Name, Ticker: md.Ticker, URL: md.URL, Logo: md.Logo, Decimals: &decimals,
 				}
 				if md.Description != "" {

@@ -20,21 +20,21 @@ const balanceCacheTTL = 10 * time.Minute
 
 // BalanceByAddress answers GET /v1/assets/balance/address/:address.
 func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "address", addr.String(), grouped, func(ctx context.Context) (dbsync.Value, error) {
+	return s.balance(ctx, db, "address", addr.String(), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByAddress(ctx, addr)
 	})
 }
 
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.
 func (s *Service) BalanceByStake(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "stake", stakeKeyID(key), grouped, func(ctx context.Context) (dbsync.Value, error) {
+	return s.balance(ctx, db, "stake", stakeKeyID(key), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByStake(ctx, key)
 	})
 }
 
 // BalanceByCredential answers GET /v1/assets/balance/credential/:credential.
 func (s *Service) BalanceByCredential(ctx context.Context, db *dbsync.DB, cred cardano.PaymentCredential, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "credential", cred.Hex(), grouped, func(ctx context.Context) (dbsync.Value, error) {
+	return s.balance(ctx, db, "credential", cred.Hex(), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByCredential(ctx, cred)
 	})
 }
@@ -51,10 +51,10 @@ func stakeKeyID(key cardano.StakeKey) string {
 }
 
 // balance answers a balance, cached under the tip (key: kind, id, grouping).
-func (s *Service) balance(ctx context.Context, db *dbsync.DB, kind, id string, grouped bool, read func(context.Context) (dbsync.Value, error)) ([]byte, error) {
+func (s *Service) balance(ctx context.Context, db *dbsync.DB, kind, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) ([]byte, error) {
 	params := []string{kind, id, strconv.FormatBool(grouped)}
-	return s.byTipEnvelope(ctx, s.caches.balance, db, params, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
-		v, err := read(ctx)
+	return s.byTipEnvelope(ctx, s.caches.balance, db, params, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
+		v, err := read(ctx, db)
 		if err != nil {
 			return wire.Envelope{}, 0, err
 		}

@@ -13,27 +13,32 @@ import (
 // byTip answers from the answer cached in answers under (network, current
 // tip, params) when there is one; otherwise build makes the bytes, which
 // are answered and cached for the TTL build gives (its not-found error
-// too, for NotFoundTTL, when answers remembers it). The request is pinned
-// to one db-sync server (dbsync.Pin): the tip in the key is one that
+// too, for NotFoundTTL, when answers remembers it). build is handed db
+// pinned to one db-sync server (dbsync.DB.Pinned): the tip in the key is one that
 // server had at most dbsync.RecentTipMaxAge ago, and the answer is read
 // after it on the same server (or on the primary, which is ahead of every
 // replica, if that server leaves rotation), so a cached answer is never
-// older than its key's tip, even with replicas that lag each other. When
-// the tip cannot be read it just builds.
-func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) ([]byte, time.Duration, error)) ([]byte, error) {
-	ctx = db.Pin(ctx)
-	if tip, tipErr := db.RecentTip(ctx); tipErr == nil {
+// older than its key's tip, even with replicas that lag each other. The
+// tip is the request's (readAt: At's, after its min_slot wait), so the
+// headers naming it name the cache key's. When the tip cannot be read it
+// just builds, unless the request's min_slot could not be confirmed.
+func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context, *dbsync.DB) ([]byte, time.Duration, error)) ([]byte, error) {
+	db, tip, tipErr := s.readAt(ctx, db)
+	if tipErr == nil {
 		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
-		return answers.GetTTL(ctx, key, build)
+		return answers.GetTTL(ctx, key, func(ctx context.Context) ([]byte, time.Duration, error) { return build(ctx, db) })
 	}
-	b, _, err := build(ctx)
+	if waitFailed(ctx, tipErr) {
+		return nil, tipErr
+	}
+	b, _, err := build(ctx, db)
 	return b, err
 }
 
 // byTipEnvelope is byTip for answers encoded from an envelope.
-func (s *Service) byTipEnvelope(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context) (wire.Envelope, time.Duration, error)) ([]byte, error) {
-	return s.byTip(ctx, answers, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
-		env, ttl, err := build(ctx)
+func (s *Service) byTipEnvelope(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context, *dbsync.DB) (wire.Envelope, time.Duration, error)) ([]byte, error) {
+	return s.byTip(ctx, answers, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
+		env, ttl, err := build(ctx, db)
 		if err != nil {
 			return nil, 0, err
 		}

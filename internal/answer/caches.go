@@ -30,6 +30,7 @@ type caches struct {
 	// answer never changes, so each instance serves the ones it holds
 	// from process memory first (cache.Options.LocalFirst, 5 s).
 	asset          *cache.Cache[[]byte] // asset: <asset id>:<metadata source>
+	assetHolders   *cache.Cache[[]byte] // assetholders: <asset id>:<limit>:<offset>
 	poolInfo       *cache.Cache[[]byte] // poolinfo: <pool hex>
 	poolDelegators *cache.Cache[[]byte] // pooldelegators: <pool hex>:<limit>:<offset>
 	poolMeta       *cache.Cache[[]byte] // poolmeta: <pool hex>
@@ -78,6 +79,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
 		activeStake: cache.NewJSON[string](rc, "activestake", cache.Options{TTL: poolTotalsTTL}),
 
 		asset:          underTip("asset", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),
+		assetHolders:   underTip("assetholders", cache.Options{TTL: assetCacheTTL, NotFound: ErrAssetNotFound, NegativeTTL: NotFoundTTL}),
 		poolInfo:       poolAnswers("poolinfo"),
 		poolDelegators: poolAnswers("pooldelegators"),
 		poolMeta:       poolAnswers("poolmeta"),

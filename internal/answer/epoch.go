@@ -9,7 +9,7 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire"
 )
 
-// epochLatestData is GET /v1/epochs/latest (client-extras "Chain position").
+// epochLatestData is GET /v1/epochs/latest (the client SDK's chain position).
 type epochLatestData struct {
 	Tip struct {
 		Slot      int64 `json:"slot"`
@@ -30,11 +30,24 @@ type epochLatestData struct {
 // EpochsLatest answers GET /v1/epochs/latest. The client SDK takes
 // tip.slot as "now" for every transaction's TTL, so it is the caller's
 // network's tip, read in the same statement as last_updated, at most a
-// second old (dbsync.RecentPosition).
+// second old (dbsync.RecentPosition), and never older than the request's
+// tip (readAt, which waited for its min_slot).
 func (s *Service) EpochsLatest(ctx context.Context, db *dbsync.DB) ([]byte, error) {
-	pos, err := db.RecentPosition(db.Pin(ctx))
+	db, tip, err := s.readAt(ctx, db)
+	if waitFailed(ctx, err) {
+		return nil, err
+	}
+	pos, err := db.RecentPosition(ctx)
+	if err == nil && pos.SlotNo < tip.SlotNo {
+		// The position memo is older than the request's tip (its min_slot
+		// may lie between them): read it again on the same server.
+		pos, err = db.LatestPosition(ctx)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if pos.BlockHash != tip.BlockHash {
+		answeredAt(ctx, pos.Tip) // the headers name the tip the body reports
 	}
 	progress := syncProgress(pos.SystemStart, pos.BlockTime, s.opts.Now(), s.opts.MaxTipLag)
 	key := epochAnswerKey{network: db.Network.Name, blockHash: pos.BlockHash, slot: pos.SlotNo, progress: progress}

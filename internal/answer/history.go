@@ -62,17 +62,23 @@ const historyPageTTL = 2 * time.Minute
 // tip (first pages: offset 0, no cursor; cursor pages from a recent slot;
 // and any page asked for again within historyPageTTL, see hotPages) or
 // builds it; other pages are built each time.
-func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context) ([]byte, error)) ([]byte, error) {
+func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context, *dbsync.DB) ([]byte, error)) ([]byte, error) {
 	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
 	if q.FromSlot != nil {
 		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
 	} else if q.Offset != 0 {
 		params = append(params, "offset", strconv.Itoa(q.Offset))
 	}
+	// Every page is read at the request's tip (readAt), cached or not:
+	// its min_slot is waited for and its headers name it.
+	db, _, err := s.readAt(ctx, db)
+	if waitFailed(ctx, err) {
+		return nil, err
+	}
 	first := q.Offset == 0 && q.FromSlot == nil
 	hotKey := db.Network.Name + ":" + strings.Join(params, ":")
 	if !first && !(q.FromSlot != nil && s.recentCursor(ctx, db, *q.FromSlot)) && !s.hotPages.again(hotKey) {
-		b, err := build(ctx)
+		b, err := build(ctx, db)
 		if err != nil {
 			return nil, err
 		}
@@ -81,8 +87,8 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 		}
 		return b, nil
 	}
-	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
-		b, err := build(ctx)
+	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
+		b, err := build(ctx, db)
 		return b, historyPageTTL, err
 	})
 }
@@ -129,7 +135,7 @@ func (h hotPages) tooBig(key string) {
 // The window is mainnet's stability window (3k/f slots, 36 h) by default,
 // beyond which pages become final far sooner than a walker returns.
 func (s *Service) recentCursor(ctx context.Context, db *dbsync.DB, fromSlot int64) bool {
-	tip, err := db.RecentTip(db.Pin(ctx))
+	_, tip, err := s.readAt(ctx, db)
 	return err == nil && fromSlot >= tip.SlotNo-s.tuning.RecentCursorSlots
 }
 
@@ -144,7 +150,7 @@ func addressDigest(addr cardano.Address) string {
 // address's transactions with their inputs and outputs.
 func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery, grouped bool) ([]byte, error) {
 	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
-	return s.historyPage(ctx, db, q, params, func(ctx context.Context) ([]byte, error) {
+	return s.historyPage(ctx, db, q, params, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
 		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err
@@ -159,7 +165,7 @@ func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr carda
 // LightHistory answers GET /v1/tx/history/:address: a page of the
 // address's transaction references.
 func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery) ([]byte, error) {
-	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context) ([]byte, error) {
+	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
 		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
 			return nil, err
@@ -179,7 +185,7 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 // NotFoundTTL).
 func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, grouped bool) ([]byte, error) {
 	params := []string{hash.String(), strconv.FormatBool(grouped)}
-	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context) ([]byte, time.Duration, error) {
+	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
 		t, err := db.TxByHash(ctx, hash)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return nil, 0, ErrTxNotFound

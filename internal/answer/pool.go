@@ -44,7 +44,7 @@ type poolData struct {
 	Status         string      `json:"status"`
 	RetiringEpoch  *int64      `json:"retiring_epoch"`
 
-	// The client SDK's names for the same figures (client-extras.md).
+	// The client SDK's names for the same figures (OpenAPI "Pool").
 	Hex            string  `json:"hex"`
 	VRFKey         string  `json:"vrf_key"`
 	DeclaredPledge string  `json:"declared_pledge"`
@@ -60,7 +60,7 @@ type poolData struct {
 	Retirement   []string `json:"retirement"`
 }
 
-// poolRelay has a port and either ipv4 or dns (spec §2.9): ipv4 when the
+// poolRelay has a port and either ipv4 or dns (OpenAPI "Relay"): ipv4 when the
 // relay has one, else its DNS name, else its SRV name, else its IPv6
 // address as a literal host in dns. ipv6 is added whenever the relay has
 // one. A relay without a port (SRV) reports port 0.
@@ -84,10 +84,10 @@ type poolDelegator struct {
 	ActiveEpochNo int64  `json:"active_epoch_no"`
 }
 
-// Pool answers GET /v1/pools/:poolId: the pool record (spec §2.9 and the
+// Pool answers GET /v1/pools/:poolId: the pool record (OpenAPI "Pool": the spec's fields and the
 // client SDK's superset).
 func (s *Service) Pool(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
-	return s.byTipEnvelope(ctx, s.caches.poolInfo, db, []string{id.Hex()}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.poolInfo, db, []string{id.Hex()}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return wire.Envelope{}, 0, err
@@ -144,8 +144,8 @@ func (s *Service) readPoolRecord(ctx context.Context, db *dbsync.DB, id cardano.
 	return rec, nil
 }
 
-// data is the pool record: spec §2.9 plus the client SDK's names for the
-// same figures and its extra ones (client-extras.md).
+// data is the pool record: the spec's fields plus the client SDK's names for the
+// same figures and its extra ones (OpenAPI "Pool").
 func (rec poolRecord) data(id cardano.PoolID, livePledge, activeTotal *big.Int) poolData {
 	p := rec.pool
 	active, ok := new(big.Int).SetString(rec.totals.ActiveStake, 10)
@@ -227,7 +227,7 @@ func share(part, total *big.Int) float64 {
 // the pool's live delegators.
 func (s *Service) PoolDelegators(ctx context.Context, db *dbsync.DB, id cardano.PoolID, limit, offset int) ([]byte, error) {
 	parts := []string{id.Hex(), strconv.Itoa(limit), strconv.Itoa(offset)}
-	return s.byTipEnvelope(ctx, s.caches.poolDelegators, db, parts, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
+	return s.byTipEnvelope(ctx, s.caches.poolDelegators, db, parts, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		data := poolDelegatorsData{PoolID: id.String(), Delegators: []poolDelegator{}}
 		var total int64
 		stored := false

@@ -43,7 +43,7 @@ type poolBlocksData struct {
 
 // PoolMetadata answers GET /v1/pools/:poolId/metadata.
 func (s *Service) PoolMetadata(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
-	return s.poolAnswer(ctx, s.caches.poolMeta, db, id, func(ctx context.Context) (any, error) {
+	return s.poolAnswer(ctx, s.caches.poolMeta, db, id, func(ctx context.Context, db *dbsync.DB) (any, error) {
 		m, err := db.PoolMetadata(ctx, id)
 		if err != nil {
 			return nil, err
@@ -55,7 +55,7 @@ func (s *Service) PoolMetadata(ctx context.Context, db *dbsync.DB, id cardano.Po
 
 // PoolDelegatorCount answers GET /v1/pools/:poolId/delegators.
 func (s *Service) PoolDelegatorCount(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
-	return s.poolAnswer(ctx, s.caches.poolDelegCount, db, id, func(ctx context.Context) (any, error) {
+	return s.poolAnswer(ctx, s.caches.poolDelegCount, db, id, func(ctx context.Context, db *dbsync.DB) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, true)
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (s *Service) PoolDelegatorCount(ctx context.Context, db *dbsync.DB, id card
 
 // PoolBlocks answers GET /v1/pools/:poolId/blocks.
 func (s *Service) PoolBlocks(ctx context.Context, db *dbsync.DB, id cardano.PoolID) ([]byte, error) {
-	return s.poolAnswer(ctx, s.caches.poolBlocks, db, id, func(ctx context.Context) (any, error) {
+	return s.poolAnswer(ctx, s.caches.poolBlocks, db, id, func(ctx context.Context, db *dbsync.DB) (any, error) {
 		rec, err := s.readPoolRecord(ctx, db, id, false)
 		if err != nil {
 			return nil, err
@@ -78,9 +78,9 @@ func (s *Service) PoolBlocks(ctx context.Context, db *dbsync.DB, id cardano.Pool
 
 // poolAnswer answers read's data, cached under the tip like the pool
 // record. db-sync's ErrNotFound (never registered) is ErrPoolNotFound.
-func (s *Service) poolAnswer(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, id cardano.PoolID, read func(context.Context) (any, error)) ([]byte, error) {
-	return s.byTipEnvelope(ctx, answers, db, []string{id.Hex()}, func(ctx context.Context) (wire.Envelope, time.Duration, error) {
-		data, err := read(ctx)
+func (s *Service) poolAnswer(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, id cardano.PoolID, read func(context.Context, *dbsync.DB) (any, error)) ([]byte, error) {
+	return s.byTipEnvelope(ctx, answers, db, []string{id.Hex()}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
+		data, err := read(ctx, db)
 		if errors.Is(err, dbsync.ErrNotFound) {
 			return wire.Envelope{}, 0, ErrPoolNotFound
 		}

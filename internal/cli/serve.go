@@ -141,6 +141,9 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// One node connection per submission (docs/DECISIONS.md); a network
 	// without NODE_SOCKET_<NET> answers 503 on POST /v1/tx/submit.
 	submitter := node.NewSubmitter(node.SocketsFromConfig(cfg), node.Options{})
+	// The mempool over the same sockets: one snapshot per network shared
+	// by every request for a second (LocalTxMonitor).
+	mempool := node.NewMempool(node.SocketsFromConfig(cfg), node.MempoolOptions{})
 
 	// Token registry: indexed now (a bad TOKEN_REGISTRY_DIR stops the start),
 	// re-indexed in the background until shutdown.
@@ -210,6 +213,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Usage:        usageRec,
 		Spool:        lists,
 		Submitter:    submitter,
+		Mempool:      mempool,
 		Registry:     reg,
 		PoolStats:    stats,
 		Log:          log,

@@ -1,8 +1,9 @@
 // Package nodetest is a fake cardano-node for tests: gouroboros itself in
 // server mode on a unix socket, answering node-to-client LocalTxSubmission
 // the way its Behaviour says (accept, reject with exact CBOR, era mismatch,
-// or never answer). It records every submission it receives. Imported only
-// by _test.go files.
+// or never answer), and LocalTxMonitor from the mempool set with
+// SetMempool (real transaction CBOR). It records every submission it
+// receives and counts mempool acquisitions. Imported only by _test.go files.
 package nodetest
 
 import (
@@ -17,6 +18,7 @@ import (
 
 	ouroboros "github.com/blinklabs-io/gouroboros"
 	"github.com/blinklabs-io/gouroboros/ledger"
+	"github.com/blinklabs-io/gouroboros/protocol/localtxmonitor"
 	"github.com/blinklabs-io/gouroboros/protocol/localtxsubmission"
 	"github.com/fxamacker/cbor/v2"
 )
@@ -45,6 +47,62 @@ type Node struct {
 	received  []Submission
 	conns     []*ouroboros.Connection
 	accepted  int
+	mempool   Mempool
+	acquires  int
+	silentMem bool
+}
+
+// Mempool is what the fake node's LocalTxMonitor serves: the slot it
+// reports a snapshot acquired at, its capacity and its transactions.
+type Mempool struct {
+	Slot     uint64
+	Capacity uint32
+	Txs      []localtxmonitor.TxAndEraId
+}
+
+// MempoolTx is raw as a mempool entry, under the era gouroboros detects
+// for it (the fake node's server decodes every entry under its era).
+func MempoolTx(raw []byte) localtxmonitor.TxAndEraId {
+	era, err := ledger.DetermineTransactionType(raw)
+	if err != nil {
+		panic(fmt.Sprintf("nodetest: mempool tx: %v", err))
+	}
+	return localtxmonitor.TxAndEraId{EraId: era, Tx: raw}
+}
+
+// SetMempool replaces the mempool later acquisitions see.
+func (n *Node) SetMempool(m Mempool) {
+	n.mu.Lock()
+	n.mempool = m
+	n.mu.Unlock()
+}
+
+// MempoolSilent makes the node never answer a mempool acquisition.
+func (n *Node) MempoolSilent() {
+	n.mu.Lock()
+	n.silentMem = true
+	n.mu.Unlock()
+}
+
+// Acquires is how many mempool snapshots clients have acquired.
+func (n *Node) Acquires() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.acquires
+}
+
+func (n *Node) getMempool(localtxmonitor.CallbackContext) (uint64, uint32, []localtxmonitor.TxAndEraId, error) {
+	n.mu.Lock()
+	silent := n.silentMem
+	n.mu.Unlock()
+	if silent {
+		<-n.stop
+		return 0, 0, nil, errors.New("node stopped")
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.acquires++
+	return n.mempool.Slot, n.mempool.Capacity, n.mempool.Txs, nil
 }
 
 // Start runs a fake node for network magic on a fresh unix socket, accepting
@@ -153,6 +211,8 @@ func (n *Node) handle(c net.Conn) {
 		ouroboros.WithErrorChan(errCh),
 		ouroboros.WithLocalTxSubmissionConfig(localtxsubmission.NewConfig(
 			localtxsubmission.WithSubmitTxFunc(n.submitTx))),
+		ouroboros.WithLocalTxMonitorConfig(localtxmonitor.NewConfig(
+			localtxmonitor.WithGetMempoolFunc(n.getMempool))),
 	)
 	if err != nil { // e.g. a client with another network magic
 		c.Close()

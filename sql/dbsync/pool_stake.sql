@@ -13,7 +13,7 @@
 -- idx_pool_retire_hash_id, idx_pool_update_hash_id; tx/block pkeys;
 -- idx_tx_out_stake_address_id (core: and idx_tx_in_tx_out_id);
 -- idx_reward_addr_id; sg_reward_rest_addr_id; idx_withdrawal_addr_id.
--- Delegator (DECISIONS.md, schema-facts 7.4): the stake address's latest
+-- Delegator (docs/DECISIONS.md "Pools"): the stake address's latest
 -- delegation, with no deregistration after it, and not made before a
 -- retirement of that pool took effect (the ledger's POOLREAP drops those
 -- delegations; a re-registration does not restore them).

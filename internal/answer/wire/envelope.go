@@ -1,5 +1,5 @@
 // Package wire is the bytes of syncgate's answers: the one response
-// envelope (spec §2.1) with its pagination and last_updated parts, and the
+// envelope (docs/DECISIONS.md "Envelope, numbers, routing") with its pagination and last_updated parts, and the
 // hand-written encoders of the chain objects that carry many values. It
 // imports nothing of ours but dbsync's row types, so the answer layer and
 // the HTTP layer (data and admin alike) write the same bytes.

@@ -1,9 +1,9 @@
-package dbsync
+package cardano
 
 import (
 	"encoding/hex"
 	"encoding/json"
-	"github.com/syncgate/syncgate/internal/cardano"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -64,7 +64,7 @@ func TestDecodeCIP68Vectors(t *testing.T) {
 	if len(v.SpecExamples) != 4 || len(v.RealDatums) != 7 {
 		t.Fatalf("vectors not loaded: %d examples, %d datums", len(v.SpecExamples), len(v.RealDatums))
 	}
-	asset := cardano.AssetID{Name: []byte("\x00\x0d\xe1\x40SpaceBud A1")}
+	asset := AssetID{Name: []byte("\x00\x0d\xe1\x40SpaceBud A1")}
 	want := map[string]*AssetMetadata{
 		"222 NFT, direct metadata (version 1)":           {Name: "SpaceBud", Image: strp("ipfs://test"), Decimals: i64p(0)},
 		"222 NFT, nested \"721\" map format (version 4)": {Name: "SpaceBud", Image: strp("ipfs://test"), Decimals: i64p(0)},
@@ -73,7 +73,7 @@ func TestDecodeCIP68Vectors(t *testing.T) {
 			Image: strp("ipfs://test"), Decimals: i64p(2)},
 	}
 	for _, ex := range v.SpecExamples {
-		got, ok := decodeCIP68(ex.JSON, asset)
+		got, ok := DecodeCIP68(ex.JSON, asset)
 		if !ok || !reflect.DeepEqual(got, want[ex.Name]) {
 			t.Errorf("%s: got %s (%v), want %s", ex.Name, js(got), ok, js(want[ex.Name]))
 		}
@@ -83,14 +83,14 @@ func TestDecodeCIP68Vectors(t *testing.T) {
 		if !known {
 			t.Fatalf("no expectation for %q", d.Name)
 		}
-		got, ok := decodeCIP68(d.Value, asset)
+		got, ok := DecodeCIP68(d.Value, asset)
 		if !ok || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got  %s (%v)\n want %s", d.Name, js(got), ok, js(want))
 		}
 	}
 	// The converter pairs are datums of other contracts: not CIP-68 metadata.
 	for i, p := range v.Pairs.Pairs {
-		if got, ok := decodeCIP68(p.JSON, asset); ok {
+		if got, ok := DecodeCIP68(p.JSON, asset); ok {
 			t.Errorf("pair %d decoded as CIP-68: %s", i, js(got))
 		}
 	}
@@ -130,7 +130,7 @@ func TestDecodeCIP68OddShapes(t *testing.T) {
 			true, &AssetMetadata{Name: "A", Decimals: i64p(0)}},
 	}
 	for label, c := range cases {
-		got, ok := decodeCIP68([]byte(c.datum), cardano.AssetID{})
+		got, ok := DecodeCIP68([]byte(c.datum), AssetID{})
 		if ok != c.ok || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %s (%v), want %s (%v)", label, js(got), ok, js(c.want), c.ok)
 		}
@@ -163,8 +163,8 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 	if len(v.Examples) != 6 || len(v.Real.Metadata) != 1 {
 		t.Fatalf("vectors not loaded")
 	}
-	id, _ := cardano.ParseAssetID(v.Real.Derived.PolicyID + "." + v.Real.Derived.NameHex)
-	got, ok := decodeCIP25(v.Real.Metadata[0].JSON, id)
+	id, _ := ParseAssetID(v.Real.Derived.PolicyID + "." + v.Real.Derived.NameHex)
+	got, ok := DecodeCIP25(v.Real.Metadata[0].JSON, id)
 	want := &AssetMetadata{Name: "TESTBUDZPREVIEW No 22", Image: strp("ipfs://QmRhTTbUrPYEw3mJGGhQqQST9k86v1DPBiTTWJGKDJsVFw")}
 	if !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("preview example: got %s", js(got))
@@ -188,7 +188,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 		if ex.NameHex != nil {
 			nameHex = *ex.NameHex
 		}
-		id, err := cardano.ParseAssetID(ex.PolicyID + "." + nameHex)
+		id, err := ParseAssetID(ex.PolicyID + "." + nameHex)
 		if err != nil {
 			t.Fatalf("%s: %v", ex.Test, err)
 		}
@@ -209,7 +209,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 			label = map[string]any{ex.PolicyID: map[string]any{key: ex.Metadata}}
 		}
 		raw, _ := json.Marshal(label)
-		got, ok := decodeCIP25(raw, id)
+		got, ok := DecodeCIP25(raw, id)
 		if (w == nil) == ok || !reflect.DeepEqual(got, w) {
 			t.Errorf("%s:\n got  %s (%v)\n want %s", ex.Test, js(got), ok, js(w))
 		}
@@ -218,7 +218,7 @@ func TestDecodeCIP25Vectors(t *testing.T) {
 
 func TestDecodeCIP25Shapes(t *testing.T) {
 	policy := "d5e6bf0500378d4f0da4e8dde6becec7621cd8cbf5cbb9b87013d4cc"
-	id, _ := cardano.ParseAssetID(policy + "." + hex.EncodeToString([]byte("Bud")))
+	id, _ := ParseAssetID(policy + "." + hex.EncodeToString([]byte("Bud")))
 	cases := map[string]struct {
 		json string
 		want *AssetMetadata
@@ -242,7 +242,7 @@ func TestDecodeCIP25Shapes(t *testing.T) {
 		"empty chunks array": {`{"` + policy + `":{"Bud":{"name":[]}}}`, nil},
 	}
 	for label, c := range cases {
-		got, ok := decodeCIP25([]byte(c.json), id)
+		got, ok := DecodeCIP25([]byte(c.json), id)
 		if (c.want == nil) == ok || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %s (%v), want %s", label, js(got), ok, js(c.want))
 		}
@@ -256,8 +256,8 @@ func FuzzDecodeMetadata(f *testing.F) {
 	f.Add([]byte(`{"0x00":{"0x":{"name":["a"]}},"version":2}`))
 	f.Add([]byte(`{"constructor":0,"fields":[null,null]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodeCIP68(b, cardano.AssetID{Name: []byte{0, 0x0d, 0xe1, 0x40}})
-		decodeCIP25(b, cardano.AssetID{})
+		DecodeCIP68(b, AssetID{Name: []byte{0, 0x0d, 0xe1, 0x40}})
+		DecodeCIP25(b, AssetID{})
 	})
 }
 

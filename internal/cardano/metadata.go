@@ -1,10 +1,10 @@
-package dbsync
+package cardano
 
 import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/syncgate/syncgate/internal/cardano"
+
 	"strings"
 	"unicode/utf8"
 )
@@ -115,7 +115,7 @@ func plutusText(v any) (string, bool) {
 	return string(b), true
 }
 
-// decodeCIP68 reads the metadata of a CIP-68 reference datum given as
+// DecodeCIP68 reads the metadata of a CIP-68 reference datum given as
 // db-sync's datum.value JSON. The datum must be constructor 0 whose first
 // field is the metadata map and whose second is the version integer (any
 // value is accepted: versions 0 and 100 exist on mainnet); the "extra"
@@ -125,7 +125,7 @@ func plutusText(v any) (string, bool) {
 // integers) are skipped. A version-4 style nested "721" map is followed.
 // A datum of any other shape, or one without a text name, yields ok=false.
 // It never panics.
-func decodeCIP68(datum []byte, asset cardano.AssetID) (*AssetMetadata, bool) {
+func DecodeCIP68(datum []byte, asset AssetID) (*AssetMetadata, bool) {
 	v, ok := decodeJSONAny(datum)
 	if !ok {
 		return nil, false
@@ -200,7 +200,7 @@ func decodeCIP68(datum []byte, asset cardano.AssetID) (*AssetMetadata, bool) {
 
 // cip68Nested follows {"721": {policy: {name without label: metadata}}}
 // (CIP-68 version 4); the policy level may be absent.
-func cip68Nested(v any, asset cardano.AssetID) (map[string]any, bool) {
+func cip68Nested(v any, asset AssetID) (map[string]any, bool) {
 	suffix := asset.Name
 	if len(suffix) >= 4 {
 		suffix = suffix[4:]
@@ -242,14 +242,14 @@ func cip68Nested(v any, asset cardano.AssetID) (map[string]any, bool) {
 
 // ---- CIP-25: db-sync tx_metadata.json under label 721 ----
 
-// decodeCIP25 reads the metadata of asset from the label-721 JSON of its
+// DecodeCIP25 reads the metadata of asset from the label-721 JSON of its
 // latest minting transaction. Version 2 (`"version": 2`) keys are bytes,
 // which db-sync renders as "0x<hex>"; version 1 keys are the policy id in
 // hex and the asset name as UTF-8 text. Both spellings are tried, the
 // version's own first, and then the hex asset name as a text key (some
 // minters write it so). The entry must be an object with a text name;
 // string fields may be arrays of chunks, which are joined.
-func decodeCIP25(raw []byte, asset cardano.AssetID) (*AssetMetadata, bool) {
+func DecodeCIP25(raw []byte, asset AssetID) (*AssetMetadata, bool) {
 	v, ok := decodeJSONAny(raw)
 	if !ok {
 		return nil, false

@@ -1,0 +1,74 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/node"
+)
+
+// mempoolStatus: GET /v1/mempool.
+func (s *Server) mempoolStatus(c *gin.Context) error {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	m, err := s.answers.MempoolStatus(c.Request.Context(), db.Network)
+	if err != nil {
+		return mempoolError(db.Network, err)
+	}
+	httpx.OK(c, m)
+	return nil
+}
+
+// mempoolTx: GET /v1/mempool/:hash.
+func (s *Server) mempoolTx(c *gin.Context) error {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return err
+	}
+	hash, err := cardano.ParseTxHash(c.Param("hash"))
+	if err != nil {
+		return httpx.ErrInvalidTxHash
+	}
+	tx, err := s.answers.MempoolTransaction(c.Request.Context(), db.Network, hash)
+	if err != nil {
+		return mempoolError(db.Network, err)
+	}
+	httpx.OK(c, tx)
+	return nil
+}
+
+// pendingMode reads ?pending= of the UTxO and balance routes: absent or
+// false is the confirmed answer, true marks and adds, exclude leaves out.
+func pendingMode(c *gin.Context) (answer.PendingMode, error) {
+	v, given := c.GetQuery("pending")
+	switch {
+	case !given || v == "false":
+		return answer.PendingOff, nil
+	case v == "true":
+		return answer.PendingMark, nil
+	case v == "exclude":
+		return answer.PendingExclude, nil
+	}
+	return answer.PendingOff, httpx.ErrInvalidPending
+}
+
+// mempoolError maps a mempool read's failure to its client message; the
+// wrapped cause (socket, phase) goes to the log with the request id.
+func mempoolError(network cardano.Network, err error) error {
+	switch {
+	case errors.Is(err, answer.ErrMempoolTxNotFound):
+		return httpx.ErrMempoolTxNotFound
+	case errors.Is(err, node.ErrTimeout):
+		return fmt.Errorf("%w: %v", httpx.ErrNodeTimeout, err)
+	case errors.Is(err, node.ErrNotConfigured), errors.Is(err, node.ErrUnavailable):
+		return fmt.Errorf("%w: %v", httpx.ErrMempoolUnavailable(network.Name), err)
+	}
+	return err
+}

@@ -1,0 +1,397 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	ouroboros "github.com/blinklabs-io/gouroboros"
+	"github.com/blinklabs-io/gouroboros/protocol"
+	"github.com/blinklabs-io/gouroboros/protocol/localtxmonitor"
+
+	"github.com/syncgate/syncgate/internal/cardano"
+)
+
+// Snapshot is one acquired view of a node's mempool. It never changes
+// once made: concurrent readers share it.
+type Snapshot struct {
+	Network string
+	// Slot is the slot number the node acquired the snapshot at
+	// (LocalTxMonitor MsgAcquired): the slot of the block the mempool's
+	// transactions are validated for, usually one past the node's tip.
+	Slot uint64
+	// TxCount, Bytes and CapacityBytes are the node's GetSizes answer.
+	TxCount       uint32
+	Bytes         uint32
+	CapacityBytes uint32
+	// TakenAt is when the snapshot was acquired.
+	TakenAt time.Time
+	// Txs are the snapshot's transactions in the node's order.
+	Txs []MempoolTx
+
+	byHash map[string]int
+	spent  map[Input]string
+}
+
+// Has reports whether the transaction with this id (64 lower-case hex) is
+// in the snapshot.
+func (s *Snapshot) Has(hash string) bool {
+	_, ok := s.byHash[hash]
+	return ok
+}
+
+// Tx returns the snapshot's transaction with this id.
+func (s *Snapshot) Tx(hash string) (MempoolTx, bool) {
+	i, ok := s.byHash[hash]
+	if !ok {
+		return MempoolTx{}, false
+	}
+	return s.Txs[i], true
+}
+
+// SpentBy returns the id of the mempool transaction spending in, if any.
+func (s *Snapshot) SpentBy(in Input) (string, bool) {
+	h, ok := s.spent[in]
+	return h, ok
+}
+
+func newSnapshot(network string, slot uint64, sizes localtxmonitor.MsgReplyGetSizesResult, at time.Time, txs []MempoolTx) *Snapshot {
+	s := &Snapshot{Network: network, Slot: slot, TxCount: sizes.NumberOfTxs, Bytes: sizes.Size,
+		CapacityBytes: sizes.Capacity, TakenAt: at, Txs: txs,
+		byHash: make(map[string]int, len(txs)), spent: map[Input]string{}}
+	for i, tx := range txs {
+		s.byHash[tx.Hash] = i
+		for _, in := range tx.Inputs {
+			s.spent[in] = tx.Hash
+		}
+	}
+	return s
+}
+
+// Mempool reading defaults.
+const (
+	// DefaultMempoolMaxAge: a snapshot is shared for this long before the
+	// next request starts a new one.
+	DefaultMempoolMaxAge = time.Second
+	// DefaultMempoolMaxStale: while a newer snapshot is being taken, a
+	// request is answered at once from one at most this old.
+	DefaultMempoolMaxStale = 5 * time.Second
+	// DefaultMempoolReadTimeout bounds one whole snapshot (dial, handshake,
+	// acquire, listing), whoever waits for it.
+	DefaultMempoolReadTimeout = 10 * time.Second
+)
+
+// MempoolOptions tunes a Mempool; zero values mean the defaults.
+type MempoolOptions struct {
+	DialTimeout      time.Duration
+	HandshakeTimeout time.Duration
+	ReadTimeout      time.Duration
+	MaxAge           time.Duration
+	MaxStale         time.Duration
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// Mempool reads each network's node mempool over node-to-client
+// LocalTxMonitor. One snapshot is shared by every request for up to
+// MaxAge; at most one read per network runs at a time (single flight),
+// and a request waits for it no longer than its own deadline. A failed
+// read is remembered for MaxAge too, so a dead node costs one dial a
+// second, not one per request. Safe for concurrent use.
+type Mempool struct {
+	sockets map[string]string
+	opts    MempoolOptions
+	mu      sync.Mutex
+	nets    map[string]*mempoolState
+}
+
+type mempoolState struct {
+	cur      *Snapshot
+	err      error
+	errAt    time.Time
+	inflight chan struct{} // closed when the running read ends; nil: none
+}
+
+// NewMempool returns a Mempool over the given node sockets (network name →
+// unix path or host:port, as for NewSubmitter).
+func NewMempool(sockets map[string]string, opts MempoolOptions) *Mempool {
+	if opts.DialTimeout <= 0 {
+		opts.DialTimeout = DefaultDialTimeout
+	}
+	if opts.HandshakeTimeout <= 0 {
+		opts.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultMempoolReadTimeout
+	}
+	if opts.MaxAge <= 0 {
+		opts.MaxAge = DefaultMempoolMaxAge
+	}
+	if opts.MaxStale < opts.MaxAge {
+		opts.MaxStale = max(DefaultMempoolMaxStale, opts.MaxAge)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	m := &Mempool{sockets: map[string]string{}, opts: opts, nets: map[string]*mempoolState{}}
+	for name, addr := range NewSubmitter(sockets, Options{}).sockets {
+		m.sockets[name] = addr
+	}
+	return m
+}
+
+// Snapshot returns network's current mempool snapshot: the shared one when
+// it is younger than MaxAge, else a new one (an older one up to MaxStale
+// while the new one is being taken). Errors wrap ErrNotConfigured,
+// ErrUnavailable or ErrTimeout; a ctx ending first returns its cause.
+func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snapshot, error) {
+	if m == nil || m.sockets[network.Name] == "" {
+		return nil, fmt.Errorf("%w for %s", ErrNotConfigured, network.Name)
+	}
+	for {
+		m.mu.Lock()
+		st := m.nets[network.Name]
+		if st == nil {
+			st = &mempoolState{}
+			m.nets[network.Name] = st
+		}
+		now := m.opts.Now()
+		if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxAge {
+			s := st.cur
+			m.mu.Unlock()
+			return s, nil
+		}
+		if st.err != nil && now.Sub(st.errAt) < m.opts.MaxAge {
+			err := st.err
+			m.mu.Unlock()
+			return nil, err
+		}
+		if st.inflight == nil {
+			st.inflight = make(chan struct{})
+			go m.refresh(network, st, st.inflight)
+		}
+		wait := st.inflight
+		if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxStale {
+			s := st.cur
+			m.mu.Unlock()
+			return s, nil
+		}
+		m.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return nil, fmt.Errorf("node: %s mempool: %w", network.Name, context.Canceled)
+			}
+			return nil, fmt.Errorf("%w: %s mempool", ErrTimeout, network.Name)
+		}
+	}
+}
+
+// Has reports whether the transaction with this id (64 lower-case hex) is
+// in network's current snapshot (Snapshot's sharing and errors).
+func (m *Mempool) Has(ctx context.Context, network cardano.Network, hash string) (bool, error) {
+	s, err := m.Snapshot(ctx, network)
+	if err != nil {
+		return false, err
+	}
+	return s.Has(hash), nil
+}
+
+// refresh takes a new snapshot for everyone waiting on done. It runs on
+// its own context: the request that started it may leave, the others
+// still want the answer.
+func (m *Mempool) refresh(network cardano.Network, st *mempoolState, done chan struct{}) {
+	ctx, cancel := context.WithTimeout(context.Background(), m.opts.ReadTimeout)
+	defer cancel()
+	s, err := m.read(ctx, network)
+	m.mu.Lock()
+	if err != nil {
+		st.err, st.errAt = err, m.opts.Now()
+	} else {
+		st.cur, st.err = s, nil
+	}
+	st.inflight = nil
+	m.mu.Unlock()
+	close(done)
+}
+
+// read connects to the node, acquires a snapshot, reads its sizes and
+// every transaction, releases it and says goodbye.
+func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot, error) {
+	addr := m.sockets[network.Name]
+	proto, address := endpoint(addr)
+	dialer := net.Dialer{Timeout: m.opts.DialTimeout}
+	conn, err := dialer.DialContext(ctx, proto, address)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, expired(ctx, network, "mempool dial")
+		}
+		return nil, fmt.Errorf("%w: %s node %s: %v", ErrUnavailable, network.Name, addr, err)
+	}
+	defer conn.Close()
+	// Closing the socket is what bounds the handshake and every exchange.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+
+	errCh := make(chan error, 10)
+	hsCtx, hsCancel := context.WithTimeout(ctx, m.opts.HandshakeTimeout)
+	stopHs := context.AfterFunc(hsCtx, func() { conn.Close() })
+	o, err := ouroboros.NewConnection(
+		ouroboros.WithConnection(conn),
+		ouroboros.WithNetworkMagic(network.Magic),
+		ouroboros.WithErrorChan(errCh),
+		// Only LocalTxMonitor runs on this connection, with our own client
+		// (monitorClient): gouroboros' client keeps the acquired slot to
+		// itself.
+		ouroboros.WithDelayProtocolStart(true),
+	)
+	hsExpired := !stopHs()
+	hsCancel()
+	if err != nil || hsExpired {
+		if o != nil {
+			o.Close()
+		}
+		if hsExpired {
+			return nil, expired(hsCtx, network, "mempool handshake")
+		}
+		return nil, fmt.Errorf("%w: %s node %s: handshake: %v", ErrUnavailable, network.Name, addr, err)
+	}
+	defer o.Close()
+
+	c := newMonitorClient(o, errCh)
+	fail := func(phase string, err error) (*Snapshot, error) {
+		if ctx.Err() != nil {
+			return nil, expired(ctx, network, "mempool "+phase)
+		}
+		return nil, fmt.Errorf("%w: %s node %s: mempool %s: %v", ErrUnavailable, network.Name, addr, phase, err)
+	}
+	reply, err := c.request(ctx, localtxmonitor.NewMsgAcquire())
+	if err != nil {
+		return fail("acquire", err)
+	}
+	at := m.opts.Now()
+	acquired, ok := reply.(*localtxmonitor.MsgAcquired)
+	if !ok {
+		return fail("acquire", fmt.Errorf("unexpected %T", reply))
+	}
+	if reply, err = c.request(ctx, localtxmonitor.NewMsgGetSizes()); err != nil {
+		return fail("sizes", err)
+	}
+	sizes, ok := reply.(*localtxmonitor.MsgReplyGetSizes)
+	if !ok {
+		return fail("sizes", fmt.Errorf("unexpected %T", reply))
+	}
+	// Transactions are decoded on another goroutine while the next one is
+	// asked for: a listing is one round trip per transaction, and decoding
+	// them in turn doubled a 1,000-transaction read.
+	raws := make(chan localtxmonitor.MsgReplyNextTxTransaction, 64)
+	decoded := make(chan decodedTxs, 1)
+	go decodeAll(raws, int(sizes.Result.NumberOfTxs), decoded)
+	for {
+		reply, err = c.request(ctx, localtxmonitor.NewMsgNextTx())
+		if err != nil {
+			close(raws)
+			return fail("next tx", err)
+		}
+		next, ok := reply.(*localtxmonitor.MsgReplyNextTx)
+		if !ok {
+			close(raws)
+			return fail("next tx", fmt.Errorf("unexpected %T", reply))
+		}
+		if next.Transaction.Tx == nil {
+			break
+		}
+		raws <- next.Transaction
+	}
+	close(raws)
+	d := <-decoded
+	if d.err != nil {
+		return fail("decode", d.err)
+	}
+	txs := d.txs
+	// Release then Done: the node frees the snapshot at once, as
+	// cardano-cli's query tx-mempool does.
+	_ = c.proto.SendMessage(localtxmonitor.NewMsgRelease())
+	_ = c.proto.SendMessage(localtxmonitor.NewMsgDone())
+	return newSnapshot(network.Name, acquired.SlotNo, sizes.Result, at, txs), nil
+}
+
+type decodedTxs struct {
+	txs []MempoolTx
+	err error
+}
+
+// decodeAll decodes the listed transactions in order until raws closes;
+// after a failure it only drains raws.
+func decodeAll(raws <-chan localtxmonitor.MsgReplyNextTxTransaction, n int, out chan<- decodedTxs) {
+	d := decodedTxs{txs: make([]MempoolTx, 0, n)}
+	for r := range raws {
+		if d.err != nil {
+			continue
+		}
+		tx, err := decodeMempoolTx(r.EraId, r.Tx)
+		if err != nil {
+			d.err = err
+			continue
+		}
+		d.txs = append(d.txs, tx)
+	}
+	out <- d
+}
+
+// monitorClient is a LocalTxMonitor client built from gouroboros' own
+// protocol machinery, state map and messages: one request, one reply.
+type monitorClient struct {
+	proto   *protocol.Protocol
+	replies chan protocol.Message
+	errCh   chan error
+}
+
+func newMonitorClient(o *ouroboros.Connection, errCh chan error) *monitorClient {
+	c := &monitorClient{replies: make(chan protocol.Message, 1), errCh: errCh}
+	c.proto = protocol.New(protocol.ProtocolConfig{
+		Name:       localtxmonitor.ProtocolName,
+		ProtocolId: localtxmonitor.ProtocolId,
+		Muxer:      o.Muxer(),
+		ErrorChan:  errCh,
+		Mode:       protocol.ProtocolModeNodeToClient,
+		Role:       protocol.ProtocolRoleClient,
+		MessageHandlerFunc: func(msg protocol.Message) error {
+			select {
+			case c.replies <- msg:
+				return nil
+			case <-c.proto.DoneChan():
+				return protocol.ErrProtocolShuttingDown
+			}
+		},
+		MessageFromCborFunc: localtxmonitor.NewMsgFromCbor,
+		StateMap:            localtxmonitor.StateMap,
+		InitialState:        protocol.NewState(1, "Idle"),
+	})
+	c.proto.Start()
+	return c
+}
+
+// request sends msg and waits for the node's reply.
+func (c *monitorClient) request(ctx context.Context, msg protocol.Message) (protocol.Message, error) {
+	if err := c.proto.SendMessage(msg); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-c.replies:
+		return r, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case err, ok := <-c.errCh:
+		if !ok || err == nil {
+			err = errors.New("connection closed")
+		}
+		return nil, err
+	case <-c.proto.DoneChan():
+		return nil, protocol.ErrProtocolShuttingDown
+	}
+}

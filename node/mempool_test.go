@@ -1,0 +1,290 @@
+package node
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blinklabs-io/gouroboros/ledger"
+
+	"github.com/syncgate/syncgate/node/nodetest"
+)
+
+// vectorMempool is every valid vector as the fake node's mempool, with
+// the hashes and sizes the snapshot must report.
+func vectorMempool(t testing.TB) (nodetest.Mempool, []string, int) {
+	t.Helper()
+	m := nodetest.Mempool{Slot: 123_456_789, Capacity: 178_176}
+	var hashes []string
+	size := 0
+	for _, v := range loadVectors(t).Vectors {
+		raw, err := hex.DecodeString(v.CborHex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Txs = append(m.Txs, nodetest.MempoolTx(raw))
+		hashes = append(hashes, v.TxHash)
+		size += len(raw)
+	}
+	return m, hashes, size
+}
+
+func TestMempoolSnapshotVectors(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, hashes, size := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	before := time.Now()
+	s, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Slot != m.Slot || s.CapacityBytes != m.Capacity || s.TxCount != uint32(len(hashes)) || s.Bytes != uint32(size) {
+		t.Fatalf("snapshot slot %d capacity %d count %d bytes %d; want %d %d %d %d",
+			s.Slot, s.CapacityBytes, s.TxCount, s.Bytes, m.Slot, m.Capacity, len(hashes), size)
+	}
+	if s.TakenAt.Before(before) || s.TakenAt.After(time.Now()) || s.Network != "mainnet" {
+		t.Errorf("taken at %v on %q", s.TakenAt, s.Network)
+	}
+	if len(s.Txs) != len(hashes) {
+		t.Fatalf("%d transactions listed, want %d", len(s.Txs), len(hashes))
+	}
+	for i, h := range hashes {
+		if s.Txs[i].Hash != h || !s.Has(h) {
+			t.Errorf("tx %d: hash %s, want %s (in snapshot: %v)", i, s.Txs[i].Hash, h, s.Has(h))
+		}
+		tx, _ := s.Tx(h)
+		// Every vector but Byron's pays at least one output; the inputs
+		// are the ones the submit path decodes.
+		want, err := DecodeTxHex(loadVectors(t).Vectors[i].CborHex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tx.Inputs) != len(want.Inputs) || len(tx.Inputs) > 0 && tx.Inputs[0] != want.Inputs[0] {
+			t.Errorf("tx %s inputs %v, want %v", h, tx.Inputs, want.Inputs)
+		}
+		if len(tx.Outputs) == 0 || tx.Outputs[0].Address == "" || tx.Outputs[0].Lovelace.Sign() <= 0 {
+			t.Errorf("tx %s outputs %+v", h, tx.Outputs)
+		}
+		if sp, ok := s.SpentBy(tx.Inputs[0]); !ok || sp != h {
+			t.Errorf("input %s spent by %q, want %s", tx.Inputs[0], sp, h)
+		}
+	}
+	if s.Has("00" + hashes[0][2:]) {
+		t.Error("an unknown hash is in the snapshot")
+	}
+	if ok, err := mp.Has(t.Context(), mainnet, hashes[3]); !ok || err != nil {
+		t.Errorf("Mempool.Has: %v %v", ok, err)
+	}
+	if a := n.Acquires(); a != 1 {
+		t.Errorf("%d acquisitions, want 1 (Has shares the snapshot)", a)
+	}
+}
+
+// The Conway vector with native assets decodes to the spec's value form:
+// hex policy and name, quantities exact.
+func TestMempoolOutputsDecoded(t *testing.T) {
+	for _, v := range loadVectors(t).Vectors {
+		raw, _ := hex.DecodeString(v.CborHex)
+		era, _ := ledger.DetermineTransactionType(raw)
+		tx, err := decodeMempoolTx(uint8(era), raw)
+		if err != nil {
+			t.Fatalf("%s: %v", v.ID, err)
+		}
+		for _, o := range tx.Outputs {
+			for _, a := range o.Assets {
+				if len(a.Policy) != 56 || len(a.Name) > 64 || a.Quantity.Sign() <= 0 {
+					t.Errorf("%s: asset %+v", v.ID, a)
+				}
+			}
+			if o.StakeRaw != nil && (len(o.StakeRaw) != 29 || o.StakeRaw[0]&0xe0 != 0xe0) {
+				t.Errorf("%s: stake raw %x", v.ID, o.StakeRaw)
+			}
+		}
+	}
+}
+
+func TestMempoolSharedSnapshot(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{MaxAge: time.Minute})
+	const callers = 64
+	var wg sync.WaitGroup
+	snaps := make([]*Snapshot, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Go(func() { snaps[i], errs[i] = mp.Snapshot(t.Context(), mainnet) })
+	}
+	wg.Wait()
+	for i := range callers {
+		if errs[i] != nil || snaps[i] != snaps[0] {
+			t.Fatalf("caller %d: %v (shared: %v)", i, errs[i], snaps[i] == snaps[0])
+		}
+	}
+	if a := n.Acquires(); a != 1 {
+		t.Errorf("%d acquisitions for %d concurrent callers, want 1", a, callers)
+	}
+	if c := n.Connections(); c != 1 {
+		t.Errorf("%d connections, want 1", c)
+	}
+}
+
+func TestMempoolRefreshEverySecond(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	first, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Slot++
+	m.Txs = m.Txs[:3]
+	n.SetMempool(m)
+	// Within the second: the same snapshot, no new acquisition.
+	for range 20 {
+		s, err := mp.Snapshot(t.Context(), mainnet)
+		if err != nil || s != first {
+			t.Fatalf("within a second: %v, shared %v", err, s == first)
+		}
+	}
+	if a := n.Acquires(); a != 1 {
+		t.Fatalf("%d acquisitions within a second", a)
+	}
+	time.Sleep(time.Until(first.TakenAt.Add(DefaultMempoolMaxAge)))
+	// After it: the next request starts one refresh (and may still get
+	// the old snapshot); soon every request has the new one.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s, err := mp.Snapshot(t.Context(), mainnet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s != first {
+			if s.Slot != m.Slot || s.TxCount != 3 || len(s.Txs) != 3 {
+				t.Fatalf("refreshed snapshot slot %d count %d", s.Slot, s.TxCount)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("snapshot never refreshed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if a := n.Acquires(); a != 2 {
+		t.Errorf("%d acquisitions after one refresh, want 2", a)
+	}
+}
+
+func TestMempoolNodeDown(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	n.Close()
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := mp.Snapshot(ctx, mainnet)
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("err %v, want ErrUnavailable", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a dead node took %v to report", d)
+	}
+	// The failure is remembered: the next requests do not dial again.
+	start = time.Now()
+	for range 100 {
+		if _, err := mp.Snapshot(ctx, mainnet); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("err %v", err)
+		}
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("100 requests to a dead node took %v", d)
+	}
+
+	if _, err := NewMempool(nil, MempoolOptions{}).Snapshot(ctx, mainnet); !errors.Is(err, ErrNotConfigured) {
+		t.Errorf("no socket: %v", err)
+	}
+}
+
+// A node that accepts the connection but never answers the acquisition:
+// each request ends at its own deadline.
+func TestMempoolSilentNodeBoundedByDeadline(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	n.MempoolSilent()
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{ReadTimeout: time.Second})
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := mp.Snapshot(ctx, mainnet)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Errorf("answered after %v, deadline 200ms", d)
+	}
+	// The read itself gives up at ReadTimeout and is remembered as failed.
+	time.Sleep(1200 * time.Millisecond)
+	ctx2, cancel2 := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel2()
+	if _, err := mp.Snapshot(ctx2, mainnet); !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnavailable) {
+		t.Errorf("after the read timed out: %v", err)
+	}
+}
+
+// BenchmarkMempoolRead1000 is one whole snapshot read (connect, acquire,
+// sizes, 1,000 transactions listed and decoded, release) from the fake
+// node: what a refresh costs, once a second per network.
+func BenchmarkMempoolRead1000(b *testing.B) {
+	n := nodetest.Start(b, mainnet.Magic)
+	m, _, _ := vectorMempool(b)
+	all := m.Txs
+	for i := 0; len(m.Txs) < 1000; i++ {
+		m.Txs = append(m.Txs, all[i%len(all)])
+	}
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	b.ResetTimer()
+	for b.Loop() {
+		s, err := mp.read(b.Context(), mainnet)
+		if err != nil || s.TxCount != 1000 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Reads that end (normally, or at a silent node's read timeout) leave no
+// protocol or decoding goroutine of ours behind.
+func TestMempoolReadsLeaveNoGoroutine(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{ReadTimeout: 100 * time.Millisecond})
+	for range 5 {
+		if _, err := mp.read(t.Context(), mainnet); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.MempoolSilent()
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := mp.read(ctx, mainnet); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("silent node: %v", err)
+	}
+	var stacks string
+	for range 200 {
+		buf := make([]byte, 1<<20)
+		stacks = string(buf[:runtime.Stack(buf, true)])
+		if !strings.Contains(stacks, "node.decodeAll") && !strings.Contains(stacks, "node.(*monitorClient)") &&
+			!strings.Contains(stacks, "node.newMonitorClient") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("goroutines left behind:\n%s", stacks)
+}

@@ -180,3 +180,24 @@ func TestTxStatusRejectedAndNodeDown(t *testing.T) {
 		t.Fatalf("node down not recorded: %+v %v", sub, err)
 	}
 }
+
+// TestSubmitAgainWhileMempoolCannotTell: resubmitted while the mempool
+// cannot confirm it (down, or a snapshot older than the acceptance), a
+// transaction the node accepted moments ago is success: the node's
+// "inputs already spent" is its own copy.
+func TestSubmitAgainWhileMempoolCannotTell(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	tx := vectorTx(t, "blockfrost-e781decc5945")
+	txHex := hex.EncodeToString(tx.CBOR)
+	if code, b := e.submit(e.srv, txHex, true); code != 200 || b.Data.Status != "submitted" {
+		t.Fatalf("first: %d %+v", code, b)
+	}
+	e.pool.set(errNodeDown, false)
+	code, b := e.submit(e.srv, txHex, true)
+	if code != 200 || b.Data == nil || b.Data.Status != "in_mempool" || e.received(tx.Hash) != 2 {
+		t.Fatalf("again: %d %+v, node received %d", code, b, e.received(tx.Hash))
+	}
+	if sub, err := e.store.SubmissionOf(context.Background(), "mainnet", mustHex(t, tx.Hash)); err != nil || sub.Outcome != "accepted" || sub.Submissions != 2 {
+		t.Fatalf("log: %+v %v", sub, err)
+	}
+}

@@ -99,7 +99,14 @@ func (s *Service) known(ctx context.Context, req SubmitRequest, hash cardano.TxH
 // it) it takes an answer given since the request started (another
 // instance's); otherwise it asks the node and records its answer.
 func (s *Service) send(ctx context.Context, req SubmitRequest, hash cardano.TxHash, started time.Time) (SubmitResult, error) {
-	answered := func() (SubmitResult, bool, error) { return s.answeredSince(ctx, req.Network.Name, hash, started) }
+	var prev *admin.Submission // the log row as the lock found it
+	answered := func() (SubmitResult, bool, error) {
+		if s.opts.Log == nil {
+			return SubmitResult{}, false, nil
+		}
+		prev = s.submission(ctx, req.Network.Name, hash)
+		return answeredSince(prev, started)
+	}
 	unlock, res, shared, err := s.lock(ctx, req.Network.Name+":"+hash.String(), answered)
 	if shared || err != nil {
 		return res, err
@@ -129,6 +136,13 @@ func (s *Service) send(ctx context.Context, req SubmitRequest, hash cardano.TxHa
 			}
 			return SubmitResult{Status: status}, nil
 		}
+		// The node accepted it moments ago: a mempool that cannot tell,
+		// or a snapshot a little older than that, does not make its
+		// refusal of the duplicate a rejection.
+		if prev != nil && prev.Outcome == admin.OutcomeAccepted && prev.AnsweredAt != nil && time.Since(*prev.AnsweredAt) < recentlyAccepted {
+			s.answer(ctx, req.Network.Name, hash, admin.OutcomeAccepted, "", nil)
+			return SubmitResult{Status: InMempool}, nil
+		}
 		s.answer(ctx, req.Network.Name, hash, admin.OutcomeRejected, rej.Reason, rej.ReasonCBOR)
 	default:
 		// Timed out, unreachable, or hung up: the node may hold it or not.
@@ -137,14 +151,16 @@ func (s *Service) send(ctx context.Context, req SubmitRequest, hash cardano.TxHa
 	return SubmitResult{}, err
 }
 
-// answeredSince returns the node's answer to a submission of the same
-// transaction recorded in the log after started (another instance sent it
-// while this request waited for the lock).
-func (s *Service) answeredSince(ctx context.Context, network string, hash cardano.TxHash, started time.Time) (SubmitResult, bool, error) {
-	if s.opts.Log == nil {
-		return SubmitResult{}, false, nil
-	}
-	sub := s.submission(ctx, network, hash)
+// recentlyAccepted is how long after the node accepted a transaction its
+// refusal of the same transaction is taken for "I already hold it" even
+// when the mempool cannot confirm it (the mempool reader's snapshots are
+// up to a second old).
+const recentlyAccepted = 10 * time.Second
+
+// answeredSince returns the node's answer recorded in the log row sub after
+// started (another instance sent it while this request waited for the
+// lock).
+func answeredSince(sub *admin.Submission, started time.Time) (SubmitResult, bool, error) {
 	if sub == nil || sub.AnsweredAt == nil || sub.AnsweredAt.Before(started) {
 		return SubmitResult{}, false, nil
 	}

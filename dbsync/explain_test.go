@@ -83,6 +83,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		{"epoch_params.sql", []any{chains[0].manifest.Tip.Epoch}, nil},
 		{"tx_history_head.sql", []any{samples.Whale, 1000, 2161}, nil},
 		{"tx_by_hash.sql", []any{failed}, nil},
+		{"tx_block.sql", []any{failed}, nil},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}, nil},
 		{"tx_out_assets.sql", []any{pq.Array(outIDs)}, nil},

@@ -55,7 +55,7 @@ func mempoolServer(t *testing.T, opts node.MempoolOptions) (*Server, *nodetest.N
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	n := nodetest.Start(t, mainnet.Magic)
 	s := New(Deps{
-		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(t, mainnet)},
 		Credentials: testCredentials,
 		Mempool:     node.NewMempool(map[string]string{"mainnet": n.Socket}, opts),
 		Log:         quietLog,
@@ -238,7 +238,7 @@ func TestMempoolRouteNodeDown(t *testing.T) {
 	}
 
 	mainnet, _ := cardano.NetworkByName("mainnet")
-	none := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)}, Credentials: testCredentials, Log: quietLog})
+	none := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": unqueriedDB(t, mainnet)}, Credentials: testCredentials, Log: quietLog})
 	wantError(t, get(t, none, "/v1/mempool"), 503, "Mempool is unavailable for network mainnet")
 }
 
@@ -479,7 +479,7 @@ func BenchmarkMempoolRoute(b *testing.B) {
 	}
 	n.SetMempool(m)
 	s := New(Deps{
-		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(b, mainnet)},
 		Credentials: testCredentials,
 		Mempool:     node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{}),
 		Log:         quietLog,

@@ -45,6 +45,7 @@ func (s *Server) routes() {
 
 	data := v1.Group("", s.dataMiddleware()...)
 	data.POST("/tx/submit", httpx.H(s.submitTx))
+	data.GET("/tx/status/:hash", httpx.H(s.txStatus))
 	data.GET("/mempool", httpx.H(s.mempoolStatus))
 	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
 

@@ -28,6 +28,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
+	"github.com/syncgate/syncgate/internal/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -69,6 +70,10 @@ type Deps struct {
 	// Mempool reads each network's node mempool (GET /v1/mempool,
 	// ?pending=); nil answers 503.
 	Mempool *node.Mempool
+	// TxMempool, when set, is what transaction status and idempotent
+	// submission ask instead of Mempool (tests give an in-process one);
+	// nil: Mempool; both nil: mempool "unavailable" in every status.
+	TxMempool txstatus.Mempool
 	// Registry is the CIP-26 token registry (optional: no registry metadata).
 	Registry *registry.Registry
 	// PoolStats is the stored live stake distribution (optional: live stake
@@ -98,6 +103,8 @@ type Server struct {
 	answers *answer.Service
 	// adm is the admin API's handlers.
 	adm *adminapi.API
+	// txs submits transactions and tells their status.
+	txs *txstatus.Service
 }
 
 // New builds the server and its routes.
@@ -118,6 +125,16 @@ func New(deps Deps) *Server {
 			Mempool: deps.Mempool, Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
+	var subLog txstatus.Log
+	if deps.Admin != nil {
+		subLog = deps.Admin
+	}
+	txMempool := deps.TxMempool
+	if txMempool == nil && deps.Mempool != nil {
+		txMempool = nodeMempool{deps.Mempool}
+	}
+	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
+		Redis: deps.Redis, Logger: deps.Log})
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

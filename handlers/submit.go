@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -26,6 +28,9 @@ type TxSubmitter interface {
 // submitResult is the transaction submit result (OpenAPI schema SubmitResult).
 type submitResult struct {
 	TxHash string `json:"txHash"`
+	// Status: submitted (the node accepted it now), in_mempool or in_block
+	// (it was already there; the node was not asked again).
+	Status string `json:"status"`
 }
 
 // submitRequest is POST /v1/tx/submit's body.
@@ -54,9 +59,11 @@ func parseSubmitRequest(c *gin.Context) (submitRequest, error) {
 	return req, nil
 }
 
-// submitTx is POST /v1/tx/submit: decode and hash the transaction, check its
-// inputs against db-sync unless skipValidation, then hand it to the caller's
-// network's node and answer {txHash}.
+// submitTx is POST /v1/tx/submit: decode and hash the transaction, answer
+// at once when it is already in a block or the mempool, check its inputs
+// against db-sync unless skipValidation, then hand it to the caller's
+// network's node (once, however many submit it at the same time) and answer
+// {txHash, status}.
 func (s *Server) submitTx(c *gin.Context) error {
 	req, err := parseSubmitRequest(c)
 	if err != nil {
@@ -74,26 +81,19 @@ func (s *Server) submitTx(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request.Context()
-	if !req.skipValidation {
-		refs := make([]dbsync.OutputRef, len(tx.Inputs))
-		for i, in := range tx.Inputs {
-			refs[i] = dbsync.OutputRef{TxHash: in.TxHash, Index: in.Index}
-		}
-		first, err := db.UnspentInputs(ctx, refs)
-		if err != nil {
-			return err
-		}
-		if first >= 0 {
-			return httpx.ErrInputUnavailable(tx.Inputs[first].String())
-		}
-	}
 	network := db.Network
 	if s.deps.Submitter == nil {
 		return fmt.Errorf("%w (no submitter)", httpx.ErrSubmitUnavailable(network.Name))
 	}
+	sub := txstatus.SubmitRequest{Network: network, Chain: db, Tx: tx}
+	if caller, ok := callerOf(c); ok && caller.CredentialID != uuid.Nil {
+		sub.CredentialID = &caller.CredentialID
+	}
+	if !req.skipValidation {
+		sub.Check = func(ctx context.Context) error { return checkInputs(ctx, db, tx) }
+	}
 	start := time.Now()
-	err = s.deps.Submitter.Submit(ctx, network, tx.EraID, tx.CBOR)
+	res, err := s.txs.Submit(c.Request.Context(), sub)
 	var rej *node.RejectedError
 	switch {
 	case err == nil:
@@ -117,11 +117,29 @@ func (s *Server) submitTx(c *gin.Context) error {
 		slog.String("request_id", httpx.RequestID(c)),
 		slog.String("network", network.Name),
 		slog.String("tx_hash", tx.Hash),
+		slog.String("status", res.Status),
 		slog.String("era", node.EraName(tx.EraID)),
 		slog.Int("size", len(tx.CBOR)),
 		slog.Bool("skip_validation", req.skipValidation),
-		slog.Duration("node_duration", time.Since(start)),
+		slog.Duration("duration", time.Since(start)),
 	)
-	httpx.OK(c, submitResult{TxHash: tx.Hash})
+	httpx.OK(c, submitResult{TxHash: tx.Hash, Status: res.Status})
+	return nil
+}
+
+// checkInputs refuses a transaction one of whose inputs is not an unspent
+// output in db-sync, naming the first in the transaction's order.
+func checkInputs(ctx context.Context, db *dbsync.DB, tx *node.Tx) error {
+	refs := make([]dbsync.OutputRef, len(tx.Inputs))
+	for i, in := range tx.Inputs {
+		refs[i] = dbsync.OutputRef{TxHash: in.TxHash, Index: in.Index}
+	}
+	first, err := db.UnspentInputs(ctx, refs)
+	if err != nil {
+		return err
+	}
+	if first >= 0 {
+		return httpx.ErrInputUnavailable(tx.Inputs[first].String())
+	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/auth"
+	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
@@ -117,9 +118,19 @@ func loadSubmitVectors(t *testing.T) submitVectors {
 	return v
 }
 
-// unqueriedDB stands for a served network whose db-sync these tests never
-// reach: with skipValidation=true the handler does not query it.
-func unqueriedDB(n cardano.Network) *dbsync.DB { return &dbsync.DB{Network: n} }
+// unqueriedDB stands for a served network whose db-sync cannot be reached:
+// with skipValidation=true a submission does not need it (whether the
+// transaction is already in a block stays unknown, and the node decides).
+func unqueriedDB(t testing.TB, n cardano.Network) *dbsync.DB {
+	t.Helper()
+	db, err := dbsync.New(config.NetworkConfig{Network: n, DBSyncURL: "postgres://postgres@127.0.0.1:1/none?sslmode=disable"},
+		dbsync.Options{Log: quietLog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	return db
+}
 
 // submitServer serves mainnet and preprod, each with its own fake node.
 func submitServer(t *testing.T, opts node.Options) (*Server, *nodetest.Node, *nodetest.Node) {
@@ -129,7 +140,7 @@ func submitServer(t *testing.T, opts node.Options) (*Server, *nodetest.Node, *no
 	m := nodetest.Start(t, mainnet.Magic)
 	p := nodetest.Start(t, preprod.Magic)
 	s := New(Deps{
-		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet), "preprod": unqueriedDB(preprod)},
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(t, mainnet), "preprod": unqueriedDB(t, preprod)},
 		Credentials: submitCallers,
 		Submitter:   node.NewSubmitter(map[string]string{"mainnet": m.Socket, "preprod": p.Socket}, opts),
 	})
@@ -300,7 +311,7 @@ func TestSubmitTxNodeFailures(t *testing.T) {
 func TestSubmitTxUnavailable(t *testing.T) {
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	tx := loadSubmitVectors(t).Vectors[14].CborHex
-	served := map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)}
+	served := map[string]*dbsync.DB{"mainnet": unqueriedDB(t, mainnet)}
 	cases := []struct {
 		name       string
 		submitter  TxSubmitter
@@ -364,7 +375,7 @@ func BenchmarkSubmitTx(b *testing.B) {
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	n := nodetest.Start(b, mainnet.Magic)
 	s := New(Deps{
-		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(mainnet)},
+		Networks:    map[string]*dbsync.DB{"mainnet": unqueriedDB(b, mainnet)},
 		Credentials: submitCallers,
 		Submitter:   node.NewSubmitter(map[string]string{"mainnet": n.Socket}, node.Options{}),
 		Log:         slog.New(slog.DiscardHandler),

@@ -28,6 +28,12 @@ type Tx struct {
 	Inputs []Input
 	// CBOR is the transaction as received, forwarded to the node unchanged.
 	CBOR []byte
+	// InvalidBefore and InvalidHereafter are the body's validity interval
+	// (fields 8 and 3): the transaction can only be in a block whose slot
+	// is at least InvalidBefore and below InvalidHereafter (the TTL). Zero
+	// means the bound is absent (Byron transactions have neither).
+	InvalidBefore    uint64
+	InvalidHereafter uint64
 }
 
 // Input is one spent output reference.
@@ -113,7 +119,8 @@ func DecodeTx(raw []byte) (tx *Tx, err error) {
 	if len(ins) == 0 {
 		return nil, invalid("transaction has no inputs")
 	}
-	return &Tx{Hash: lt.Hash().String(), EraID: uint16(txType), CBOR: raw, Inputs: ins}, nil
+	return &Tx{Hash: lt.Hash().String(), EraID: uint16(txType), CBOR: raw, Inputs: ins,
+		InvalidBefore: lt.ValidityIntervalStart(), InvalidHereafter: lt.TTL()}, nil
 }
 
 // inputsOf lists a decoded transaction's spent inputs in its own order.

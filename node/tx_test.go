@@ -220,3 +220,33 @@ func BenchmarkDecodeTx(b *testing.B) {
 		}
 	}
 }
+
+// The validity interval comes from the body as the chain explorers show
+// it: Byron has none, Shelley always a TTL, later eras either bound.
+func TestDecodeTxValidityInterval(t *testing.T) {
+	want := map[string][2]uint64{
+		"pallas-byron1":           {0, 0},
+		"pallas-shelley1":         {0, 5288520},
+		"pallas-alonzo2":          {58924382, 58927082},
+		"blockfrost-1a43e381a072": {151426837, 151427737},
+		"blockfrost-e1157373ab32": {0, 0},
+	}
+	seen := 0
+	for _, v := range loadVectors(t).Vectors {
+		w, ok := want[v.ID]
+		if !ok {
+			continue
+		}
+		seen++
+		tx, err := DecodeTxHex(v.CborHex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]uint64{tx.InvalidBefore, tx.InvalidHereafter}; got != w {
+			t.Errorf("%s: interval %v, want %v", v.ID, got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("found %d of %d vectors", seen, len(want))
+	}
+}

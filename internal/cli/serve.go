@@ -135,6 +135,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	if cfg.AuditRetention > 0 {
 		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
 	}
+	go store.RunSubmissionRetention(ctx) // the submission log keeps 30 days
 	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()
 

@@ -1,0 +1,203 @@
+package handlers
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/node/nodetest"
+)
+
+// TestTxStatusTransitions follows one real transaction through every
+// status: unknown → submitted → in_mempool (a resubmission does not reach
+// the node) → in_block (the chain follower includes it; resubmitting it,
+// even with the input check, answers in_block) → confirmations grow →
+// rolled_back (the blocks are rolled back) → expired (the chain passes its
+// TTL). Each answer is checked against db-sync read independently.
+func TestTxStatusTransitions(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	ctx := context.Background()
+	tx := vectorTx(t, "gouroboros-shelleyTxCborHex") // TTL 4 507 000, above the seeded tip
+	txHex := hex.EncodeToString(tx.CBOR)
+
+	expect := func(step, status string, conf int64) txStatusBody {
+		t.Helper()
+		code, b := e.status(e.srv, tx.Hash)
+		if code != 200 || !b.Success || b.Data.TxHash != tx.Hash || b.Data.Status != status {
+			t.Fatalf("%s: got %d %+v, want %s", step, code, b, status)
+		}
+		var tipSlot, tipNo int64
+		var tipHash string
+		if err := e.raw.QueryRow(`SELECT slot_no, encode(hash, 'hex'), block_no FROM block WHERE slot_no IS NOT NULL ORDER BY slot_no DESC LIMIT 1`).Scan(&tipSlot, &tipHash, &tipNo); err != nil {
+			t.Fatal(err)
+		}
+		if b.Data.Tip.Slot != tipSlot || b.Data.Tip.Hash != tipHash || b.Data.Mempool != "ok" {
+			t.Fatalf("%s: tip %+v mempool %s, want %d %s ok", step, b.Data.Tip, b.Data.Mempool, tipSlot, tipHash)
+		}
+		if status == "in_block" {
+			var blockHash string
+			var blockNo, slot int64
+			if err := e.raw.QueryRow(`SELECT encode(b.hash, 'hex'), b.block_no, b.slot_no FROM tx JOIN block b ON b.id = tx.block_id
+				WHERE tx.hash = decode($1, 'hex')`, tx.Hash).Scan(&blockHash, &blockNo, &slot); err != nil {
+				t.Fatal(err)
+			}
+			if b.Data.Block == nil || b.Data.Block.Hash != blockHash || b.Data.Block.Height != blockNo || b.Data.Block.Slot != slot ||
+				b.Data.Confirmations == nil || *b.Data.Confirmations != tipNo-blockNo+1 || *b.Data.Confirmations != conf {
+				t.Fatalf("%s: block %+v confirmations %v, want %s %d %d, %d", step, b.Data.Block, b.Data.Confirmations, blockHash, blockNo, slot, conf)
+			}
+		} else if b.Data.Block != nil || b.Data.Confirmations != nil {
+			t.Fatalf("%s: block fields on %s", step, status)
+		}
+		return b
+	}
+	submit := func(step string, skip bool, want string, received int) {
+		t.Helper()
+		code, b := e.submit(e.srv, txHex, skip)
+		if code != 200 || b.Data == nil || b.Data.TxHash != tx.Hash || b.Data.Status != want {
+			t.Fatalf("%s: got %d %+v, want 200 %s", step, code, b, want)
+		}
+		if n := e.received(tx.Hash); n != received {
+			t.Fatalf("%s: the node received it %d times, want %d", step, n, received)
+		}
+	}
+
+	b := expect("before any submission", "unknown", 0)
+	if b.Data.SubmittedAt != nil || b.Data.TTLSlot != nil {
+		t.Fatalf("log fields before any submission: %+v", b.Data)
+	}
+	submit("first submission", true, "submitted", 1)
+	b = expect("submitted", "in_mempool", 0)
+	if b.Data.SubmittedAt == nil || time.Since(*b.Data.SubmittedAt) > time.Minute || b.Data.TTLSlot == nil || *b.Data.TTLSlot != 4507000 {
+		t.Fatalf("log fields: submitted_at %v ttl_slot %v", b.Data.SubmittedAt, b.Data.TTLSlot)
+	}
+	submit("resubmission from the mempool", true, "in_mempool", 1)
+
+	f := e.follower(20, true)
+	if _, err := f.AppendBlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	expect("included", "in_block", 1)
+	// Its inputs are not in this db-sync: the input check would refuse it,
+	// but a transaction already in a block is answered before that.
+	submit("resubmission from a block", false, "in_block", 1)
+	for i := 0; i < 2; i++ {
+		if _, err := f.AppendBlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect("two blocks later", "in_block", 3)
+
+	if _, err := f.Rollback(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	expect("rolled back", "rolled_back", 0)
+
+	// A follower of its own (the first would include the rolled-back
+	// transaction again) moves the chain past the TTL.
+	past := e.follower(150_000, false)
+	for i := 0; i < 2; i++ {
+		if _, err := past.AppendBlock(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b = expect("past its TTL", "expired", 0)
+	if b.Data.Tip.Slot < 4507000 {
+		t.Fatalf("tip slot %d is not past the TTL", b.Data.Tip.Slot)
+	}
+}
+
+// TestTxStatusRejectedAndNodeDown: a rejection is remembered with its
+// reason; a timeout is recorded as unknown; with the node down or hung,
+// status still answers within its deadline from db-sync and the log, with
+// mempool "unavailable".
+func TestTxStatusRejectedAndNodeDown(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	for _, h := range []string{"zz", "abc", strings.Repeat("0", 66)} {
+		code, b := e.status(e.srv, h)
+		if code != 400 || b.Error != "Invalid transaction hash format (expected 64 hex characters)" {
+			t.Fatalf("%q: %d %+v", h, code, b)
+		}
+	}
+	byron := vectorTx(t, "pallas-byron1") // no TTL
+	txid, _ := hex.DecodeString(byron.Inputs[0].TxHash)
+	e.node.Reject(nodetest.ConwayBadInputs(txid, uint64(byron.Inputs[0].Index)))
+	code, sb := e.submit(e.srv, hex.EncodeToString(byron.CBOR), true)
+	if code != 400 || sb.Success {
+		t.Fatalf("rejected submission: %d %+v", code, sb)
+	}
+	wantReason := fmt.Sprintf("ConwayUtxowFailure (UtxoFailure (BadInputsUTxO 258([[h'%s', %d]])))", byron.Inputs[0].TxHash, byron.Inputs[0].Index)
+	_, b := e.status(e.srv, byron.Hash)
+	if b.Data.Status != "rejected" || b.Data.Reason == nil || *b.Data.Reason != wantReason || b.Data.TTLSlot != nil || b.Data.SubmittedAt == nil {
+		t.Fatalf("rejected status: %+v", b.Data)
+	}
+
+	// The node takes the transaction and never answers: 504, recorded as
+	// unknown, and status says unknown (it is not in the mempool either).
+	silent := vectorTx(t, "pallas-shelley1")
+	e.node.Silent()
+	if code, sb := e.submit(e.srv, hex.EncodeToString(silent.CBOR), true); code != 504 {
+		t.Fatalf("silent node: %d %+v", code, sb)
+	}
+	sub, err := e.store.SubmissionOf(context.Background(), "mainnet", mustHex(t, silent.Hash))
+	if err != nil || sub.Outcome != "unknown" || sub.AnsweredAt == nil {
+		t.Fatalf("timeout not recorded: %+v %v", sub, err)
+	}
+	if _, b := e.status(e.srv, silent.Hash); b.Data.Status != "unknown" || b.Data.Mempool != "ok" {
+		t.Fatalf("after a timeout: %+v", b.Data)
+	}
+
+	// Node down, then hung: the answers come from db-sync and the log.
+	for _, c := range []struct {
+		name string
+		fail error
+		hang bool
+	}{{"down", errNodeDown, false}, {"hung", nil, true}} {
+		e.pool.set(c.fail, c.hang)
+		for _, w := range []struct{ hash, status string }{{byron.Hash, "rejected"}, {silent.Hash, "unknown"}, {cardano.TxHash{}.String(), "unknown"}} {
+			start := time.Now()
+			code, b := e.status(e.srv, w.hash)
+			if took := time.Since(start); took > 3*time.Second {
+				t.Fatalf("node %s: status took %s", c.name, took)
+			}
+			if code != 200 || b.Data.Status != w.status || b.Data.Mempool != "unavailable" {
+				t.Fatalf("node %s, %s: %d %+v, want %s, mempool unavailable", c.name, w.hash, code, b.Data, w.status)
+			}
+		}
+	}
+
+	// The node itself gone: a submission is 503, recorded as unknown.
+	e.pool.set(errNodeDown, false)
+	e.node.Close()
+	other := vectorTx(t, "pallas-shelley3")
+	if code, sb := e.submit(e.srv, hex.EncodeToString(other.CBOR), true); code != 503 {
+		t.Fatalf("node down: %d %+v", code, sb)
+	}
+	if sub, err := e.store.SubmissionOf(context.Background(), "mainnet", mustHex(t, other.Hash)); err != nil || sub.Outcome != "unknown" {
+		t.Fatalf("node down not recorded: %+v %v", sub, err)
+	}
+}
+
+// TestSubmitAgainWhileMempoolCannotTell: resubmitted while the mempool
+// cannot confirm it (down, or a snapshot older than the acceptance), a
+// transaction the node accepted moments ago is success: the node's
+// "inputs already spent" is its own copy.
+func TestSubmitAgainWhileMempoolCannotTell(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	tx := vectorTx(t, "blockfrost-e781decc5945")
+	txHex := hex.EncodeToString(tx.CBOR)
+	if code, b := e.submit(e.srv, txHex, true); code != 200 || b.Data.Status != "submitted" {
+		t.Fatalf("first: %d %+v", code, b)
+	}
+	e.pool.set(errNodeDown, false)
+	code, b := e.submit(e.srv, txHex, true)
+	if code != 200 || b.Data == nil || b.Data.Status != "in_mempool" || e.received(tx.Hash) != 2 {
+		t.Fatalf("again: %d %+v, node received %d", code, b, e.received(tx.Hash))
+	}
+	if sub, err := e.store.SubmissionOf(context.Background(), "mainnet", mustHex(t, tx.Hash)); err != nil || sub.Outcome != "accepted" || sub.Submissions != 2 {
+		t.Fatalf("log: %+v %v", sub, err)
+	}
+}

@@ -1,0 +1,125 @@
+package txstatus
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/cardano"
+)
+
+// Status is where a transaction is, decided at one db-sync tip.
+type Status struct {
+	TxHash cardano.TxHash
+	Status string // InBlock, InMempool, RolledBack, Expired, Rejected or Unknown
+	// Block and Confirmations (tip block number − block number + 1): InBlock only.
+	Block         *dbsync.TxBlock
+	Confirmations int64
+	// Tip is the db-sync tip the status was decided at.
+	Tip dbsync.Tip
+	// SubmittedAt and TTLSlot (invalid_hereafter): set when the
+	// transaction was submitted through syncgate.
+	SubmittedAt *time.Time
+	TTLSlot     *int64
+	// Reason is the node's rejection (Rejected only).
+	Reason string
+	// MempoolOK: the mempool answered; false means "unavailable", and an
+	// Unknown status may then be a transaction the mempool holds.
+	MempoolOK bool
+}
+
+// Status decides where the transaction is on network, asking db-sync (its
+// block and the tip, one snapshot), the mempool and the submission log at
+// once. The rules, first match wins:
+//
+//  1. in a db-sync block: InBlock;
+//  2. in the mempool: InMempool;
+//  3. its TTL (invalid_hereafter) is at or below the tip's slot: Expired,
+//     since no later block can hold it (final, so it also ends RolledBack);
+//  4. the log saw it in a block before: RolledBack (it may come back);
+//  5. the node rejected it: Rejected;
+//  6. otherwise Unknown.
+//
+// db-sync failing is the error (its sentinels); the mempool or the log
+// failing only removes what they would have told (MempoolOK false, no log
+// facts). The mempool question is bounded by MempoolTimeout, so a hung node
+// never holds the answer.
+func (s *Service) Status(ctx context.Context, network string, chain Chain, hash cardano.TxHash) (Status, error) {
+	st := Status{TxHash: hash}
+	var wg sync.WaitGroup
+	var inPool, poolOK bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		inPool, poolOK = s.inMempool(ctx, network, hash)
+	}()
+	var sub *admin.Submission
+	if s.opts.Log != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sub = s.submission(ctx, network, hash)
+		}()
+	}
+	tip, block, err := chain.TxInChain(ctx, hash)
+	wg.Wait()
+	if err != nil {
+		return Status{}, err
+	}
+	st.Tip, st.MempoolOK = tip, poolOK
+	if sub != nil {
+		at := sub.SubmittedAt
+		st.SubmittedAt, st.TTLSlot = &at, sub.InvalidHereafter
+	}
+	tipNo := int64(0)
+	if tip.BlockNo != nil {
+		tipNo = *tip.BlockNo
+	}
+	switch {
+	case block != nil:
+		st.Status, st.Block, st.Confirmations = InBlock, block, tipNo-block.BlockNo+1
+		if sub != nil && !sameBlock(sub.SeenBlockHash, block.Hash) {
+			s.markSeen(ctx, network, hash, block)
+		}
+	case inPool:
+		st.Status = InMempool
+	case sub != nil && sub.InvalidHereafter != nil && *sub.InvalidHereafter <= tip.SlotNo:
+		st.Status = Expired
+	case sub != nil && sub.SeenBlockHash != nil:
+		st.Status = RolledBack
+	case sub != nil && sub.Outcome == admin.OutcomeRejected:
+		st.Status = Rejected
+		if sub.Reason != nil {
+			st.Reason = *sub.Reason
+		}
+	default:
+		st.Status = Unknown
+	}
+	return st, nil
+}
+
+// submission is the log row of the transaction, or nil when it has none or
+// the log cannot be read in time.
+func (s *Service) submission(ctx context.Context, network string, hash cardano.TxHash) *admin.Submission {
+	lctx, cancel := context.WithTimeout(ctx, s.opts.LogTimeout)
+	defer cancel()
+	sub, err := s.opts.Log.SubmissionOf(lctx, network, hash[:])
+	switch {
+	case errors.Is(err, admin.ErrNotFound):
+		return nil
+	case err != nil:
+		s.log.Warn("submission log unavailable", slog.String("network", network), slog.String("error", err.Error()))
+		return nil
+	}
+	return &sub
+}
+
+// sameBlock reports whether a recorded block hash (bytes) is hexHash.
+func sameBlock(recorded []byte, hexHash string) bool {
+	h, err := cardano.ParseTxHash(hexHash)
+	return err == nil && len(recorded) == len(h) && string(recorded) == string(h[:])
+}

@@ -124,7 +124,7 @@ func loadSubmitVectors(t *testing.T) submitVectors {
 func unqueriedDB(t testing.TB, n cardano.Network) *dbsync.DB {
 	t.Helper()
 	db, err := dbsync.New(config.NetworkConfig{Network: n, DBSyncURL: "postgres://postgres@127.0.0.1:1/none?sslmode=disable"},
-		dbsync.Options{Log: quietLog})
+		dbsync.Options{ServerOptions: dbsync.ServerOptions{Log: quietLog}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
-	"github.com/syncgate/syncgate/internal/txstatus"
+	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/internal/txstatus"
+	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
 

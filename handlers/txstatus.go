@@ -10,7 +10,7 @@ import (
 
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/cardano"
-	"github.com/syncgate/syncgate/internal/txstatus"
+	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
 

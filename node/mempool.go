@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"sync"
 	"time"
 
@@ -223,14 +222,9 @@ func (m *Mempool) refresh(network cardano.Network, st *mempoolState, done chan s
 // every transaction, releases it and says goodbye.
 func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot, error) {
 	addr := m.sockets[network.Name]
-	proto, address := endpoint(addr)
-	dialer := net.Dialer{Timeout: m.opts.DialTimeout}
-	conn, err := dialer.DialContext(ctx, proto, address)
+	conn, err := dialNode(ctx, network, addr, m.opts.DialTimeout, "mempool dial")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, expired(ctx, network, "mempool dial")
-		}
-		return nil, fmt.Errorf("%w: %s node %s: %v", ErrUnavailable, network.Name, addr, err)
+		return nil, err
 	}
 	defer conn.Close()
 	// Closing the socket is what bounds the handshake and every exchange.

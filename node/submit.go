@@ -131,15 +131,9 @@ func (s *Submitter) Submit(ctx context.Context, network cardano.Network, eraID u
 	if addr == "" {
 		return fmt.Errorf("%w for %s", ErrNotConfigured, network.Name)
 	}
-	proto, address := endpoint(addr)
-
-	dialer := net.Dialer{Timeout: s.opts.DialTimeout}
-	conn, err := dialer.DialContext(ctx, proto, address)
+	conn, err := dialNode(ctx, network, addr, s.opts.DialTimeout, "dial")
 	if err != nil {
-		if ctx.Err() != nil {
-			return expired(ctx, network, "dial")
-		}
-		return fmt.Errorf("%w: %s node %s: %v", ErrUnavailable, network.Name, addr, err)
+		return err
 	}
 	defer conn.Close()
 
@@ -213,4 +207,20 @@ func expired(ctx context.Context, network cardano.Network, phase string) error {
 		return fmt.Errorf("node: %s %s: %w", network.Name, phase, context.Canceled)
 	}
 	return fmt.Errorf("%w: %s %s", ErrTimeout, network.Name, phase)
+}
+
+// dialNode opens a connection to the node at addr (unix path or
+// host:port); a failure is ErrUnavailable, or the deadline's error when
+// ctx ended first (what names the step in it).
+func dialNode(ctx context.Context, network cardano.Network, addr string, timeout time.Duration, what string) (net.Conn, error) {
+	proto, address := endpoint(addr)
+	dialer := net.Dialer{Timeout: timeout}
+	conn, err := dialer.DialContext(ctx, proto, address)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, expired(ctx, network, what)
+		}
+		return nil, fmt.Errorf("%w: %s node %s: %v", ErrUnavailable, network.Name, addr, err)
+	}
+	return conn, nil
 }

@@ -781,6 +781,7 @@ func c2Explain(t *testing.T, c *c2Chain) {
 	cip68 := c2Asset(t, m.Assets.CIP68.UserUnit)
 	ref, _ := cip68.CIP68Reference()
 	v1 := c2Asset(t, m.Assets.CIP25V1.Unit)
+	hosky := c2Asset(t, m.Assets.Hosky.Unit) // held by many outputs
 	pool := c2Pool(t, m.Pools.Biggest.ID)
 	var lastMint int64
 	if err := c.raw.Get(&lastMint, `SELECT max(tx_id) FROM ma_tx_mint`); err != nil {
@@ -794,6 +795,8 @@ func c2Explain(t *testing.T, c *c2Chain) {
 		{"dbsync/asset_info.sql", []any{v1.Policy[:], v1.Name}, nil},
 		{"dbsync/asset_cip25.sql", []any{lastMint}, nil},
 		{"dbsync/asset_cip68_datum.sql", []any{ref.Policy[:], ref.Name}, nil},
+		{"dbsync/asset_known.sql", []any{v1.Policy[:], v1.Name}, nil},
+		{"dbsync/asset_holders.sql", []any{hosky.Policy[:], 100, 0, hosky.Name}, nil},
 		{"dbsync/pool_info.sql", []any{pool[:]}, nil},
 		{"dbsync/pool_exists.sql", []any{pool[:]}, nil},
 		{"dbsync/pool_epoch_totals.sql", []any{pool[:], m.Tip.Epoch}, nil},

@@ -67,17 +67,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		UNION ALL (SELECT payment_cred FROM tx_out WHERE address_has_script GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1)`); err != nil || len(creds) == 0 {
 		t.Fatalf("no payment credential to plan with (%v)", err)
 	}
-	// The asset held by the most outputs of the chain.
-	var held struct {
-		Policy []byte `db:"policy"`
-		Name   []byte `db:"name"`
-	}
-	if err := chains[0].raw.Get(&held, `SELECT a.policy, a.name FROM multi_asset a JOIN ma_tx_out m ON m.ident = a.id
-		GROUP BY a.id ORDER BY count(*) DESC, a.id LIMIT 1`); err != nil {
-		t.Fatal(err)
-	}
 	shared := []explainCase{
-		{"asset_known.sql", []any{held.Policy, held.Name}, nil},
 		{"tx_first_id_from_slot.sql", []any{midSlot}, nil},
 		{"epoch_latest.sql", nil, nil},
 		{"epoch_params.sql", []any{chains[0].manifest.Tip.Epoch}, nil},
@@ -128,7 +118,6 @@ func TestExplainIndexBacked(t *testing.T) {
 			)
 		}
 		cases = append(cases,
-			explainCase{"asset_holders.sql", []any{held.Policy, 100, 0, held.Name}, nil},
 			explainCase{"tx_inputs.sql", []any{pq.Array(whaleIDs)}, nil},
 			explainCase{"tx_inputs.sql", []any{pq.Array(smallIDs)}, nil},
 		)

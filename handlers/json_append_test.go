@@ -1,8 +1,6 @@
 package handlers
 
 import (
-	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
@@ -10,17 +8,6 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire/wiretest"
 	"github.com/syncgate/syncgate/internal/cardano"
 )
-
-func encodeNoHTML(t *testing.T, v any) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // Every transaction of the whale's first pages, the failed transaction and
 // the asset-heaviest one, and every UTxO of the sample addresses, in both
@@ -53,7 +40,7 @@ func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 		for _, tx := range txs {
 			for _, grouped := range []bool{false, true} {
 				got := string(wire.AppendTx(nil, tx, grouped)) + "\n"
-				if want := string(encodeNoHTML(t, wiretest.ReferenceTxOf(tx, grouped))); got != want {
+				if want := string(wiretest.EncodeNoHTML(t, wiretest.ReferenceTxOf(tx, grouped))); got != want {
 					t.Fatalf("%s tx %s grouped=%v:\n got %s\nwant %s", c.mode, tx.Hash, grouped, got, want)
 				}
 			}
@@ -65,7 +52,7 @@ func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 			}
 			for _, u := range utxos {
 				got := string(wire.AppendUTxO(nil, u)) + "\n"
-				if want := string(encodeNoHTML(t, wiretest.ReferenceUTxOOf(u))); got != want {
+				if want := string(wiretest.EncodeNoHTML(t, wiretest.ReferenceUTxOOf(u))); got != want {
 					t.Fatalf("%s UTxO %s#%d:\n got %s\nwant %s", c.mode, u.TxHash, u.OutputIndex, got, want)
 				}
 			}

@@ -15,9 +15,9 @@ import (
 const ContentType = wire.ContentType
 
 type (
-	// Pagination is the spec's pagination object (§2.2).
+	// Pagination is the spec's pagination object (OpenAPI "Pagination").
 	Pagination = wire.Pagination
-	// LastUpdated is the spec's last_updated object (§2.6).
+	// LastUpdated is the spec's last_updated object (OpenAPI "LastUpdated").
 	LastUpdated = wire.LastUpdated
 	Envelope    = wire.Envelope
 )

@@ -20,7 +20,7 @@ const (
 	AssetDegradedTTL = 30 * time.Second
 )
 
-// assetInfoData is the spec's AssetInfo (§2.8).
+// assetInfoData is the spec's AssetInfo (OpenAPI "Asset").
 type assetInfoData struct {
 	PolicyID       string                 `json:"policy_id"`
 	AssetName      string                 `json:"asset_name"`

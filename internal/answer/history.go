@@ -19,7 +19,7 @@ import (
 // is never stale; the TTL only clears keys of tips long gone.
 const historyTotalTTL = 10 * time.Minute
 
-// txRefJSON is the spec's transaction reference (§2.5).
+// txRefJSON is the spec's transaction reference (OpenAPI "TxRef").
 type txRefJSON struct {
 	TxHash    string `json:"tx_hash"`
 	BlockHash string `json:"block_hash"`

@@ -22,7 +22,7 @@ const poolResponseTTL = 20 * time.Second
 // the key holds the epoch, so they are never stale, only kept.
 const poolTotalsTTL = time.Hour
 
-// poolData is the spec's Stake pool (§2.9) and the client SDK's superset.
+// poolData is the spec's Stake pool (OpenAPI "Pool") and the client SDK's superset.
 type poolData struct {
 	PoolID         string      `json:"pool_id"`
 	PoolIDHex      string      `json:"pool_id_hex"`
@@ -77,7 +77,7 @@ type poolDelegatorsData struct {
 	Delegators []poolDelegator `json:"delegators"`
 }
 
-// poolDelegator is the spec's Delegator (§2.10).
+// poolDelegator is the spec's Delegator (OpenAPI "PoolDelegators" items).
 type poolDelegator struct {
 	StakeAddress  string `json:"stake_address"`
 	Amount        string `json:"amount"`

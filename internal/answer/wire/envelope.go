@@ -15,7 +15,7 @@ import (
 // a space after the semicolon, which strict clients reject).
 const ContentType = "application/json;charset=utf-8"
 
-// Pagination is the spec's pagination object (§2.2). HasMore is a pointer
+// Pagination is the spec's pagination object (OpenAPI "Pagination"). HasMore is a pointer
 // because the audit-log and per-credential usage lists omit it.
 type Pagination struct {
 	Limit      int    `json:"limit"`
@@ -31,14 +31,14 @@ func NewPagination(limit, offset, pageLen int, total int64) Pagination {
 	return Pagination{Limit: limit, Offset: offset, Total: total, HasMore: &more}
 }
 
-// LastUpdated is the spec's last_updated object (§2.6).
+// LastUpdated is the spec's last_updated object (OpenAPI "LastUpdated").
 type LastUpdated struct {
 	SlotNo    int64  `json:"slot_no"`
 	BlockHash string `json:"block_hash"`
 	BlockTime string `json:"block_time"`
 }
 
-// Envelope is the one response shape (§2.1).
+// Envelope is the one response shape (docs/DECISIONS.md "Envelope, numbers, routing").
 type Envelope struct {
 	Success     bool         `json:"success"`
 	Data        any          `json:"data,omitempty"`

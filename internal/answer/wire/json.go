@@ -18,7 +18,7 @@ import (
 // one MarshalJSON per quantity and the re-scan of each one's output took a
 // fifth of the detailed history's server CPU.
 
-// AppendValue writes the spec's value object (§2.3): {"lovelace": n,
+// AppendValue writes the spec's value object (OpenAPI "Value"): {"lovelace": n,
 // "assets": {...}}, quantities as exact JSON integers at any size. Assets
 // is the flat map ("<policy>.<namehex>": qty) or, grouped, {policy:
 // {namehex: qty}}; an empty object when there are none. Keys come sorted,
@@ -108,7 +108,7 @@ func quantityOrZero(q *big.Int) *big.Int {
 	return q
 }
 
-// AppendTx writes the spec's detailed transaction (§2.4).
+// AppendTx writes the spec's detailed transaction (OpenAPI "Tx").
 func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	b = append(b, `{"tx_hash":`...)
 	b = appendJSONString(b, t.Hash)
@@ -155,7 +155,7 @@ func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	return append(b, "]}"...)
 }
 
-// AppendUTxO writes the spec's UTxO (§2.7).
+// AppendUTxO writes the spec's UTxO (OpenAPI "UTxO").
 func AppendUTxO(b []byte, u dbsync.UTxO) []byte {
 	b = append(b, `{"transaction_id":`...)
 	b = appendJSONString(b, u.TxHash)

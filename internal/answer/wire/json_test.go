@@ -13,17 +13,6 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire/wiretest"
 )
 
-func encodeNoHTML(t *testing.T, v any) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func TestAppendValueMatchesMapEncoding(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	policies := []string{
@@ -61,7 +50,7 @@ func TestAppendValueMatchesMapEncoding(t *testing.T) {
 	for i, v := range cases {
 		for _, grouped := range []bool{false, true} {
 			got := append(AppendValue(nil, v, grouped), '\n')
-			want := encodeNoHTML(t, wiretest.ReferenceValue(v, grouped))
+			want := wiretest.EncodeNoHTML(t, wiretest.ReferenceValue(v, grouped))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("case %d grouped=%v %s:\n got %s\nwant %s", i, grouped, fmt.Sprint(v.Assets), got, want)
 			}

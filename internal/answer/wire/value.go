@@ -2,7 +2,7 @@ package wire
 
 import "github.com/syncgate/syncgate/dbsync"
 
-// Value is the spec's value object (§2.3) as a response field (the
+// Value is the spec's value object (OpenAPI "Value") as a response field (the
 // balance endpoints); it writes itself with AppendValue.
 type Value struct {
 	v       dbsync.Value

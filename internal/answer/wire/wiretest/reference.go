@@ -13,7 +13,7 @@ import (
 // structs and maps of *big.Int through encoding/json (what the append
 // encoders replaced); the append encoders must write the same bytes.
 
-// ReferenceValue is the value object (§2.3) as maps.
+// ReferenceValue is the value object (OpenAPI "Value") as maps.
 func ReferenceValue(v dbsync.Value, grouped bool) any {
 	lovelace := v.Lovelace
 	if lovelace == nil {

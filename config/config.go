@@ -116,6 +116,18 @@ type Config struct {
 	// background (0: keep forever).
 	AuditRetention time.Duration
 
+	// Chain events (webhooks)
+	// WebhookSecretKey seals webhook signing secrets at rest (32 bytes;
+	// nil: webhooks are off).
+	WebhookSecretKey []byte
+	// WebhooksPerUser bounds the webhooks one user may hold.
+	WebhooksPerUser int
+	// WebhookAllowPrivate lets webhook URLs be plain http and reach
+	// private, loopback and link-local addresses (tests and demos).
+	WebhookAllowPrivate bool
+	// EventRetention is how long decided events stay in the pull feed.
+	EventRetention time.Duration
+
 	// Observability
 	LogLevel string
 	// MaxTipLag is the db-sync lag above which /v1/health says degraded.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/hex"
 	"net"
 	"net/url"
 	"runtime"
@@ -38,10 +39,11 @@ const (
 	groupDeadlines = "Resilience & deadlines"
 	groupCaches    = "Caches & memory"
 	groupSecurity  = "Security"
+	groupEvents    = "Chain events (webhooks)"
 	groupObserve   = "Observability"
 )
 
-var groups = []string{groupListen, groupDatabases, groupUpstreams, groupRedis, groupDeadlines, groupCaches, groupSecurity, groupObserve}
+var groups = []string{groupListen, groupDatabases, groupUpstreams, groupRedis, groupDeadlines, groupCaches, groupSecurity, groupEvents, groupObserve}
 
 // settings is every configuration variable, in README order, which is
 // also the order Load reads them in: a network's replicas and node socket
@@ -236,6 +238,50 @@ var settings = []setting{
 				} else {
 					f.bad("%q is not a duration of at least 1h (e.g. 2160h or 90d)", r)
 				}
+			}
+		}},
+
+	// Chain events (webhooks)
+	{group: groupEvents, env: "WEBHOOK_SECRET_KEY", defHelp: "none: the webhook routes answer 503",
+		help: "server key (64 hex digits: 32 bytes) that seals every webhook signing secret at rest (AES-256-GCM); changing it makes the stored secrets unreadable",
+		read: func(f *field) {
+			if f.v == "" {
+				return
+			}
+			k, err := hex.DecodeString(f.v)
+			if err != nil || len(k) != 32 {
+				f.bad("must be 64 hex digits (32 bytes)") // never the key itself
+				return
+			}
+			f.cfg.WebhookSecretKey = k
+		}},
+	{group: groupEvents, env: "WEBHOOKS_PER_USER", def: "20",
+		help: "how many webhooks one user may hold",
+		read: func(f *field) {
+			if n, ok := f.intIn(1, 1000); ok {
+				f.cfg.WebhooksPerUser = n
+			}
+		}},
+	{group: groupEvents, env: "WEBHOOK_ALLOW_PRIVATE", def: "false",
+		help: "`true` lets webhook URLs use plain `http` and private, loopback and link-local addresses (local tests and demos only; never on a shared service)",
+		read: func(f *field) {
+			switch f.v {
+			case "true":
+				f.cfg.WebhookAllowPrivate = true
+			case "false":
+			default:
+				f.bad("%q is not true or false", f.v)
+			}
+		}},
+	{group: groupEvents, env: "EVENT_RETENTION", def: "168h",
+		help: "how long decided events stay in the pull feed (at least 7 days)",
+		read: func(f *field) {
+			if d := f.duration("168h"); d != 0 {
+				if d < 168*time.Hour {
+					f.bad("%q is shorter than 168h (7 days)", f.v)
+					return
+				}
+				f.cfg.EventRetention = d
 			}
 		}},
 

@@ -7,7 +7,8 @@ CREATE TABLE syncgate.webhooks (
   id              uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
   user_account_id uuid        NOT NULL REFERENCES syncgate.user_accounts (id),
   network         text        NOT NULL,
-  url             text        NOT NULL CHECK (char_length(url) BETWEEN 1 AND 2048),
+  -- NULL: a pull-only webhook (its receiver reads the feed; nothing is pushed).
+  url             text        CHECK (char_length(url) BETWEEN 1 AND 2048),
   description     text        NOT NULL DEFAULT '' CHECK (char_length(description) <= 255),
   -- 0: announce as soon as a block holds the transaction; d: when d more blocks are on top.
   depth           integer     NOT NULL CHECK (depth BETWEEN 0 AND 2160),

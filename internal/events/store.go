@@ -1,0 +1,190 @@
+package events
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/syncgate/syncgate/sql"
+)
+
+var (
+	sqlReserveSeq     = sqlfiles.Must("admin/event_reserve_seq.sql")
+	sqlInsertEvents   = sqlfiles.Must("admin/event_insert.sql")
+	sqlRevokeEvents   = sqlfiles.Must("admin/event_revoke.sql")
+	sqlInsertDelivery = sqlfiles.Must("admin/delivery_insert.sql")
+)
+
+// Options configures a Store.
+type Options struct {
+	// Sealer seals signing secrets (nil: webhooks are off; reads still work).
+	Sealer *Sealer
+	// Enqueuer schedules push deliveries (nil: pull only).
+	Enqueuer Enqueuer
+	// Now is the clock (tests move it); nil means time.Now.
+	Now func() time.Time
+}
+
+// Store reads and writes webhooks, watch sets, events and deliveries in
+// the admin database.
+type Store struct {
+	db   *sqlx.DB
+	opts Options
+	now  func() time.Time
+}
+
+// NewStore returns a Store over the (migrated) admin database.
+func NewStore(db *sqlx.DB, opts Options) *Store {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{db: db, opts: opts, now: now}
+}
+
+// DB is the admin database the store writes to.
+func (s *Store) DB() *sqlx.DB { return s.db }
+
+// SetEnqueuer installs the push delivery scheduler (the delivery service
+// is built after the store).
+func (s *Store) SetEnqueuer(e Enqueuer) { s.opts.Enqueuer = e }
+
+// AppendEvents decides events in tx: each gets an id and the next
+// sequence number of its webhook, its body is written, and, when its
+// webhook pushes, a pending delivery is written and scheduled in the same
+// transaction. Events of a deleted webhook are dropped. network names the
+// network in the bodies.
+func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, evs []NewEvent) ([]Decided, error) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	// Reserve each webhook's numbers once, in webhook order of first
+	// appearance, so that numbers follow the order of evs.
+	type reserved struct {
+		next int64
+		push bool
+		gone bool
+	}
+	per := map[uuid.UUID]*reserved{}
+	counts := map[uuid.UUID]int64{}
+	var order []uuid.UUID
+	for _, e := range evs {
+		if counts[e.WebhookID] == 0 {
+			order = append(order, e.WebhookID)
+		}
+		counts[e.WebhookID]++
+	}
+	for _, id := range order {
+		var last int64
+		var push bool
+		err := tx.QueryRowxContext(ctx, sqlReserveSeq, id, counts[id]).Scan(&last, &push)
+		switch {
+		case errors.Is(err, sqlNoRows):
+			per[id] = &reserved{gone: true}
+		case err != nil:
+			return nil, fmt.Errorf("events: reserve: %w", err)
+		default:
+			per[id] = &reserved{next: last - counts[id] + 1, push: push}
+		}
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	var (
+		ids, hooks            []uuid.UUID
+		seqs, heights         []int64
+		types, bodies         []string
+		txHashes, blockHashes [][]byte
+		revoked, revokers     []uuid.UUID
+		decided               []Decided
+		pushIDs, pushHooks    []uuid.UUID
+	)
+	for _, e := range evs {
+		r := per[e.WebhookID]
+		if r.gone {
+			continue
+		}
+		data, err := json.Marshal(e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("events: %s data: %w", e.Type, err)
+		}
+		id := uuid.New()
+		b := Body{ID: id, Type: e.Type, WebhookID: e.WebhookID, Seq: r.next, Network: network,
+			CreatedAt: now, Block: blockJSON(e.Block), Tip: blockJSON(e.Tip), Data: data}
+		body, err := json.Marshal(b)
+		if err != nil {
+			return nil, err
+		}
+		var height *int64
+		var blockHash []byte
+		if e.Block != nil {
+			h := e.Block.Height
+			height, blockHash = &h, e.Block.Hash
+		}
+		ids, hooks, seqs, types = append(ids, id), append(hooks, e.WebhookID), append(seqs, r.next), append(types, e.Type)
+		txHashes, blockHashes, bodies = append(txHashes, e.TxHash), append(blockHashes, blockHash), append(bodies, string(body))
+		heights = append(heights, valueOr(height))
+		if e.Revokes != nil {
+			revoked, revokers = append(revoked, *e.Revokes), append(revokers, id)
+		}
+		// webhook.disabled reaches the feed only: its webhook no longer pushes.
+		push := r.push && e.Type != TypeWebhookDisabled
+		if push {
+			pushIDs, pushHooks = append(pushIDs, id), append(pushHooks, e.WebhookID)
+		}
+		decided = append(decided, Decided{ID: id, WebhookID: e.WebhookID, Seq: r.next, Push: push})
+		r.next++
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, sqlInsertEvents, pq.Array(uuidStrings(ids)), pq.Array(uuidStrings(hooks)),
+		pq.Array(seqs), pq.Array(types), pq.ByteaArray(txHashes), pq.Array(heights),
+		pq.ByteaArray(blockHashes), pq.Array(bodies), now); err != nil {
+		return nil, fmt.Errorf("events: insert: %w", err)
+	}
+	if len(revoked) > 0 {
+		if _, err := tx.ExecContext(ctx, sqlRevokeEvents, pq.Array(uuidStrings(revoked)), pq.Array(uuidStrings(revokers))); err != nil {
+			return nil, fmt.Errorf("events: revoke: %w", err)
+		}
+	}
+	if len(pushIDs) > 0 {
+		if _, err := tx.ExecContext(ctx, sqlInsertDelivery, pq.Array(uuidStrings(pushIDs)), pq.Array(uuidStrings(pushHooks)), now); err != nil {
+			return nil, fmt.Errorf("events: deliveries: %w", err)
+		}
+		if s.opts.Enqueuer != nil {
+			var push []Decided
+			for _, d := range decided {
+				if d.Push {
+					push = append(push, d)
+				}
+			}
+			if err := s.opts.Enqueuer.EnqueueTx(ctx, tx.Tx, push); err != nil {
+				return nil, fmt.Errorf("events: enqueue: %w", err)
+			}
+		}
+	}
+	return decided, nil
+}
+
+func valueOr(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+func uuidStrings(ids []uuid.UUID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.String()
+	}
+	return out
+}
+
+var sqlNoRows = sql.ErrNoRows

@@ -5,11 +5,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/sql"
 )
 
@@ -28,6 +30,7 @@ func TestEverySQLFileIsUsed(t *testing.T) {
 		}
 	}
 	_ = dbsync.CreateRecommendedIndexes // the indexes' reader
+	_ = events.NewStore                 // the chain events store
 	if unused := sqlfiles.Unused(); len(unused) > 0 {
 		t.Errorf("embedded SQL that nothing loads: %v", unused)
 	}
@@ -122,4 +125,36 @@ func captureStdout(t *testing.T, fn func() error) string {
 		t.Fatal(ferr)
 	}
 	return out
+}
+
+// TestDemoWebhookKey: the demo's webhook key is made once and read back on
+// the next run, so webhooks registered in one demo run stay signable.
+func TestDemoWebhookKey(t *testing.T) {
+	path := t.TempDir() + "/key"
+	a, err := demoWebhookKey(path)
+	if err != nil || len(a) != 64 {
+		t.Fatalf("first: %q %v", a, err)
+	}
+	b, err := demoWebhookKey(path)
+	if err != nil || b != a {
+		t.Fatalf("second: %q %v, want %q", b, err, a)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v %v", st.Mode(), err)
+	}
+}
+
+// TestStatusLine: off a terminal, a burst of log lines becomes one line
+// (the first) plus the last one when the status line ends.
+func TestStatusLine(t *testing.T) {
+	var out strings.Builder
+	now := time.Unix(0, 0)
+	s := newStatusLine(&out, func() time.Time { return now })
+	for i := 0; i < 100; i++ {
+		s.logf("index %d built", i)
+	}
+	s.done()
+	if got := out.String(); got != "index 0 built\nindex 99 built\n" {
+		t.Fatalf("got %q", got)
+	}
 }

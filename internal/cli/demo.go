@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -29,6 +33,7 @@ func Demo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	listen := fs.String("listen-addr", envOr("LISTEN_ADDR", "127.0.0.1:8080"), "HTTP listen address")
 	txs := fs.Int("txs", 50_000, "transactions to seed into an empty demo database")
+	blockEvery := fs.Duration("block-every", 5*time.Second, "append a block to the demo chain this often, as db-sync does while it follows a node, with a 1-3 block rollback now and then (0: a static chain)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -36,18 +41,30 @@ func Demo(ctx context.Context, args []string) error {
 	if err := pgdb.EnsureDatabase(ctx, dbURL); err != nil {
 		return fmt.Errorf("demo: %w (is PostgreSQL running? see README)", err)
 	}
+	status := newStatusLine(os.Stdout, time.Now)
 	m, err := chaingen.Seed(ctx, dbURL, chaingen.Options{Txs: *txs, Seed: 1, Mode: chaingen.ModeCore,
-		Logf: func(f string, a ...any) { fmt.Printf(f+"\n", a...) }})
+		Logf: status.logf, Progress: status.progress})
+	status.done()
 	switch {
 	case errors.Is(err, chaingen.ErrNotEmpty):
 		fmt.Println("demo database already seeded; reusing it")
+		m, _ = chaingen.ReadManifest(demoManifest)
 	case err != nil:
 		return fmt.Errorf("demo: seed: %w", err)
 	default:
-		_ = m.WriteFile("demo-manifest.json")
-		fmt.Println("seeded demo chain; manifest written to demo-manifest.json")
+		_ = m.WriteFile(demoManifest)
+		fmt.Println("seeded demo chain; manifest written to " + demoManifest)
 	}
 	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen)
+	if os.Getenv("WEBHOOK_SECRET_KEY") == "" {
+		key, err := demoWebhookKey(demoWebhookKeyFile)
+		if err != nil {
+			return fmt.Errorf("demo: webhook key: %w", err)
+		}
+		// Local receivers (http://127.0.0.1:…) are what a demo's webhooks
+		// reach; a shared deployment never allows them.
+		environ = append(environ, "WEBHOOK_SECRET_KEY="+key, "WEBHOOK_ALLOW_PRIVATE=true")
+	}
 	if os.Getenv("REDIS_URL") == "" && localRedisAnswers(ctx) {
 		// The demo works without Redis; with the local one it shows the
 		// shared rate limiter and caches as a real deployment runs them.
@@ -62,10 +79,32 @@ func Demo(ctx context.Context, args []string) error {
 		return fmt.Errorf("demo: keys: %w", err)
 	}
 	address := demoAddressFrom(ctx, dbURL)
+	if *blockEvery > 0 {
+		go followDemoChain(ctx, dbURL, m, *blockEvery)
+	}
 	return serve(ctx, cfg, newLogger(cfg.LogLevel), func(addr string) {
-		base := "http://" + addr
-		fmt.Printf(`
-syncgate demo is serving on %[1]s
+		fmt.Print(demoBanner("http://"+addr, access, address, *blockEvery))
+	})
+}
+
+// The demo's files, in the directory it runs in.
+const (
+	demoManifest       = "demo-manifest.json"
+	demoWebhookKeyFile = ".syncgate-demo-webhook-key"
+)
+
+// demoBanner is what the demo prints once it serves: where to look, the
+// keys, and commands to paste.
+func demoBanner(base string, access admin.DemoAccess, address string, blockEvery time.Duration) string {
+	chain := "the chain is static (--block-every 0)"
+	if blockEvery > 0 {
+		chain = fmt.Sprintf("a new block every %s, with a 1-3 block rollback now and then", blockEvery)
+	}
+	return fmt.Sprintf(`
+syncgate demo is serving on %[1]s (%[6]s)
+
+  console (partner admin, in a browser): %[1]s/console   (sign in with the admin key)
+  API reference:                         %[1]s/docs
 
   admin key (all permissions): %[2]s
   user account:                %[3]s
@@ -75,8 +114,45 @@ syncgate demo is serving on %[1]s
   curl %[1]s/v1/health
   curl -H 'Authorization: Bearer %[4]s' %[1]s/v1/utxos/address/%[5]s
   curl -H 'Authorization: Bearer %[2]s' %[1]s/v1/admin/users
-`, base, access.AdminKey, access.UserID, access.APIKey, address)
-	})
+
+  watch that address for deposits (a webhook; the answer shows its id and signing secret once):
+  curl -H 'Authorization: Bearer %[4]s' -H 'Content-Type: application/json' \
+       -d '{"url":"http://127.0.0.1:9000/hook","items":[{"kind":"address","value":"%[5]s"}]}' %[1]s/v1/webhooks
+  then read its events as they are decided (or let them arrive at your URL, signed):
+  curl -H 'Authorization: Bearer %[4]s' '%[1]s/v1/webhooks/<id>/events?after=0&wait=30'
+`, base, access.AdminKey, access.UserID, access.APIKey, address, chain)
+}
+
+// followDemoChain moves the demo chain while the demo serves, quietly:
+// the webhooks and the tip headers show it.
+func followDemoChain(ctx context.Context, dbURL string, m *chaingen.Manifest, every time.Duration) {
+	db, err := sql.Open("postgres", dbURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "demo: chain follower:", err)
+		return
+	}
+	defer db.Close()
+	err = chaingen.Follow(ctx, db, chaingen.FollowOptions{Interval: every, RollbackEvery: 50, Seed: time.Now().UnixNano(), Manifest: m})
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "demo: chain follower stopped:", err)
+	}
+}
+
+// demoWebhookKey reads the demo's webhook secret key from path, creating
+// it on first use: the webhooks a demo user registers keep their signing
+// secrets readable across demo runs.
+func demoWebhookKey(path string) (string, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		if k := strings.TrimSpace(string(b)); len(k) == 64 {
+			return k, nil
+		}
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return "", err
+	}
+	k := hex.EncodeToString(key)
+	return k, os.WriteFile(path, []byte(k+"\n"), 0o600)
 }
 
 // demoAccess migrates the admin schema and issues the demo's admin key,
@@ -129,12 +205,12 @@ var sqlDemoAddress = sqlfiles.Must("dbsync/demo_address.sql")
 func demoAddressFrom(ctx context.Context, dbURL string) string {
 	db, err := sqlx.Open("postgres", dbURL)
 	if err != nil {
-		return demoAddress(ctx, "demo-manifest.json", nil)
+		return demoAddress(ctx, demoManifest, nil)
 	}
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return demoAddress(ctx, "demo-manifest.json", db)
+	return demoAddress(ctx, demoManifest, db)
 }
 
 // localRedisURL is where `make demo` starts Redis when it can.

@@ -62,3 +62,66 @@ func (p *progress) report(done, total int) {
 	}
 	fmt.Fprintln(p.out, line)
 }
+
+// statusLine shows a long command's log lines as one line rewritten in
+// place on a terminal, so a banner printed afterwards is not buried under
+// them; elsewhere (a log file, CI) it keeps a line every few seconds and
+// the last one.
+type statusLine struct {
+	out      io.Writer
+	terminal bool
+	now      func() time.Time
+	last     time.Time
+	// lastProgress throttles progress lines to ten a second.
+	lastProgress time.Time
+	pending      string
+	shown        bool
+}
+
+func newStatusLine(out io.Writer, now func() time.Time) *statusLine {
+	s := &statusLine{out: out, now: now}
+	if f, ok := out.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			s.terminal = true
+		}
+	}
+	return s
+}
+
+// logf is a chaingen Logf: the line replaces the previous one.
+func (s *statusLine) logf(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if s.terminal {
+		fmt.Fprintf(s.out, "\r\033[K%s", line)
+		s.shown = true
+		return
+	}
+	if t := s.now(); t.Sub(s.last) >= 5*time.Second {
+		s.last = t
+		fmt.Fprintln(s.out, line)
+		s.pending = ""
+		return
+	}
+	s.pending = line
+}
+
+// progress is a chaingen Progress callback on the same line.
+func (s *statusLine) progress(done, total int) {
+	t := s.now()
+	if done < total && (!s.terminal || t.Sub(s.lastProgress) < 100*time.Millisecond) {
+		return
+	}
+	s.lastProgress = t
+	s.logf("seeding: %d/%d transactions", done, total)
+}
+
+// done ends the line (and prints the last one it held back).
+func (s *statusLine) done() {
+	switch {
+	case s.terminal && s.shown:
+		fmt.Fprintln(s.out)
+	case !s.terminal && s.pending != "":
+		fmt.Fprintln(s.out, s.pending)
+	}
+	s.shown, s.pending = false, ""
+}

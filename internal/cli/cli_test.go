@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/dbsync"
@@ -141,20 +140,5 @@ func TestDemoWebhookKey(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v %v", st.Mode(), err)
-	}
-}
-
-// TestStatusLine: off a terminal, a burst of log lines becomes one line
-// (the first) plus the last one when the status line ends.
-func TestStatusLine(t *testing.T) {
-	var out strings.Builder
-	now := time.Unix(0, 0)
-	s := newStatusLine(&out, func() time.Time { return now })
-	for i := 0; i < 100; i++ {
-		s.logf("index %d built", i)
-	}
-	s.done()
-	if got := out.String(); got != "index 0 built\nindex 99 built\n" {
-		t.Fatalf("got %q", got)
 	}
 }

@@ -7,38 +7,61 @@ import (
 	"time"
 )
 
-// progress reports a long command's advance: on a terminal one line
-// rewritten in place at most 10 times a second, otherwise (a log file, CI)
-// a full line every few seconds.
-type progress struct {
+// statusLine shows a long command's log and progress lines as one line
+// rewritten in place on a terminal (at most ten times a second), so that
+// what is printed afterwards, a banner say, is not buried under them.
+// Elsewhere (a log file, CI) it keeps a line every few seconds and the
+// last one.
+type statusLine struct {
 	out      io.Writer
-	what     string
-	now      func() time.Time
-	start    time.Time
-	last     time.Time
 	terminal bool
+	now      func() time.Time
 	every    time.Duration
+	last     time.Time
+	pending  string
+	shown    bool
+	// start is when the first progress report came (rate and ETA).
+	start time.Time
 }
 
-func newProgress(out io.Writer, what string, now func() time.Time) *progress {
-	p := &progress{out: out, what: what, now: now, start: now(), every: 5 * time.Second}
-	p.last = p.start
+func newStatusLine(out io.Writer, now func() time.Time) *statusLine {
+	s := &statusLine{out: out, now: now, every: 5 * time.Second}
 	if f, ok := out.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal, p.every = true, 100*time.Millisecond
+			s.terminal, s.every = true, 100*time.Millisecond
 		}
 	}
-	return p
+	return s
 }
 
-// report is the chaingen.Options.Progress callback.
-func (p *progress) report(done, total int) {
-	t := p.now()
-	if done < total && t.Sub(p.last) < p.every {
+// logf is a chaingen Logf: the line replaces the previous one.
+func (s *statusLine) logf(format string, args ...any) {
+	s.show(fmt.Sprintf(format, args...), false)
+}
+
+func (s *statusLine) show(line string, force bool) {
+	t := s.now()
+	if !force && t.Sub(s.last) < s.every {
+		s.pending = line
 		return
 	}
-	p.last = t
-	elapsed := t.Sub(p.start)
+	s.last, s.pending = t, ""
+	if s.terminal {
+		fmt.Fprintf(s.out, "\r\033[K%s", line)
+		s.shown = true
+		return
+	}
+	fmt.Fprintln(s.out, line)
+}
+
+// progress is a chaingen Progress callback: count, percent, rate and ETA,
+// always shown when done.
+func (s *statusLine) progress(done, total int) {
+	t := s.now()
+	if s.start.IsZero() {
+		s.start = t
+	}
+	elapsed := t.Sub(s.start)
 	rate := 0.0
 	if elapsed > 0 {
 		rate = float64(done) / elapsed.Seconds()
@@ -51,77 +74,16 @@ func (p *progress) report(done, total int) {
 	if rate > 0 && done <= total {
 		eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 	}
-	line := fmt.Sprintf("%s: %d/%d transactions (%.1f%%), %.0f tx/s, ETA %s", p.what, done, total, pct, rate, eta)
-	if p.terminal {
-		end := ""
-		if done >= total {
-			end = "\n"
-		}
-		fmt.Fprintf(p.out, "\r\033[K%s%s", line, end)
-		return
-	}
-	fmt.Fprintln(p.out, line)
-}
-
-// statusLine shows a long command's log lines as one line rewritten in
-// place on a terminal, so a banner printed afterwards is not buried under
-// them; elsewhere (a log file, CI) it keeps a line every few seconds and
-// the last one.
-type statusLine struct {
-	out      io.Writer
-	terminal bool
-	now      func() time.Time
-	last     time.Time
-	// lastProgress throttles progress lines to ten a second.
-	lastProgress time.Time
-	pending      string
-	shown        bool
-}
-
-func newStatusLine(out io.Writer, now func() time.Time) *statusLine {
-	s := &statusLine{out: out, now: now}
-	if f, ok := out.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			s.terminal = true
-		}
-	}
-	return s
-}
-
-// logf is a chaingen Logf: the line replaces the previous one.
-func (s *statusLine) logf(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	if s.terminal {
-		fmt.Fprintf(s.out, "\r\033[K%s", line)
-		s.shown = true
-		return
-	}
-	if t := s.now(); t.Sub(s.last) >= 5*time.Second {
-		s.last = t
-		fmt.Fprintln(s.out, line)
-		s.pending = ""
-		return
-	}
-	s.pending = line
-}
-
-// progress is a chaingen Progress callback on the same line.
-func (s *statusLine) progress(done, total int) {
-	t := s.now()
-	if done < total && (!s.terminal || t.Sub(s.lastProgress) < 100*time.Millisecond) {
-		return
-	}
-	s.lastProgress = t
-	s.logf("seeding: %d/%d transactions", done, total)
+	s.show(fmt.Sprintf("seed: %d/%d transactions (%.1f%%), %.0f tx/s, ETA %s", done, total, pct, rate, eta), done >= total)
 }
 
 // done ends the line (and prints the last one it held back).
 func (s *statusLine) done() {
-	switch {
-	case s.terminal && s.shown:
-		fmt.Fprintln(s.out)
-	case !s.terminal && s.pending != "":
-		fmt.Fprintln(s.out, s.pending)
+	if s.pending != "" {
+		s.show(s.pending, true)
 	}
-	s.shown, s.pending = false, ""
+	if s.terminal && s.shown {
+		fmt.Fprintln(s.out)
+	}
+	s.shown = false
 }

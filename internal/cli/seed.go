@@ -55,11 +55,12 @@ func Seed(ctx context.Context, args []string) error {
 		return fmt.Errorf("seed: %w", err)
 	}
 	start := time.Now()
+	status := newStatusLine(os.Stdout, time.Now)
 	m, err := chaingen.Seed(ctx, *dbURL, chaingen.Options{
 		Txs: *txs, Seed: *seed, Mode: v.Mode, AddressTable: v.AddressTable, Schema: v.Schema,
-		Logf:     func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-		Progress: newProgress(os.Stderr, "seed", time.Now).report,
+		Logf: status.logf, Progress: status.progress,
 	})
+	status.done()
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,24 @@ func (s *Server) routes() {
 	data.GET("/mempool", httpx.H(s.mempoolStatus))
 	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
 
+	// Webhooks: the user's webhooks on the key's network (not chain reads:
+	// no readAt). 503 at once while webhooks are not configured.
+	hooks := v1.Group("/webhooks", s.hooks.Available)
+	hooks.Use(s.dataMiddleware()...)
+	hooks.POST("", httpx.H(s.hooks.Create))
+	hooks.GET("", httpx.H(s.hooks.List))
+	hooks.GET("/:id", httpx.H(s.hooks.Get))
+	hooks.PATCH("/:id", httpx.H(s.hooks.Update))
+	hooks.DELETE("/:id", httpx.H(s.hooks.Delete))
+	hooks.POST("/:id/items", httpx.H(s.hooks.AddItems))
+	hooks.POST("/:id/items/delete", httpx.H(s.hooks.RemoveItems))
+	hooks.GET("/:id/items", httpx.H(s.hooks.ListItems))
+	hooks.GET("/:id/events", httpx.H(s.hooks.Events))
+	hooks.GET("/:id/deliveries", httpx.H(s.hooks.Deliveries))
+	hooks.POST("/:id/events/:event_id/redeliver", httpx.H(s.hooks.Redeliver))
+	hooks.POST("/:id/test", httpx.H(s.hooks.Test))
+	hooks.POST("/:id/secret/roll", httpx.H(s.hooks.RollSecret))
+
 	// Chain data: every answer names the tip it was read at and honours
 	// min_slot (readAt).
 	chain := data.Group("", s.readAt)
@@ -96,6 +114,12 @@ func (s *Server) routes() {
 	adm.PATCH("/users/:id", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.UpdateUser))
 	adm.POST("/users/:id/suspend", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.SuspendUser))
 	adm.POST("/users/:id/reactivate", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.ReactivateUser))
+
+	userHooks := adm.Group("/users/:id/webhooks", s.adm.RequireAdmin(admin.PermManageUsers), s.hooks.Available)
+	userHooks.GET("", httpx.H(s.hooks.AdminList))
+	userHooks.GET("/:webhook_id", httpx.H(s.hooks.AdminGet))
+	userHooks.POST("/:webhook_id/disable", httpx.H(s.hooks.AdminDisable))
+	userHooks.DELETE("/:webhook_id", httpx.H(s.hooks.AdminDelete))
 
 	adm.POST("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.CreateCredential))
 	adm.GET("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.ListCredentials))

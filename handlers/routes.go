@@ -63,7 +63,7 @@ func (s *Server) routes() {
 	hooks.GET("/:id/items", httpx.H(s.hooks.ListItems))
 	hooks.GET("/:id/events", httpx.H(s.hooks.Events))
 	hooks.GET("/:id/deliveries", httpx.H(s.hooks.Deliveries))
-	hooks.POST("/:id/events/:event_id/redeliver", httpx.H(s.hooks.Redeliver))
+	hooks.POST("/:id/events/:eventId/redeliver", httpx.H(s.hooks.Redeliver))
 	hooks.POST("/:id/test", httpx.H(s.hooks.Test))
 	hooks.POST("/:id/secret/roll", httpx.H(s.hooks.RollSecret))
 
@@ -117,9 +117,9 @@ func (s *Server) routes() {
 
 	userHooks := adm.Group("/users/:id/webhooks", s.adm.RequireAdmin(admin.PermManageUsers), s.hooks.Available)
 	userHooks.GET("", httpx.H(s.hooks.AdminList))
-	userHooks.GET("/:webhook_id", httpx.H(s.hooks.AdminGet))
-	userHooks.POST("/:webhook_id/disable", httpx.H(s.hooks.AdminDisable))
-	userHooks.DELETE("/:webhook_id", httpx.H(s.hooks.AdminDelete))
+	userHooks.GET("/:webhookId", httpx.H(s.hooks.AdminGet))
+	userHooks.POST("/:webhookId/disable", httpx.H(s.hooks.AdminDisable))
+	userHooks.DELETE("/:webhookId", httpx.H(s.hooks.AdminDelete))
 
 	adm.POST("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.CreateCredential))
 	adm.GET("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.ListCredentials))

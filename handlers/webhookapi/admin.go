@@ -48,7 +48,7 @@ func (a *API) AdminGet(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := webhookID(c, "webhook_id")
+	id, err := webhookID(c, "webhookId")
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (a *API) AdminDisable(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := webhookID(c, "webhook_id")
+	id, err := webhookID(c, "webhookId")
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (a *API) AdminDelete(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := webhookID(c, "webhook_id")
+	id, err := webhookID(c, "webhookId")
 	if err != nil {
 		return err
 	}

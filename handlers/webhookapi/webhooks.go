@@ -384,7 +384,7 @@ func (a *API) Redeliver(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	eventID, err := uuid.Parse(c.Param("event_id"))
+	eventID, err := uuid.Parse(c.Param("eventId"))
 	if err != nil {
 		return httpx.ErrWebhookEventNotFound
 	}

@@ -23,6 +23,8 @@ import (
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
 //     see 429s, and rate limiting needs the credential; then, on chain-data
 //     routes (all but submit), readAt: a refused request waits for nothing;
+//   - on /v1/webhooks routes, the webhook gate first (503 while webhooks
+//     are not configured), then the data chain without readAt;
 //   - on admin routes, requireAdmin (authentication, admin rate limit, the
 //     route's permission), then requireBootstrap where only the bootstrap
 //     key may call: who may call what is decided here, not in handlers.

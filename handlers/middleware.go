@@ -11,10 +11,25 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/events"
 )
 
 // maxBodyBytes is DECISIONS.md's request body limit.
 const maxBodyBytes = 64 << 10
+
+// maxItemsBodyBytes bounds a body carrying up to events.MaxItemsPerBatch
+// watch items (10 000 long Byron addresses fit).
+const maxItemsBodyBytes = 8 << 20
+
+// bigBodyRoutes take a batch of watch items.
+var bigBodyRoutes = map[string]bool{
+	"/v1/webhooks":                  true,
+	"/v1/webhooks/:id/items":        true,
+	"/v1/webhooks/:id/items/delete": true,
+}
+
+// longPollRoutes may wait for news before answering (events.MaxWait).
+var longPollRoutes = map[string]bool{"/v1/webhooks/:id/events": true}
 
 // withRequestID takes a sane X-Request-Id from the client (so a caller can
 // correlate) or makes one, and echoes it on every response.
@@ -96,10 +111,15 @@ func accessLog() gin.HandlerFunc {
 }
 
 // withDeadline bounds the whole request so that nothing holds a connection
-// past the point where the client has given up.
+// past the point where the client has given up. A long-poll route
+// (longPollRoutes) gets its longest wait on top.
 func withDeadline(d time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		ctx, cancel := context.WithTimeout(c.Request.Context(), d)
+		limit := d
+		if longPollRoutes[c.FullPath()] {
+			limit += events.MaxWait
+		}
+		ctx, cancel := context.WithTimeout(c.Request.Context(), limit)
 		defer cancel()
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()
@@ -107,10 +127,15 @@ func withDeadline(d time.Duration) gin.HandlerFunc {
 }
 
 // limitBody caps request bodies; decodeJSON turns the overflow into 413.
+// Routes that take a batch of watch items (bigBodyRoutes) may send more.
 func limitBody() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if c.Request.Body != nil {
-			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBodyBytes)
+			limit := int64(maxBodyBytes)
+			if bigBodyRoutes[c.FullPath()] {
+				limit = maxItemsBodyBytes
+			}
+			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 		}
 		c.Next()
 	}

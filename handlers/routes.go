@@ -23,6 +23,8 @@ import (
 //   - on data routes, auth → usage → rate limit (dataMiddleware): usage must
 //     see 429s, and rate limiting needs the credential; then, on chain-data
 //     routes (all but submit), readAt: a refused request waits for nothing;
+//   - on /v1/webhooks routes, the webhook gate first (503 while webhooks
+//     are not configured), then the data chain without readAt;
 //   - on admin routes, requireAdmin (authentication, admin rate limit, the
 //     route's permission), then requireBootstrap where only the bootstrap
 //     key may call: who may call what is decided here, not in handlers.
@@ -48,6 +50,24 @@ func (s *Server) routes() {
 	data.GET("/tx/status/:hash", httpx.H(s.txStatus))
 	data.GET("/mempool", httpx.H(s.mempoolStatus))
 	data.GET("/mempool/:hash", httpx.H(s.mempoolTx))
+
+	// Webhooks: the user's webhooks on the key's network (not chain reads:
+	// no readAt). 503 at once while webhooks are not configured.
+	hooks := v1.Group("/webhooks", s.hooks.Available)
+	hooks.Use(s.dataMiddleware()...)
+	hooks.POST("", httpx.H(s.hooks.Create))
+	hooks.GET("", httpx.H(s.hooks.List))
+	hooks.GET("/:id", httpx.H(s.hooks.Get))
+	hooks.PATCH("/:id", httpx.H(s.hooks.Update))
+	hooks.DELETE("/:id", httpx.H(s.hooks.Delete))
+	hooks.POST("/:id/items", httpx.H(s.hooks.AddItems))
+	hooks.POST("/:id/items/delete", httpx.H(s.hooks.RemoveItems))
+	hooks.GET("/:id/items", httpx.H(s.hooks.ListItems))
+	hooks.GET("/:id/events", httpx.H(s.hooks.Events))
+	hooks.GET("/:id/deliveries", httpx.H(s.hooks.Deliveries))
+	hooks.POST("/:id/events/:eventId/redeliver", httpx.H(s.hooks.Redeliver))
+	hooks.POST("/:id/test", httpx.H(s.hooks.Test))
+	hooks.POST("/:id/secret/roll", httpx.H(s.hooks.RollSecret))
 
 	// Chain data: every answer names the tip it was read at and honours
 	// min_slot (readAt).
@@ -96,6 +116,12 @@ func (s *Server) routes() {
 	adm.PATCH("/users/:id", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.UpdateUser))
 	adm.POST("/users/:id/suspend", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.SuspendUser))
 	adm.POST("/users/:id/reactivate", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.ReactivateUser))
+
+	userHooks := adm.Group("/users/:id/webhooks", s.adm.RequireAdmin(admin.PermManageUsers), s.hooks.Available)
+	userHooks.GET("", httpx.H(s.hooks.AdminList))
+	userHooks.GET("/:webhookId", httpx.H(s.hooks.AdminGet))
+	userHooks.POST("/:webhookId/disable", httpx.H(s.hooks.AdminDisable))
+	userHooks.DELETE("/:webhookId", httpx.H(s.hooks.AdminDelete))
 
 	adm.POST("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.CreateCredential))
 	adm.GET("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.ListCredentials))

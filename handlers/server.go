@@ -24,7 +24,9 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/adminapi"
 	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/handlers/webhookapi"
 	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
@@ -88,6 +90,10 @@ type Deps struct {
 	// AdminCheck checks, for /readyz, that the admin database answers now
 	// and carries every migration. Nil: not checked.
 	AdminCheck func(ctx context.Context) error
+	// Events stores webhooks and their events (built over the admin
+	// database when WEBHOOK_SECRET_KEY is set); nil: the webhook routes
+	// answer 503.
+	Events *events.Store
 	// AnswerTuning sizes the answer caches (internal/answer); zero fields
 	// mean the defaults, tests make them small.
 	AnswerTuning answer.Tuning
@@ -105,6 +111,8 @@ type Server struct {
 	adm *adminapi.API
 	// txs submits transactions and tells their status.
 	txs *txstatus.Service
+	// hooks is the webhook API's handlers.
+	hooks *webhookapi.API
 }
 
 // New builds the server and its routes.
@@ -125,6 +133,8 @@ func New(deps Deps) *Server {
 			Mempool: deps.Mempool, Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
+	s.hooks = webhookapi.New(webhookapi.Deps{Config: deps.Config, Events: deps.Events, Admin: deps.Admin,
+		AdminReady: deps.AdminReady, Caller: callerOf, ChainDB: s.chainDB, AdminOf: adminapi.AdminOf, Now: deps.Now})
 	var subLog txstatus.Log
 	if deps.Admin != nil {
 		subLog = deps.Admin

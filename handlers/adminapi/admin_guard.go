@@ -166,3 +166,7 @@ func adminOf(c *gin.Context) admin.Admin {
 	v, _ := a.(admin.Admin)
 	return v
 }
+
+// AdminOf returns the admin key RequireAdmin authenticated, for handlers
+// of other packages behind it (the admin webhook routes).
+func AdminOf(c *gin.Context) admin.Admin { return adminOf(c) }

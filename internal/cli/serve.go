@@ -21,6 +21,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/metrics"
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/platform/spool"
@@ -136,6 +137,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		go store.RunAuditRetention(ctx, cfg.AuditRetention) // ends with the signal context
 	}
 	go store.RunSubmissionRetention(ctx) // the submission log keeps 30 days
+	// Chain events exist only with a secret key to seal signing secrets;
+	// the scanner and the delivery service share this store (push
+	// delivery installs itself with SetEnqueuer).
+	var hookStore *events.Store
+	if len(cfg.WebhookSecretKey) > 0 {
+		sealer, err := events.NewSealer(cfg.WebhookSecretKey)
+		if err != nil {
+			return fmt.Errorf("webhook secret key: %w", err)
+		}
+		hookStore = events.NewStore(adminDB, events.Options{Sealer: sealer})
+	}
 	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()
 
@@ -220,13 +232,15 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		Log:          log,
 		Draining:     draining.Load,
 		AdminCheck:   adminReady(adminDB),
+		Events:       hookStore,
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      cfg.StatementTimeout + 20*time.Second,
-		IdleTimeout:       120 * time.Second,
+		// The event feed may wait events.MaxWait before it answers.
+		WriteTimeout: cfg.StatementTimeout + 20*time.Second + events.MaxWait,
+		IdleTimeout:  120 * time.Second,
 		// net/http's own messages (TLS handshakes, accept errors) as JSON.
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

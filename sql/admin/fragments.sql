@@ -84,3 +84,25 @@ LEFT JOIN syncgate.usage_hourly h
 FROM syncgate.usage_hourly h
 WHERE h.credential_id = $1
 {{- end}}
+
+{{- /* webhook_columns: the columns of a webhook row w that events.Webhook
+   reads (never its sealed secrets). */}}
+{{define "webhook_columns" -}}
+  w.id,
+  w.user_account_id,
+  w.network,
+  w.url,
+  w.description,
+  w.depth,
+  w.event_types,
+  w.status,
+  w.disabled_reason,
+  w.disabled_at,
+  w.items,
+  w.last_seq,
+  w.scanned_through,
+  w.failing_since,
+  w.created_at,
+  w.updated_at,
+  w.previous_secret_expires_at
+{{- end}}

@@ -1,0 +1,115 @@
+package webhookapi
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/events"
+)
+
+// defaultDisableReason is recorded when the admin gives none.
+const defaultDisableReason = "Disabled by the partner"
+
+// adminScope checks that the calling admin key's partner owns user :id
+// (404 User account not found otherwise, as the admin user routes) and
+// returns the owner scope (every network) and the audit writer.
+func (a *API) adminScope(c *gin.Context) (events.Owner, events.Audit, error) {
+	userID, err := uuid.Parse(c.Param("id"))
+	if err != nil {
+		return events.Owner{}, nil, httpx.ErrUserNotFound
+	}
+	ad := a.deps.AdminOf(c)
+	if err := a.deps.Admin.CheckUserOwned(c.Request.Context(), ad, userID); err != nil {
+		return events.Owner{}, nil, a.storeError(err)
+	}
+	return events.Owner{UserID: userID}, a.deps.Admin.WebhookAudit(ad), nil
+}
+
+// AdminList: GET /v1/admin/users/:id/webhooks (every network).
+func (a *API) AdminList(c *gin.Context) error {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return err
+	}
+	hooks, err := a.deps.Events.Webhooks(c.Request.Context(), o, audit)
+	if err != nil {
+		return a.storeError(err)
+	}
+	a.writeList(c, hooks)
+	return nil
+}
+
+// AdminGet: GET /v1/admin/users/:id/webhooks/:webhook_id.
+func (a *API) AdminGet(c *gin.Context) error {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return err
+	}
+	id, err := webhookID(c, "webhookId")
+	if err != nil {
+		return err
+	}
+	w, err := a.deps.Events.Webhook(c.Request.Context(), o, id, audit)
+	if err != nil {
+		return a.storeError(err)
+	}
+	httpx.OK(c, a.view(w))
+	return nil
+}
+
+// AdminDisable: POST /v1/admin/users/:id/webhooks/:webhook_id/disable
+// {reason?}. The receiver learns it from a webhook.disabled event.
+func (a *API) AdminDisable(c *gin.Context) error {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return err
+	}
+	id, err := webhookID(c, "webhookId")
+	if err != nil {
+		return err
+	}
+	reason := defaultDisableReason
+	if c.Request.ContentLength != 0 {
+		obj, err := httpx.DecodeJSONObject(c)
+		if err != nil {
+			return err
+		}
+		if err := knownFields(obj, "reason"); err != nil {
+			return err
+		}
+		if raw, ok := obj["reason"]; ok && !isNull(raw) {
+			if reason, err = textField(raw, httpx.ErrWebhookReason); err != nil {
+				return err
+			}
+			if reason == "" {
+				return httpx.ErrWebhookReason
+			}
+		}
+	}
+	w, err := a.deps.Events.DisableWebhook(c.Request.Context(), o, id, reason, audit)
+	if err != nil {
+		return a.storeError(err)
+	}
+	httpx.OKMessage(c, http.StatusOK, a.view(w), "Webhook disabled successfully")
+	return nil
+}
+
+// AdminDelete: DELETE /v1/admin/users/:id/webhooks/:webhook_id.
+func (a *API) AdminDelete(c *gin.Context) error {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return err
+	}
+	id, err := webhookID(c, "webhookId")
+	if err != nil {
+		return err
+	}
+	if err := a.deps.Events.DeleteWebhook(c.Request.Context(), o, id, audit); err != nil {
+		return a.storeError(err)
+	}
+	httpx.OKMessage(c, http.StatusOK, deletedJSON{ID: id, Deleted: true}, "Webhook deleted successfully")
+	return nil
+}

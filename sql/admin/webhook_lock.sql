@@ -1,0 +1,11 @@
+-- webhook_lock: webhook_get taking the row lock, which serialises every change to the webhook
+-- and its watch set (and AppendEvents' sequence numbers) until the transaction ends.
+-- $1 webhook id, $2 user account id, $3 network or ''. Uses webhooks_pkey.
+SELECT
+{{template "webhook_columns"}}
+FROM syncgate.webhooks w
+WHERE w.id = $1
+  AND w.user_account_id = $2
+  AND ($3 = '' OR w.network = $3)
+  AND w.deleted_at IS NULL
+FOR UPDATE

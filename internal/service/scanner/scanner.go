@@ -53,7 +53,7 @@ type Options struct {
 
 // Scanner scans one network. Run it in every instance; one leads.
 type Scanner struct {
-	o Options
+	o       Options
 	leading atomic.Bool
 	// beforeCommit, when set (tests), runs between a step's writes and its
 	// commit.

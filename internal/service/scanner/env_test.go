@@ -112,7 +112,7 @@ func (e *env) tip() int64 {
 }
 
 // scanner starts a scanner (fast polling), stopped when the test ends.
-func (e *env) scanner(ctx context.Context, tweak func(*Scanner)) (*Scanner, <-chan error) {
+func (e *env) scanner(ctx context.Context, tweak func(*Scanner)) (*Scanner, <-chan struct{}) {
 	e.t.Helper()
 	s, err := New(Options{Network: e.net, DB: e.db, Events: e.store, Interval: 20 * time.Millisecond,
 		LeaderRetry: 100 * time.Millisecond, BatchBlocks: 50, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
@@ -123,8 +123,13 @@ func (e *env) scanner(ctx context.Context, tweak func(*Scanner)) (*Scanner, <-ch
 		tweak(s)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
+	done := make(chan struct{}) // closed when Run returns
+	go func() {
+		defer close(done)
+		if err := s.Run(ctx); err != nil {
+			e.t.Errorf("Run: %v", err)
+		}
+	}()
 	e.t.Cleanup(func() { cancel(); <-done })
 	return s, done
 }

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // env is one test's moving chain (a fresh seeded db-sync and its
 // follower) and a fresh admin database with one user.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	net     string
 	raw     *sqlx.DB
 	db      *dbsync.DB
@@ -41,7 +41,10 @@ type env struct {
 	pending []chaingen.PendingTx
 }
 
-func newEnv(t *testing.T, mode chaingen.Mode) *env {
+func newEnv(t *testing.T, mode chaingen.Mode) *env { return newEnvTB(t, mode, 3) }
+
+// newEnvTB is newEnv with txsPerBlock ordinary payments a block on average.
+func newEnvTB(t testing.TB, mode chaingen.Mode, txsPerBlock int) *env {
 	t.Helper()
 	testdb.RequirePostgres(t)
 	dsn, m, drop, err := testdb.DBSync(mode, 2500)
@@ -67,7 +70,7 @@ func newEnv(t *testing.T, mode chaingen.Mode) *env {
 		t.Fatal(err)
 	}
 	e.store = events.NewStore(e.admin, events.Options{})
-	e.f, err = chaingen.NewFollower(t.Context(), e.raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: 3, Seed: 9,
+	e.f, err = chaingen.NewFollower(t.Context(), e.raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: txsPerBlock, Seed: 9,
 		Manifest: m, Pending: func() []chaingen.PendingTx {
 			e.mu.Lock()
 			defer e.mu.Unlock()
@@ -192,7 +195,7 @@ type eventRow struct {
 	Body      string     `db:"body"`
 }
 
-func (r eventRow) body(t *testing.T) events.Body {
+func (r eventRow) body(t testing.TB) events.Body {
 	t.Helper()
 	var b events.Body
 	if err := json.Unmarshal([]byte(r.Body), &b); err != nil {
@@ -201,7 +204,7 @@ func (r eventRow) body(t *testing.T) events.Body {
 	return b
 }
 
-func (r eventRow) confirmed(t *testing.T) events.TxConfirmed {
+func (r eventRow) confirmed(t testing.TB) events.TxConfirmed {
 	t.Helper()
 	var d events.TxConfirmed
 	if err := json.Unmarshal(r.body(t).Data, &d); err != nil {
@@ -210,7 +213,7 @@ func (r eventRow) confirmed(t *testing.T) events.TxConfirmed {
 	return d
 }
 
-func (r eventRow) rolledBack(t *testing.T) events.TxRolledBack {
+func (r eventRow) rolledBack(t testing.TB) events.TxRolledBack {
 	t.Helper()
 	var d events.TxRolledBack
 	if err := json.Unmarshal(r.body(t).Data, &d); err != nil {

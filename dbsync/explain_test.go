@@ -430,3 +430,57 @@ var accountIndexes = map[string][]string{
 	"account_addresses.sql":   {"sg_tx_out_stake_address"},
 	"account_withdrawals.sql": {"sg_withdrawal_addr_tx", "sg_tx_invalid"},
 }
+
+// TestExplainScanIndexBacked plans the event scanner's statements (a
+// block range near the tip, its transactions' movements, the failed tx's,
+// block hashes by height) on each mode's chain: every one index-backed,
+// as custom and as generic plans (block_no index, tx.block_id,
+// tx_out.tx_id, tx_in.tx_in_id or consumed_by_tx_id, ma_tx_out.tx_out_id).
+func TestExplainScanIndexBacked(t *testing.T) {
+	needChains(t)
+	forEachChain(t, func(t *testing.T, c *chain) {
+		tip := c.manifest.Tip.BlockNo
+		var ids []int64
+		if err := c.raw.Select(&ids, `SELECT t.id FROM tx t JOIN block b ON b.id = t.block_id
+			WHERE b.block_no BETWEEN $1 AND $2 OR t.hash = decode($3, 'hex') ORDER BY t.id`,
+			tip-99, tip, c.manifest.Txs.Failed.Hash); err != nil || len(ids) < 2 {
+			t.Fatalf("%d tx ids to plan with (%v)", len(ids), err)
+		}
+		cases := []explainCase{
+			{"scan_block_hashes.sql", []any{pq.Array([]int64{tip - 2, tip - 1, tip})}, nil},
+			{"scan_blocks.sql", []any{tip - 99, tip}, nil},
+			{"scan_blocks.sql", []any{tip, tip}, nil},
+			{"scan_movements.sql", []any{pq.Array(ids)}, nil},
+			{"scan_movements.sql", []any{pq.Array(ids[len(ids)-1:])}, nil},
+		}
+		needs := map[string][]string{
+			"scan_blocks.sql":    {"idx_block_block_no", "idx_tx_block_id"},
+			"scan_movements.sql": {"idx_tx_out_tx_id", "idx_ma_tx_out_tx_out_id"},
+		}
+		if c.mode == chaingen.ModeConsumed {
+			needs["scan_movements.sql"] = append(needs["scan_movements.sql"], "idx_tx_out_consumed_by_tx_id")
+		} else {
+			needs["scan_movements.sql"] = append(needs["scan_movements.sql"], "idx_tx_in_tx_in_id")
+		}
+		for _, tc := range cases {
+			query := statementFor("dbsync/"+tc.file, c.mode, nil)
+			if !isPreparable(query) {
+				t.Errorf("%s is not prepared", tc.file)
+			}
+			plans := []string{explain(t, c, query, tc.args)}
+			tx := lockedDownTx(t, c.raw)
+			plans = append(plans, genericPlan(t, tx, query, tc.args))
+			tx.Rollback() //nolint:errcheck // read-only
+			for _, plan := range plans {
+				if bad := unindexedScans(plan); len(bad) > 0 {
+					t.Errorf("%s %v: %s\n%s", tc.file, tc.args, strings.Join(bad, "; "), plan)
+				}
+				for _, idx := range needs[tc.file] {
+					if !strings.Contains(plan, `"`+idx+`"`) {
+						t.Errorf("%s does not read %s:\n%s", tc.file, idx, plan)
+					}
+				}
+			}
+		}
+	})
+}

@@ -109,6 +109,24 @@ var (
 		Namespace: ns, Name: "usage_flush_last_success_timestamp_seconds",
 		Help: "Unix time of the last successful usage flush; lag is time() minus this.",
 	})
+
+	scannerBlockSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: ns, Name: "scanner_block_seconds",
+		Help:    "Event scanner time per new block, by network: reading db-sync, matching the watch sets and committing the decided events, divided among the blocks the step moved the checkpoint by.",
+		Buckets: latencyBuckets,
+	}, []string{"network"})
+	scannerBlocks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: ns, Name: "scanner_blocks_total",
+		Help: "Blocks the event scanner moved its checkpoint over, by network.",
+	}, []string{"network"})
+	scannerEvents = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: ns, Name: "scanner_events_total",
+		Help: "Events the event scanner decided, by network and type (tx.confirmed, tx.rolled_back).",
+	}, []string{"network", "type"})
+	scannerLeader = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: ns, Name: "scanner_leader",
+		Help: "1 while this instance leads a network's event scanning (holds its advisory lock), 0 otherwise.",
+	}, []string{"network"})
 )
 
 var (
@@ -128,6 +146,7 @@ func init() {
 		dbQueryDuration, dbQueryErrors,
 		gateQueued, gateActive, gateWait, shed, serverUp,
 		cacheRequests, listSpoolBytes, usageFlushFailures, usageFlushLastSuccess,
+		scannerBlockSeconds, scannerBlocks, scannerEvents, scannerLeader,
 		pools, probes,
 	)
 }
@@ -211,6 +230,38 @@ var spoolUsed atomic.Pointer[func() int64]
 
 // WatchSpool makes syncgate_list_spool_bytes report used().
 func WatchSpool(used func() int64) { spoolUsed.Store(&used) }
+
+// ---- event scanner ----
+
+// ScannerStep records one committed scanner step on network that moved the
+// checkpoint over blocks blocks in elapsed (each block observes its share).
+func ScannerStep(network string, blocks int, elapsed time.Duration) {
+	if blocks <= 0 {
+		return
+	}
+	per := elapsed.Seconds() / float64(blocks)
+	h := scannerBlockSeconds.WithLabelValues(network)
+	for range blocks {
+		h.Observe(per)
+	}
+	scannerBlocks.WithLabelValues(network).Add(float64(blocks))
+}
+
+// ScannerEvents counts n events of type typ decided on network.
+func ScannerEvents(network, typ string, n int) {
+	if n > 0 {
+		scannerEvents.WithLabelValues(network, typ).Add(float64(n))
+	}
+}
+
+// ScannerLeader records whether this instance leads network's scanning.
+func ScannerLeader(network string, leader bool) {
+	v := 0.0
+	if leader {
+		v = 1
+	}
+	scannerLeader.WithLabelValues(network).Set(v)
+}
 
 // ---- usage flush ----
 

@@ -1,0 +1,241 @@
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/syncgate/syncgate/sql"
+)
+
+// The event scanner's reads and writes (internal/service/scanner runs
+// them, each step's writes in one transaction).
+var (
+	sqlScanLock            = sqlfiles.Must("admin/scan_lock.sql")
+	sqlScanUnlock          = sqlfiles.Must("admin/scan_unlock.sql")
+	sqlScanCheckpoint      = sqlfiles.Must("admin/scan_checkpoint.sql")
+	sqlScanCheckpointStart = sqlfiles.Must("admin/scan_checkpoint_start.sql")
+	sqlScanCheckpointMove  = sqlfiles.Must("admin/scan_checkpoint_move.sql")
+	sqlScanBlocksUpsert    = sqlfiles.Must("admin/scan_blocks_upsert.sql")
+	sqlScanBlocksPrune     = sqlfiles.Must("admin/scan_blocks_prune.sql")
+	sqlScanBlocksRecent    = sqlfiles.Must("admin/scan_blocks_recent.sql")
+	sqlScanGroups          = sqlfiles.Must("admin/scan_groups.sql")
+	sqlScanMatch           = sqlfiles.Must("admin/scan_match.sql")
+	sqlScanAdvance         = sqlfiles.Must("admin/scan_advance.sql")
+	sqlScanLiveEvents      = sqlfiles.Must("admin/scan_live_events.sql")
+	sqlScanRewind          = sqlfiles.Must("admin/scan_rewind.sql")
+)
+
+// KeepBlocks is how many recent block hashes the scanner remembers per
+// network: deeper than any rollback (2160 blocks), so the fork point is
+// always among them.
+const KeepBlocks = 2200
+
+// ErrConflict: the checkpoint moved since the scanner read it (another
+// scanner stepped first); the step's transaction must be rolled back.
+var ErrConflict = errors.New("events: the scanner checkpoint moved")
+
+// Checkpoint is where a network's scanner stands: the last db-sync block it
+// has seen.
+type Checkpoint struct {
+	Height int64  `db:"block_no"`
+	Hash   []byte `db:"block_hash"`
+}
+
+// ScanGroup is the active webhooks of a network that share a depth and a
+// scanned_through, scanned over the same block range.
+type ScanGroup struct {
+	Depth          int
+	ScannedThrough int64
+	Webhooks       []uuid.UUID
+}
+
+// Match is a watch item of one of a group's webhooks that a block range
+// touches.
+type Match struct {
+	WebhookID uuid.UUID `db:"webhook_id"`
+	Kind      string    `db:"kind"`
+	Value     string    `db:"value"`
+}
+
+// LiveEvent is an announced, not yet revoked tx.confirmed event.
+type LiveEvent struct {
+	ID        uuid.UUID
+	WebhookID uuid.UUID
+	Seq       int64
+	TxHash    []byte
+	Block     BlockRef
+	// Wants: its webhook subscribes to tx.rolled_back.
+	Wants bool
+}
+
+// ScanLock takes a network's scanner leadership on conn, a connection of
+// the caller's own kept while it leads (the lock is its session's).
+func ScanLock(ctx context.Context, conn sqlx.QueryerContext, key int64) (bool, error) {
+	var got bool
+	err := sqlx.GetContext(ctx, conn, &got, sqlScanLock, key)
+	return got, err
+}
+
+// ScanUnlock gives leadership up; false when conn did not hold it.
+func ScanUnlock(ctx context.Context, conn sqlx.QueryerContext, key int64) (bool, error) {
+	var released bool
+	err := sqlx.GetContext(ctx, conn, &released, sqlScanUnlock, key)
+	return released, err
+}
+
+// ReadCheckpoint returns the network's checkpoint, nil before its first
+// step.
+func ReadCheckpoint(ctx context.Context, q sqlx.QueryerContext, network string) (*Checkpoint, error) {
+	var c Checkpoint
+	err := sqlx.GetContext(ctx, q, &c, sqlScanCheckpoint, network)
+	if errors.Is(err, sqlNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("events: checkpoint: %w", err)
+	}
+	return &c, nil
+}
+
+// RecentBlocks returns up to limit remembered blocks of the network at or
+// below height, newest first.
+func RecentBlocks(ctx context.Context, q sqlx.QueryerContext, network string, below int64, limit int) ([]Checkpoint, error) {
+	var out []Checkpoint
+	if err := sqlx.SelectContext(ctx, q, &out, sqlScanBlocksRecent, network, limit, below); err != nil {
+		return nil, fmt.Errorf("events: recent blocks: %w", err)
+	}
+	return out, nil
+}
+
+// ScanGroups returns the network's active webhooks grouped by (depth,
+// scanned_through).
+func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string) ([]ScanGroup, error) {
+	rows, err := q.QueryxContext(ctx, sqlScanGroups, network)
+	if err != nil {
+		return nil, fmt.Errorf("events: scan groups: %w", err)
+	}
+	defer rows.Close()
+	var out []ScanGroup
+	for rows.Next() {
+		var g ScanGroup
+		var ids pq.StringArray
+		if err := rows.Scan(&g.Depth, &g.ScannedThrough, &ids); err != nil {
+			return nil, fmt.Errorf("events: scan groups: %w", err)
+		}
+		for _, s := range ids {
+			id, err := uuid.Parse(s)
+			if err != nil {
+				return nil, fmt.Errorf("events: scan groups: %w", err)
+			}
+			g.Webhooks = append(g.Webhooks, id)
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// MatchItems finds, in one indexed query, the watch items of the webhooks
+// ids (those that want tx.confirmed) among the keys (kinds[i], values[i]).
+func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids []uuid.UUID, kinds, values []string) ([]Match, error) {
+	if len(kinds) == 0 || len(ids) == 0 {
+		return nil, nil
+	}
+	var out []Match
+	if err := sqlx.SelectContext(ctx, q, &out, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(uuidStrings(ids))); err != nil {
+		return nil, fmt.Errorf("events: match: %w", err)
+	}
+	return out, nil
+}
+
+// MoveCheckpoint sets the network's checkpoint to to, compared-and-set
+// against old (nil: the network has none yet), in tx; ErrConflict when it
+// had moved. Blocks are the hashes of the blocks seen since old (to
+// included): they are remembered, and those below to's height minus
+// KeepBlocks or above it forgotten.
+func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Checkpoint, to Checkpoint, blocks []Checkpoint) error {
+	var moved int64
+	var err error
+	if old == nil {
+		err = tx.GetContext(ctx, &moved, sqlScanCheckpointStart, network, to.Height, to.Hash)
+	} else {
+		err = tx.GetContext(ctx, &moved, sqlScanCheckpointMove, network, old.Height, old.Hash, to.Height, to.Hash)
+	}
+	if errors.Is(err, sqlNoRows) {
+		return ErrConflict
+	}
+	if err != nil {
+		return fmt.Errorf("events: checkpoint: %w", err)
+	}
+	if len(blocks) > 0 {
+		heights := make([]int64, len(blocks))
+		hashes := make([][]byte, len(blocks))
+		for i, b := range blocks {
+			heights[i], hashes[i] = b.Height, b.Hash
+		}
+		if _, err := tx.ExecContext(ctx, sqlScanBlocksUpsert, network, pq.Array(heights), pq.ByteaArray(hashes)); err != nil {
+			return fmt.Errorf("events: scanner blocks: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, sqlScanBlocksPrune, network, to.Height-KeepBlocks+1, to.Height); err != nil {
+		return fmt.Errorf("events: scanner blocks: %w", err)
+	}
+	return nil
+}
+
+// AdvanceWebhooks compares-and-sets scanned_through of ids from from to to,
+// in tx, and returns the webhooks it moved: only those get this step's
+// events.
+func AdvanceWebhooks(ctx context.Context, tx *sqlx.Tx, network string, ids []uuid.UUID, from, to int64) (map[uuid.UUID]bool, error) {
+	var moved []uuid.UUID
+	if err := tx.SelectContext(ctx, &moved, sqlScanAdvance, network, pq.Array(uuidStrings(ids)), from, to); err != nil {
+		return nil, fmt.Errorf("events: advance: %w", err)
+	}
+	out := make(map[uuid.UUID]bool, len(moved))
+	for _, id := range moved {
+		out[id] = true
+	}
+	return out, nil
+}
+
+// LiveEventsAbove returns, in tx, the network's live tx.confirmed events
+// in blocks above height, each webhook's in sequence order.
+func LiveEventsAbove(ctx context.Context, tx *sqlx.Tx, network string, height int64) ([]LiveEvent, error) {
+	rows, err := tx.QueryxContext(ctx, sqlScanLiveEvents, network, height)
+	if err != nil {
+		return nil, fmt.Errorf("events: live events: %w", err)
+	}
+	defer rows.Close()
+	var out []LiveEvent
+	for rows.Next() {
+		var e LiveEvent
+		var body string
+		if err := rows.Scan(&e.ID, &e.WebhookID, &e.Seq, &e.TxHash, &e.Block.Height, &e.Block.Hash, &body, &e.Wants); err != nil {
+			return nil, fmt.Errorf("events: live events: %w", err)
+		}
+		// The slot and time of the block are in the body only.
+		var b Body
+		if err := json.Unmarshal([]byte(body), &b); err == nil && b.Block != nil {
+			e.Block.Slot = b.Block.Slot
+			if b.Block.Time != nil {
+				e.Block.Time = *b.Block.Time
+			}
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// RewindWebhooks sets, in tx, scanned_through of the network's webhooks
+// that had scanned above height back to it.
+func RewindWebhooks(ctx context.Context, tx *sqlx.Tx, network string, height int64) error {
+	if _, err := tx.ExecContext(ctx, sqlScanRewind, network, height); err != nil {
+		return fmt.Errorf("events: rewind: %w", err)
+	}
+	return nil
+}

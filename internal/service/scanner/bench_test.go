@@ -1,0 +1,87 @@
+package scanner
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/lib/pq"
+
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+)
+
+// BenchmarkScannerBlock is the scanner's time per new block (one step:
+// tip, reads, the match query, events, the commit) with 1,000 webhooks of
+// 10 items each in three depth groups (one in 20 watching a followed
+// address) and one webhook watching 100,000 addresses, the followed ones
+// among them. Blocks carry about 20 payments between the followed
+// addresses. Appending the block is not timed.
+//
+//	go test -run '^$' -bench ScannerBlock -benchtime 200x ./internal/service/scanner/
+func BenchmarkScannerBlock(b *testing.B) {
+	e := newEnvTB(b, chaingen.ModeCore, 20)
+	ctx := b.Context()
+	tip := e.tip()
+	addrs := e.f.Addresses()
+	// The big watch set: the followed addresses and made-up ones.
+	big := e.webhookB(b, 0, tip)
+	e.admin.MustExec(`INSERT INTO syncgate.webhook_items (webhook_id, network, kind, value)
+		SELECT $1::uuid, $2, 'address', 'addr1bench' || g FROM generate_series(1, 100000 - cardinality($3::text[])) g
+		UNION ALL SELECT $1::uuid, $2, 'address', a FROM unnest($3::text[]) a`, big, e.net, pq.Array(addrs))
+	// One webhook in 20 watches a followed address (besides 9 quiet ones).
+	for i := range 1000 {
+		depth := i % 3
+		id := e.webhookB(b, depth, tip-int64(depth))
+		real := "addr1bench_quiet_" + fmt.Sprint(i)
+		if i%20 == 0 {
+			real = addrs[(i/20)%len(addrs)]
+		}
+		e.admin.MustExec(`INSERT INTO syncgate.webhook_items (webhook_id, network, kind, value)
+			SELECT $1::uuid, $2, 'address', 'addr1bench_' || $3 || '_' || g FROM generate_series(1, 9) g
+			UNION ALL SELECT $1::uuid, $2, 'address', $4`, id, e.net, i, real)
+	}
+	e.admin.MustExec(`ANALYZE syncgate.webhook_items; ANALYZE syncgate.webhooks`)
+	s, err := New(Options{Network: e.net, DB: e.db, Events: e.store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	conn, err := e.admin.Connx(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := s.step(ctx, conn); err != nil { // the first checkpoint
+		b.Fatal(err)
+	}
+	var before int64
+	_ = e.admin.Get(&before, `SELECT count(*) FROM syncgate.webhook_events`)
+	var elapsed time.Duration
+	b.ResetTimer()
+	b.StopTimer()
+	for range b.N {
+		if _, err := e.f.AppendBlock(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if _, err := s.step(ctx, conn); err != nil {
+			b.Fatal(err)
+		}
+		elapsed += time.Since(start)
+		b.StopTimer()
+	}
+	var after int64
+	_ = e.admin.Get(&after, `SELECT count(*) FROM syncgate.webhook_events`)
+	b.ReportMetric(float64(after-before)/float64(b.N), "events/block")
+	b.ReportMetric(float64(elapsed.Microseconds())/1000/float64(b.N), "ms/block")
+}
+
+func (e *env) webhookB(b *testing.B, depth int, through int64) (id uuid.UUID) {
+	b.Helper()
+	if err := e.admin.Get(&id, `INSERT INTO syncgate.webhooks (user_account_id, network, depth, event_types, secret_sealed, scanned_through)
+		VALUES ($1, $2, $3, $4, '\x00', $5) RETURNING id`, e.user, e.net, depth, pq.Array(allTypes), through); err != nil {
+		b.Fatal(fmt.Errorf("webhook: %w", err))
+	}
+	return id
+}

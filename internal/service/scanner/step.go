@@ -1,0 +1,234 @@
+package scanner
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/events"
+	"github.com/syncgate/syncgate/internal/platform/metrics"
+)
+
+// groupWork is the heights one webhook group is decided through in a step.
+type groupWork struct {
+	g        events.ScanGroup
+	from, to int64
+}
+
+// step does one step on the leadership connection: the first checkpoint,
+// a rollback, or the new blocks' events. more: work is left (a batch
+// bound was reached), step again at once.
+func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err error) {
+	start := time.Now()
+	net := s.o.Network
+	cp, err := events.ReadCheckpoint(ctx, conn, net)
+	if err != nil {
+		return false, err
+	}
+	var heights []int64
+	if cp != nil {
+		heights = []int64{cp.Height}
+	}
+	head, err := s.o.DB.ReadChain(ctx, heights, nil)
+	if err != nil {
+		return false, wrap("tip", err)
+	}
+	tip := head.Tip
+	if cp == nil {
+		// First run: scanning starts at the tip.
+		return false, s.commit(ctx, conn, func(tx *sqlx.Tx) error {
+			to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
+			return events.MoveCheckpoint(ctx, tx, net, nil, to, []events.Checkpoint{to})
+		})
+	}
+	if !bytes.Equal(head.Hashes[cp.Height], cp.Hash) {
+		return true, s.rollback(ctx, conn, cp)
+	}
+
+	groups, err := events.ScanGroups(ctx, conn, net)
+	if err != nil {
+		return false, err
+	}
+	var work []groupWork
+	var ranges []dbsync.HeightRange
+	for _, g := range groups {
+		through := tip.Height - int64(g.Depth)
+		if g.ScannedThrough >= through {
+			continue
+		}
+		w := groupWork{g: g, from: g.ScannedThrough + 1, to: min(through, g.ScannedThrough+int64(s.o.BatchBlocks))}
+		if w.to < through {
+			more = true
+		}
+		work = append(work, w)
+		ranges = append(ranges, dbsync.HeightRange{From: w.from, To: w.to})
+	}
+	if tip.Height == cp.Height && len(work) == 0 {
+		return false, nil
+	}
+
+	// The new blocks' hashes (at most KeepBlocks of them), the checkpoint's
+	// and the tip's, and the groups' blocks, all in one snapshot.
+	seenFrom := max(cp.Height+1, tip.Height-events.KeepBlocks+1)
+	heights = []int64{cp.Height}
+	for h := seenFrom; h <= tip.Height; h++ {
+		heights = append(heights, h)
+	}
+	read, err := s.o.DB.ReadChain(ctx, heights, ranges)
+	if err != nil {
+		return false, wrap("read", err)
+	}
+	if !bytes.Equal(read.Hashes[cp.Height], cp.Hash) || !bytes.Equal(read.Hashes[tip.Height], tip.Hash) {
+		return false, errChainMoved
+	}
+	var seen []events.Checkpoint
+	for h := seenFrom; h <= tip.Height; h++ {
+		seen = append(seen, events.Checkpoint{Height: h, Hash: read.Hashes[h]})
+	}
+
+	tipRef := &events.BlockRef{Hash: tip.Hash, Height: tip.Height, Slot: tip.Slot}
+	var evs []events.NewEvent
+	decided := make([][]events.NewEvent, len(work))
+	for i, w := range work {
+		blocks := blocksIn(read.Blocks, w.from, w.to)
+		kinds, values := keysOf(blocks)
+		matches, err := events.MatchItems(ctx, conn, net, w.g.Webhooks, kinds, values)
+		if err != nil {
+			return false, err
+		}
+		decided[i] = confirmations(blocks, matches, w.g.Depth, tipRef)
+	}
+	n := 0
+	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
+		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
+		if err := events.MoveCheckpoint(ctx, tx, net, cp, to, seen); err != nil {
+			return err
+		}
+		for i, w := range work {
+			moved, err := events.AdvanceWebhooks(ctx, tx, net, w.g.Webhooks, w.g.ScannedThrough, w.to)
+			if err != nil {
+				return err
+			}
+			for _, e := range decided[i] {
+				if moved[e.WebhookID] {
+					evs = append(evs, e)
+				}
+			}
+		}
+		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
+		n = len(d)
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	metrics.ScannerStep(net, int(tip.Height-cp.Height), time.Since(start))
+	metrics.ScannerEvents(net, events.TypeTxConfirmed, n)
+	return more, nil
+}
+
+// rollback handles a checkpoint db-sync no longer holds: the fork point is
+// the newest remembered block db-sync still has; every live tx.confirmed
+// event above it gets a tx.rolled_back (for webhooks that want those), the
+// webhooks above it are scanned again from it, and the checkpoint moves
+// back to it, in one transaction.
+func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Checkpoint) error {
+	net := s.o.Network
+	recent, err := events.RecentBlocks(ctx, conn, net, cp.Height, events.KeepBlocks)
+	if err != nil {
+		return err
+	}
+	heights := make([]int64, 0, len(recent)+1)
+	for _, b := range recent {
+		heights = append(heights, b.Height)
+	}
+	floor := cp.Height - 1
+	if len(recent) > 0 {
+		floor = recent[len(recent)-1].Height - 1
+	}
+	heights = append(heights, floor)
+	read, err := s.o.DB.ReadChain(ctx, heights, nil)
+	if err != nil {
+		return wrap("fork point", err)
+	}
+	// With nothing remembered in common (deeper than any rollback db-sync
+	// makes), the block below the oldest remembered one is taken.
+	fork := events.Checkpoint{Height: floor, Hash: read.Hashes[floor]}
+	for _, b := range recent {
+		if h, ok := read.Hashes[b.Height]; ok && bytes.Equal(h, b.Hash) {
+			fork = b
+			break
+		}
+	}
+	if fork.Hash == nil {
+		return errChainMoved
+	}
+	tipRef := &events.BlockRef{Hash: read.Tip.Hash, Height: read.Tip.Height, Slot: read.Tip.Slot}
+	n := 0
+	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
+		if err := events.MoveCheckpoint(ctx, tx, net, cp, fork, nil); err != nil {
+			return err
+		}
+		live, err := events.LiveEventsAbove(ctx, tx, net, fork.Height)
+		if err != nil {
+			return err
+		}
+		var evs []events.NewEvent
+		for _, e := range live {
+			if !e.Wants {
+				continue
+			}
+			block := e.Block
+			evs = append(evs, events.NewEvent{WebhookID: e.WebhookID, Type: events.TypeTxRolledBack, TxHash: e.TxHash,
+				Block: &block, Tip: tipRef, Revokes: &e.ID,
+				Data: events.TxRolledBack{TxHash: hex.EncodeToString(e.TxHash), Revokes: e.ID, RevokedSeq: e.Seq}})
+		}
+		if err := events.RewindWebhooks(ctx, tx, net, fork.Height); err != nil {
+			return err
+		}
+		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
+		n = len(d)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.o.Log.Info("scanner rolled back", "from", cp.Height, "to", fork.Height, "revoked", n)
+	metrics.ScannerEvents(net, events.TypeTxRolledBack, n)
+	return nil
+}
+
+// commit runs fn in one admin transaction on the leadership connection.
+func (s *Scanner) commit(ctx context.Context, conn *sqlx.Conn, fn func(tx *sqlx.Tx) error) error {
+	tx, err := conn.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // no-op after commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if s.beforeCommit != nil {
+		s.beforeCommit(ctx)
+	}
+	return tx.Commit()
+}
+
+// blocksIn is the blocks of read (ascending) at heights from..to.
+func blocksIn(all []dbsync.ScanBlock, from, to int64) []dbsync.ScanBlock {
+	var out []dbsync.ScanBlock
+	for _, b := range all {
+		if b.Height >= from && b.Height <= to {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// uuidLess orders webhook ids (events of one transaction in a fixed order).
+func uuidLess(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) }

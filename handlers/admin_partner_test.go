@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,13 +257,19 @@ func TestRollCredential(t *testing.T) {
 	r.into(t, &d)
 	other.call(t, "GET", "/v1/test/whoami", second, "").want(t, 401, "API key has expired")
 	whoami(other, d.APIKey)
-	// Rolling with an overlap while an earlier one runs ends the earlier one.
+	// While an earlier roll's overlap runs, rolling again (which would end
+	// that key early) is refused and changes nothing.
 	third := d.APIKey
 	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "").into(t, &d)
 	whoami(other, third)
-	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "")
-	other.call(t, "GET", "/v1/test/whoami", third, "").want(t, 401, "Invalid API key")
-	whoami(other, d.APIKey) // the previous key, still in its overlap
+	pendingMsg := "Credential was rolled recently: its previous key works until " + isoTime(e.clock.Now().Add(3600*time.Second)) +
+		". Roll again after that, or revoke the credential"
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 409, pendingMsg)
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 409, pendingMsg)
+	})
+	whoami(other, third) // the previous key, still in its overlap
+	whoami(other, d.APIKey)
 
 	// Revoking ends the previous key too; a revoked credential cannot be rolled.
 	in.call(t, "DELETE", "/v1/admin/credentials/"+credID, key, "").want(t, 200, "")
@@ -271,7 +278,7 @@ func TestRollCredential(t *testing.T) {
 		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 404, "Credential not found or already revoked")
 	})
 	var n int
-	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'credential.rolled' AND target_id = $1`, credID); err != nil || n != 4 {
+	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'credential.rolled' AND target_id = $1`, credID); err != nil || n != 3 {
 		t.Fatalf("credential.rolled entries: %d, %v", n, err)
 	}
 	if strings.Contains(e.snapshot(), d.APIKey) || strings.Contains(e.snapshot(), old) {
@@ -356,4 +363,110 @@ func TestAdminRateLimit(t *testing.T) {
 		in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 200, "")
 	}
 	in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 429, "Rate limit exceeded: 3 requests per minute")
+}
+
+// TestRollConcurrent: rolls of one key at once are decided one after
+// another, and every key a roll hands out works for the overlap it was
+// promised: a roll that would cut an earlier roll's overlap short is
+// refused, and nothing fails with a 500.
+func TestRollConcurrent(t *testing.T) {
+	e := newAdminEnv(t)
+	e.fastTimeout = 2 * time.Second // the next-request guarantee needs Redis to answer
+	in, other := e.instance(), e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	credID, original := e.credential(in, key, e.user(in, key, "u"), "")
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 200, "")
+
+	const n = 10
+	rollAll := func(path, key, body string) []reply {
+		replies := make([]reply, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				replies[i] = in.call(t, "POST", path, key, body)
+			}()
+		}
+		wg.Wait()
+		return replies
+	}
+
+	var issued []string
+	pendingMsg := "Credential was rolled recently: its previous key works until " + isoTime(e.clock.Now().Add(3600*time.Second)) +
+		". Roll again after that, or revoke the credential"
+	for _, r := range rollAll("/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`) {
+		switch r.Code {
+		case 200:
+			var d struct {
+				APIKey string `json:"api_key"`
+			}
+			r.into(t, &d)
+			issued = append(issued, d.APIKey)
+		case 409:
+			r.want(t, 409, pendingMsg)
+		default:
+			t.Fatalf("roll: %d %s", r.Code, r.Raw)
+		}
+	}
+	if len(issued) != 1 {
+		t.Fatalf("%d rolls succeeded, want 1", len(issued))
+	}
+	// Every key handed out works, and the key before the roll for its overlap.
+	for _, k := range issued {
+		other.call(t, "GET", "/v1/test/whoami", k, "").want(t, 200, "")
+	}
+	e.clock.Add(3599 * time.Second)
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 200, "")
+	e.clock.Add(time.Second)
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 401, "API key has expired")
+	// Once the overlap has ended the credential can be rolled again.
+	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 200, "")
+
+	// Without an overlap each roll ends the key before it at once, as
+	// asked: they all succeed, one after another, and the last key works.
+	var last string
+	for _, r := range rollAll("/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":0}`) {
+		var d struct {
+			APIKey string `json:"api_key"`
+		}
+		r.want(t, 200, "").into(t, &d)
+		var current bool
+		if err := e.db.Get(&current, `SELECT key_hash = sha256($2::bytea) FROM syncgate.credentials WHERE id = $1`, credID, d.APIKey); err != nil {
+			t.Fatal(err)
+		}
+		if current {
+			last = d.APIKey
+		}
+	}
+	other.call(t, "GET", "/v1/test/whoami", last, "").want(t, 200, "")
+
+	// Admin keys: each roll makes a new key of its own; the rolled key's
+	// end is the earliest asked for. Every key handed out works.
+	var adminKeys []string
+	for _, r := range rollAll("/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`) {
+		var d struct {
+			Key string `json:"key"`
+		}
+		r.want(t, 201, "").into(t, &d)
+		adminKeys = append(adminKeys, d.Key)
+	}
+	for _, k := range adminKeys {
+		other.call(t, "GET", "/v1/admin/users", k, "").want(t, 200, "")
+	}
+	other.call(t, "GET", "/v1/admin/users", key, "").want(t, 200, "")
+	// Rolled at once without an overlap: one roll revokes the key, the
+	// others find it revoked.
+	id2, _ := e.adminKey(in, "Q", allPerms...)
+	ok := 0
+	for _, r := range rollAll("/v1/admin/keys/"+id2+"/roll", testBootstrapKey, `{"expires_in_seconds":0}`) {
+		if r.Code == 201 {
+			ok++
+			continue
+		}
+		r.want(t, 404, "Admin key not found or already revoked")
+	}
+	if ok != 1 {
+		t.Fatalf("%d admin key rolls without overlap succeeded, want 1", ok)
+	}
 }

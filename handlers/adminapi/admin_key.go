@@ -176,6 +176,10 @@ func (s *API) RollCredential(c *gin.Context) error {
 		return err
 	}
 	r, err := s.deps.Admin.RollCredential(c.Request.Context(), adminOf(c), id, overlap)
+	var pending *admin.RollPendingError
+	if errors.As(err, &pending) {
+		return httpx.ErrRollPending(isoTime(pending.Until))
+	}
 	if err != nil {
 		return notFoundAs(err, httpx.ErrCredentialNotLive)
 	}

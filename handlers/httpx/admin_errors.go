@@ -53,6 +53,13 @@ func ErrPermissionDenied(perm string) *APIError {
 	return NewAPIError(http.StatusForbidden, "Permission denied: "+perm+" required")
 }
 
+// ErrRollPending is the 409 for a credential roll while the previous key
+// of an earlier roll still works (until, in the admin records' format).
+func ErrRollPending(until string) *APIError {
+	return NewAPIError(http.StatusConflict, "Credential was rolled recently: its previous key works until "+until+
+		". Roll again after that, or revoke the credential")
+}
+
 // ErrStringField is the 400 for an optional string field of another type.
 func ErrStringField(field string) *APIError {
 	return NewAPIError(http.StatusBadRequest, field+" must be a string")

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,7 @@ import (
 // rollAdminKey rolls an admin key through the API and returns the new key's id and key.
 func (e *adminEnv) rollAdminKey(in *instance, id, body string) (newID, key string) {
 	e.t.Helper()
-	r := in.call(e.t, "POST", "/v1/admin/keys/"+id+"/roll", testBootstrapKey, body).want(e.t, 201, "")
+	r := in.call(e.t, "POST", "/v1/admin/keys/"+id+"/roll", testBootstrapKey, body).want(e.t, 200, "")
 	var d struct {
 		AdminKey struct {
 			ID string `json:"id"`
@@ -118,7 +119,7 @@ func TestRollAdminKey(t *testing.T) {
 	oldID, old := e.adminKey(in, "P", admin.PermManageUsers, admin.PermViewUsage)
 	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 200, "")
 
-	r := in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`).want(t, 201, "")
+	r := in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`).want(t, 200, "")
 	if r.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("Cache-Control %q", r.Header.Get("Cache-Control"))
 	}
@@ -198,7 +199,7 @@ func TestRollBadInput(t *testing.T) {
 	})
 	// The longest overlap is accepted.
 	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":604800}`).want(t, 200, "")
-	in.call(t, "POST", "/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":604800}`).want(t, 201, "")
+	in.call(t, "POST", "/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":604800}`).want(t, 200, "")
 }
 
 func TestRollCredential(t *testing.T) {
@@ -448,7 +449,7 @@ func TestRollConcurrent(t *testing.T) {
 		var d struct {
 			Key string `json:"key"`
 		}
-		r.want(t, 201, "").into(t, &d)
+		r.want(t, 200, "").into(t, &d)
 		adminKeys = append(adminKeys, d.Key)
 	}
 	for _, k := range adminKeys {
@@ -460,7 +461,7 @@ func TestRollConcurrent(t *testing.T) {
 	id2, _ := e.adminKey(in, "Q", allPerms...)
 	ok := 0
 	for _, r := range rollAll("/v1/admin/keys/"+id2+"/roll", testBootstrapKey, `{"expires_in_seconds":0}`) {
-		if r.Code == 201 {
+		if r.Code == 200 {
 			ok++
 			continue
 		}
@@ -469,4 +470,85 @@ func TestRollConcurrent(t *testing.T) {
 	if ok != 1 {
 		t.Fatalf("%d admin key rolls without overlap succeeded, want 1", ok)
 	}
+}
+
+// TestRollBodyRule: both rolls read their body by one rule and answer 200.
+// No body, an empty one, {} and null mean the default overlap (0); a body
+// labelled with another media type is refused 415; a JSON body without a
+// Content-Type is read as JSON.
+func TestRollBodyRule(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	credID, _ := e.credential(in, key, e.user(in, key, "u"), "")
+	send := func(path, bearer, contentType, body string) reply {
+		t.Helper()
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		req.RemoteAddr = "203.0.113.7:4242"
+		w := httptest.NewRecorder()
+		serveChecked(t, in.srv.Handler(), w, req)
+		r := reply{Code: w.Code, Header: w.Header(), Raw: w.Body.String()}
+		if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
+			t.Fatalf("body is not JSON: %q", r.Raw)
+		}
+		return r
+	}
+	const mediaMsg = "Content-Type must be application/json"
+	// Refusals change nothing, on both rolls.
+	e.unchanged(t, func() {
+		for _, p := range []struct{ path, key string }{
+			{"/v1/admin/credentials/" + credID + "/roll", key}, {"/v1/admin/keys/" + keyID + "/roll", testBootstrapKey},
+		} {
+			send(p.path, p.key, "text/plain", `{"expires_in_seconds":60}`).want(t, 415, mediaMsg)
+			send(p.path, p.key, "application/x-www-form-urlencoded", `expires_in_seconds=60`).want(t, 415, mediaMsg)
+			send(p.path, p.key, "application/json", `expires_in_seconds=60`).want(t, 400, "Invalid JSON body")
+			send(p.path, p.key, "application/json", `null`).want(t, 400, "Invalid JSON body")
+		}
+		// The same label rule for every admin body.
+		send("/v1/admin/users", key, "text/plain", `{"name":"x"}`).want(t, 415, mediaMsg)
+		send("/v1/admin/credentials", key, "application/x-www-form-urlencoded", `{"name":"x"}`).want(t, 415, mediaMsg)
+	})
+	// What the overlap came out as, read from the credential's row.
+	overlap := func() time.Duration {
+		t.Helper()
+		var end time.Time
+		if err := e.db.Get(&end, `SELECT previous_key_expires_at FROM syncgate.credentials WHERE id = $1`, credID); err != nil {
+			t.Fatal(err)
+		}
+		return end.Sub(e.clock.Now()).Round(time.Second)
+	}
+	credPath := "/v1/admin/credentials/" + credID + "/roll"
+	for _, tc := range []struct {
+		contentType, body string
+		want              time.Duration
+	}{
+		{"", "", 0},
+		{"application/json", "", 0},
+		{"text/plain", "", 0}, // no body: nothing to misread
+		{"application/json", "{}", 0},
+		{"application/json", `{"expires_in_seconds":null}`, 0},
+		{"application/json; charset=utf-8", `{"expires_in_seconds":5}`, 5 * time.Second},
+		{"application/merge-patch+json", `{"expires_in_seconds":6}`, 6 * time.Second},
+		{"", `{"expires_in_seconds":7}`, 7 * time.Second},
+	} {
+		send(credPath, key, tc.contentType, tc.body).want(t, 200, "")
+		if got := overlap(); got != tc.want {
+			t.Fatalf("Content-Type %q body %q: overlap %v, want %v", tc.contentType, tc.body, got, tc.want)
+		}
+		e.clock.Add(10 * time.Second) // past the overlap, so the next roll is allowed
+	}
+	// The admin key roll: the same status and the same default.
+	var d struct {
+		AdminKey         map[string]any `json:"admin_key"`
+		PreviousAdminKey map[string]any `json:"previous_admin_key"`
+	}
+	send("/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, "application/json", `{"expires_in_seconds":null}`).want(t, 200, "").into(t, &d)
+	if d.PreviousAdminKey["revoked"] != true {
+		t.Fatalf("null overlap did not revoke the old key at once: %v", d.PreviousAdminKey)
+	}
+	send("/v1/admin/keys/"+d.AdminKey["id"].(string)+"/roll", testBootstrapKey, "", "").want(t, 200, "")
 }

@@ -507,6 +507,7 @@ func TestRollBodyRule(t *testing.T) {
 			send(p.path, p.key, "application/x-www-form-urlencoded", `expires_in_seconds=60`).want(t, 415, mediaMsg)
 			send(p.path, p.key, "application/json", `expires_in_seconds=60`).want(t, 400, "Invalid JSON body")
 			send(p.path, p.key, "application/json", `null`).want(t, 400, "Invalid JSON body")
+			send(p.path, p.key, "application/json", `{"expires_in":60}`).want(t, 400, "Unknown field: expires_in. Allowed: expires_in_seconds")
 		}
 		// The same label rule for every admin body.
 		send("/v1/admin/users", key, "text/plain", `{"name":"x"}`).want(t, 415, mediaMsg)

@@ -200,6 +200,9 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := onlyFields(obj, "name", "description"); err != nil {
+		return err
+	}
 	var p admin.CredentialPatch
 	if raw, present := obj["name"]; present && !isNull(raw) {
 		name, err := requiredName(raw, httpx.ErrNameNotEmpty)

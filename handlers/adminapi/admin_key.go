@@ -210,6 +210,9 @@ func rollOverlap(c *gin.Context) (time.Duration, error) {
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return 0, httpx.ErrInvalidJSON
 	}
+	if err := onlyFields(obj, "expires_in_seconds"); err != nil {
+		return 0, err
+	}
 	raw, present := obj["expires_in_seconds"]
 	if !present || isNull(raw) {
 		return 0, nil

@@ -140,6 +140,9 @@ func (s *API) UpdateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := onlyFields(obj, "name", "external_id", "email", "billing_plan", "metadata"); err != nil {
+		return err
+	}
 	var p admin.UserPatch
 	if raw, present := obj["name"]; present && !isNull(raw) {
 		name, err := requiredName(raw, httpx.ErrNameNotEmpty)

@@ -60,6 +60,16 @@ func ErrRollPending(until string) *APIError {
 		". Roll again after that, or revoke the credential")
 }
 
+// ErrUnknownFields is the 400 for body fields a route does not take
+// (names sorted), listing the ones it does.
+func ErrUnknownFields(unknown, allowed []string) *APIError {
+	what := "Unknown field: "
+	if len(unknown) > 1 {
+		what = "Unknown fields: "
+	}
+	return NewAPIError(http.StatusBadRequest, what+strings.Join(unknown, ", ")+". Allowed: "+strings.Join(allowed, ", "))
+}
+
 // ErrStringField is the 400 for an optional string field of another type.
 func ErrStringField(field string) *APIError {
 	return NewAPIError(http.StatusBadRequest, field+" must be a string")

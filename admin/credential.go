@@ -20,6 +20,7 @@ var (
 	sqlUpdateCredential = sqlfiles.Must("admin/update_credential.sql")
 	sqlRevokeCredential = sqlfiles.Must("admin/revoke_credential.sql")
 	sqlRollCredential   = sqlfiles.Must("admin/roll_credential.sql")
+	sqlLockCredRoll     = sqlfiles.Must("admin/lock_credential_roll.sql")
 )
 
 // DefaultRateLimitPerMinute applies when a credential is created without one.
@@ -177,6 +178,17 @@ func (s *Store) RevokeCredential(ctx context.Context, a Admin, id uuid.UUID) (c 
 	return c, err
 }
 
+// RollPendingError refuses a credential roll while the previous key of an
+// earlier roll still works: rolling again would end that key before the
+// overlap it was promised.
+type RollPendingError struct {
+	Until time.Time // when the previous key's overlap ends
+}
+
+func (e *RollPendingError) Error() string {
+	return "admin: credential rolled recently, its previous key works until " + e.Until.UTC().Format(time.RFC3339Nano)
+}
+
 // RolledCredential is a credential with its new key (shown once) and the
 // end of its previous key's overlap.
 type RolledCredential struct {
@@ -188,10 +200,13 @@ type RolledCredential struct {
 // RollCredential gives one of a's live credentials a new key. The id, user,
 // network, rate limit, name and usage history stay (usage rows reference
 // the id). The previous key keeps working until overlap has passed (0: not
-// at all) and a key rolled before that stops working; an instance that
-// cached either learns it when the invalidation reaches it (package auth
-// says when), the ends themselves need no announcement. ErrNotFound when
-// missing, not a's, or revoked.
+// at all); an instance that cached it learns its end when the invalidation
+// reaches it (package auth says when), the end itself needs no
+// announcement. Rolls of one credential run one at a time (the row is
+// locked); one that finds the previous key of an earlier roll still
+// working is refused with *RollPendingError, since only one previous key
+// is kept and dropping it would end it before its promised overlap.
+// ErrNotFound when missing, not a's, or revoked.
 func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overlap time.Duration) (r RolledCredential, err error) {
 	if overlap < 0 || overlap > MaxRollOverlap {
 		return r, errors.New("admin: roll overlap out of range")
@@ -205,7 +220,15 @@ func (s *Store) RollCredential(ctx context.Context, a Admin, id uuid.UUID, overl
 	err = s.inTx(ctx, "RollCredential", func(tx *sqlx.Tx) error {
 		// PostgreSQL keeps microseconds and may round up: truncate, so an
 		// overlap of 0 has ended by the time the next request looks.
-		r.PreviousKeyExpiresAt = s.now().Add(overlap).UTC().Truncate(time.Microsecond)
+		now := s.now()
+		r.PreviousKeyExpiresAt = now.Add(overlap).UTC().Truncate(time.Microsecond)
+		var pending *time.Time
+		if err := getOne(ctx, tx, &pending, sqlLockCredRoll, id, a.PartnerID); err != nil {
+			return err
+		}
+		if pending != nil && pending.After(now) {
+			return &RollPendingError{Until: *pending}
+		}
 		if err := getOne(ctx, tx, &old, sqlRollCredential, id, a.PartnerID, hash[:], display, r.PreviousKeyExpiresAt); err != nil {
 			return err
 		}

@@ -250,7 +250,9 @@ func (s *Store) RollAdminKey(ctx context.Context, a Admin, id uuid.UUID, overlap
 			return err
 		}
 		until := now.Add(overlap).Truncate(time.Microsecond) // PostgreSQL's precision, never rounded up
-		if err := tx.GetContext(ctx, &r.Previous, sqlRollAdminKeyOld, id, until, overlap == 0); err != nil {
+		// Another roll may have revoked the key while this one waited for
+		// the partner's lock: then it is no longer live.
+		if err := getOne(ctx, tx, &r.Previous, sqlRollAdminKeyOld, id, until, overlap == 0); err != nil {
 			return err
 		}
 		if r.New, r.Key, err = insertAdminKey(ctx, tx, partner, r.Previous.EntityName, r.Previous.Permissions); err != nil {

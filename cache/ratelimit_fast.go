@@ -15,6 +15,13 @@ import (
 // once: after a failure the circuit opens and requests skip Redis entirely
 // (local fallbacks) until the cool-down has passed.
 const (
+	// AuthFailureTimeout is the deadline of a pool that counts failed
+	// authentications: they are not on the hot path, and a count that
+	// missed the 50 ms deadline fell back to a budget of the instance's own
+	// on top of the shared one (two instances under load let twice the
+	// budget through). Only a Redis that is down counts per instance.
+	AuthFailureTimeout = time.Second
+
 	fastTimeout  = 50 * time.Millisecond
 	fastCoolDown = 3 * time.Second
 )

@@ -188,7 +188,7 @@ func TestUpdateCredential(t *testing.T) {
 	userID := e.user(in, key, "u")
 	id, apiKey := e.credential(in, key, userID, `,"description":"old","rate_limit_per_minute":7`)
 
-	r := in.call(t, "PATCH", "/v1/admin/credentials/"+id, key, `{"name":"renamed","network_id":2,"rate_limit_per_minute":1}`).want(t, 200, "")
+	r := in.call(t, "PATCH", "/v1/admin/credentials/"+id, key, `{"name":"renamed"}`).want(t, 200, "")
 	c := r.fields(t)
 	wantFields(t, c, credentialFields)
 	if str(c["name"]) != "renamed" || str(c["description"]) != "old" || string(c["network_id"]) != "0" ||
@@ -214,7 +214,8 @@ func TestUpdateCredential(t *testing.T) {
 		}{
 			{"xyz", `{"name":"a"}`, 400, "Invalid credential ID format"},
 			{id, `{}`, 400, "At least one field (name or description) must be provided"},
-			{id, `{"network_id":1}`, 400, "At least one field (name or description) must be provided"},
+			{id, `{"network_id":1}`, 400, "Unknown field: network_id. Allowed: name, description"},
+			{id, `{"name":"x","network_id":2,"rate_limit_per_minute":1}`, 400, "Unknown fields: network_id, rate_limit_per_minute. Allowed: name, description"},
 			{id, `{"name":null}`, 400, "At least one field (name or description) must be provided"},
 			{id, `{"name":"` + strings.Repeat("x", 256) + `"}`, 400, "Name must be 255 characters or less"},
 			{id, `{"name":""}`, 400, "Name must be a non-empty string"},

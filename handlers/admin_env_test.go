@@ -123,8 +123,11 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if e.adminRate != 0 {
 		cfg.AdminRateLimitPerMinute = e.adminRate
 	}
+	// Failed authentications are counted through a pool of their own, as serve does.
+	authFailFast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now, Timeout: cache.AuthFailureTimeout})
+	e.t.Cleanup(func() { authFailFast.Close() })
 	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
-		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+		AuthFailures: cache.NewLimiter(authFailFast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {

@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +16,7 @@ import (
 // rollAdminKey rolls an admin key through the API and returns the new key's id and key.
 func (e *adminEnv) rollAdminKey(in *instance, id, body string) (newID, key string) {
 	e.t.Helper()
-	r := in.call(e.t, "POST", "/v1/admin/keys/"+id+"/roll", testBootstrapKey, body).want(e.t, 201, "")
+	r := in.call(e.t, "POST", "/v1/admin/keys/"+id+"/roll", testBootstrapKey, body).want(e.t, 200, "")
 	var d struct {
 		AdminKey struct {
 			ID string `json:"id"`
@@ -117,7 +119,7 @@ func TestRollAdminKey(t *testing.T) {
 	oldID, old := e.adminKey(in, "P", admin.PermManageUsers, admin.PermViewUsage)
 	other.call(t, "GET", "/v1/admin/users", old, "").want(t, 200, "")
 
-	r := in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`).want(t, 201, "")
+	r := in.call(t, "POST", "/v1/admin/keys/"+oldID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`).want(t, 200, "")
 	if r.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("Cache-Control %q", r.Header.Get("Cache-Control"))
 	}
@@ -197,7 +199,7 @@ func TestRollBadInput(t *testing.T) {
 	})
 	// The longest overlap is accepted.
 	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":604800}`).want(t, 200, "")
-	in.call(t, "POST", "/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":604800}`).want(t, 201, "")
+	in.call(t, "POST", "/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":604800}`).want(t, 200, "")
 }
 
 func TestRollCredential(t *testing.T) {
@@ -256,13 +258,19 @@ func TestRollCredential(t *testing.T) {
 	r.into(t, &d)
 	other.call(t, "GET", "/v1/test/whoami", second, "").want(t, 401, "API key has expired")
 	whoami(other, d.APIKey)
-	// Rolling with an overlap while an earlier one runs ends the earlier one.
+	// While an earlier roll's overlap runs, rolling again (which would end
+	// that key early) is refused and changes nothing.
 	third := d.APIKey
 	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "").into(t, &d)
 	whoami(other, third)
-	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 200, "")
-	other.call(t, "GET", "/v1/test/whoami", third, "").want(t, 401, "Invalid API key")
-	whoami(other, d.APIKey) // the previous key, still in its overlap
+	pendingMsg := "Credential was rolled recently: its previous key works until " + isoTime(e.clock.Now().Add(3600*time.Second)) +
+		". Roll again after that, or revoke the credential"
+	e.unchanged(t, func() {
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`).want(t, 409, pendingMsg)
+		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 409, pendingMsg)
+	})
+	whoami(other, third) // the previous key, still in its overlap
+	whoami(other, d.APIKey)
 
 	// Revoking ends the previous key too; a revoked credential cannot be rolled.
 	in.call(t, "DELETE", "/v1/admin/credentials/"+credID, key, "").want(t, 200, "")
@@ -271,7 +279,7 @@ func TestRollCredential(t *testing.T) {
 		in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 404, "Credential not found or already revoked")
 	})
 	var n int
-	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'credential.rolled' AND target_id = $1`, credID); err != nil || n != 4 {
+	if err := e.db.Get(&n, `SELECT count(*) FROM syncgate.audit_logs WHERE action = 'credential.rolled' AND target_id = $1`, credID); err != nil || n != 3 {
 		t.Fatalf("credential.rolled entries: %d, %v", n, err)
 	}
 	if strings.Contains(e.snapshot(), d.APIKey) || strings.Contains(e.snapshot(), old) {
@@ -356,4 +364,192 @@ func TestAdminRateLimit(t *testing.T) {
 		in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 200, "")
 	}
 	in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 429, "Rate limit exceeded: 3 requests per minute")
+}
+
+// TestRollConcurrent: rolls of one key at once are decided one after
+// another, and every key a roll hands out works for the overlap it was
+// promised: a roll that would cut an earlier roll's overlap short is
+// refused, and nothing fails with a 500.
+func TestRollConcurrent(t *testing.T) {
+	e := newAdminEnv(t)
+	e.fastTimeout = 2 * time.Second // the next-request guarantee needs Redis to answer
+	in, other := e.instance(), e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	credID, original := e.credential(in, key, e.user(in, key, "u"), "")
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 200, "")
+
+	const n = 10
+	rollAll := func(path, key, body string) []reply {
+		replies := make([]reply, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				replies[i] = in.call(t, "POST", path, key, body)
+			}()
+		}
+		wg.Wait()
+		return replies
+	}
+
+	var issued []string
+	pendingMsg := "Credential was rolled recently: its previous key works until " + isoTime(e.clock.Now().Add(3600*time.Second)) +
+		". Roll again after that, or revoke the credential"
+	for _, r := range rollAll("/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":3600}`) {
+		switch r.Code {
+		case 200:
+			var d struct {
+				APIKey string `json:"api_key"`
+			}
+			r.into(t, &d)
+			issued = append(issued, d.APIKey)
+		case 409:
+			r.want(t, 409, pendingMsg)
+		default:
+			t.Fatalf("roll: %d %s", r.Code, r.Raw)
+		}
+	}
+	if len(issued) != 1 {
+		t.Fatalf("%d rolls succeeded, want 1", len(issued))
+	}
+	// Every key handed out works, and the key before the roll for its overlap.
+	for _, k := range issued {
+		other.call(t, "GET", "/v1/test/whoami", k, "").want(t, 200, "")
+	}
+	e.clock.Add(3599 * time.Second)
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 200, "")
+	e.clock.Add(time.Second)
+	other.call(t, "GET", "/v1/test/whoami", original, "").want(t, 401, "API key has expired")
+	// Once the overlap has ended the credential can be rolled again.
+	in.call(t, "POST", "/v1/admin/credentials/"+credID+"/roll", key, "").want(t, 200, "")
+
+	// Without an overlap each roll ends the key before it at once, as
+	// asked: they all succeed, one after another, and the last key works.
+	var last string
+	for _, r := range rollAll("/v1/admin/credentials/"+credID+"/roll", key, `{"expires_in_seconds":0}`) {
+		var d struct {
+			APIKey string `json:"api_key"`
+		}
+		r.want(t, 200, "").into(t, &d)
+		var current bool
+		if err := e.db.Get(&current, `SELECT key_hash = sha256($2::bytea) FROM syncgate.credentials WHERE id = $1`, credID, d.APIKey); err != nil {
+			t.Fatal(err)
+		}
+		if current {
+			last = d.APIKey
+		}
+	}
+	other.call(t, "GET", "/v1/test/whoami", last, "").want(t, 200, "")
+
+	// Admin keys: each roll makes a new key of its own; the rolled key's
+	// end is the earliest asked for. Every key handed out works.
+	var adminKeys []string
+	for _, r := range rollAll("/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, `{"expires_in_seconds":600}`) {
+		var d struct {
+			Key string `json:"key"`
+		}
+		r.want(t, 200, "").into(t, &d)
+		adminKeys = append(adminKeys, d.Key)
+	}
+	for _, k := range adminKeys {
+		other.call(t, "GET", "/v1/admin/users", k, "").want(t, 200, "")
+	}
+	other.call(t, "GET", "/v1/admin/users", key, "").want(t, 200, "")
+	// Rolled at once without an overlap: one roll revokes the key, the
+	// others find it revoked.
+	id2, _ := e.adminKey(in, "Q", allPerms...)
+	ok := 0
+	for _, r := range rollAll("/v1/admin/keys/"+id2+"/roll", testBootstrapKey, `{"expires_in_seconds":0}`) {
+		if r.Code == 200 {
+			ok++
+			continue
+		}
+		r.want(t, 404, "Admin key not found or already revoked")
+	}
+	if ok != 1 {
+		t.Fatalf("%d admin key rolls without overlap succeeded, want 1", ok)
+	}
+}
+
+// TestRollBodyRule: both rolls read their body by one rule and answer 200.
+// No body, an empty one, {} and null mean the default overlap (0); a body
+// labelled with another media type is refused 415; a JSON body without a
+// Content-Type is read as JSON.
+func TestRollBodyRule(t *testing.T) {
+	e := newAdminEnv(t)
+	in := e.instance()
+	keyID, key := e.adminKey(in, "P", allPerms...)
+	credID, _ := e.credential(in, key, e.user(in, key, "u"), "")
+	send := func(path, bearer, contentType, body string) reply {
+		t.Helper()
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		req.RemoteAddr = "203.0.113.7:4242"
+		w := httptest.NewRecorder()
+		serveChecked(t, in.srv.Handler(), w, req)
+		r := reply{Code: w.Code, Header: w.Header(), Raw: w.Body.String()}
+		if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
+			t.Fatalf("body is not JSON: %q", r.Raw)
+		}
+		return r
+	}
+	const mediaMsg = "Content-Type must be application/json"
+	// Refusals change nothing, on both rolls.
+	e.unchanged(t, func() {
+		for _, p := range []struct{ path, key string }{
+			{"/v1/admin/credentials/" + credID + "/roll", key}, {"/v1/admin/keys/" + keyID + "/roll", testBootstrapKey},
+		} {
+			send(p.path, p.key, "text/plain", `{"expires_in_seconds":60}`).want(t, 415, mediaMsg)
+			send(p.path, p.key, "application/x-www-form-urlencoded", `expires_in_seconds=60`).want(t, 415, mediaMsg)
+			send(p.path, p.key, "application/json", `expires_in_seconds=60`).want(t, 400, "Invalid JSON body")
+			send(p.path, p.key, "application/json", `null`).want(t, 400, "Invalid JSON body")
+			send(p.path, p.key, "application/json", `{"expires_in":60}`).want(t, 400, "Unknown field: expires_in. Allowed: expires_in_seconds")
+		}
+		// The same label rule for every admin body.
+		send("/v1/admin/users", key, "text/plain", `{"name":"x"}`).want(t, 415, mediaMsg)
+		send("/v1/admin/credentials", key, "application/x-www-form-urlencoded", `{"name":"x"}`).want(t, 415, mediaMsg)
+	})
+	// What the overlap came out as, read from the credential's row.
+	overlap := func() time.Duration {
+		t.Helper()
+		var end time.Time
+		if err := e.db.Get(&end, `SELECT previous_key_expires_at FROM syncgate.credentials WHERE id = $1`, credID); err != nil {
+			t.Fatal(err)
+		}
+		return end.Sub(e.clock.Now()).Round(time.Second)
+	}
+	credPath := "/v1/admin/credentials/" + credID + "/roll"
+	for _, tc := range []struct {
+		contentType, body string
+		want              time.Duration
+	}{
+		{"", "", 0},
+		{"application/json", "", 0},
+		{"text/plain", "", 0}, // no body: nothing to misread
+		{"application/json", "{}", 0},
+		{"application/json", `{"expires_in_seconds":null}`, 0},
+		{"application/json; charset=utf-8", `{"expires_in_seconds":5}`, 5 * time.Second},
+		{"application/merge-patch+json", `{"expires_in_seconds":6}`, 6 * time.Second},
+		{"", `{"expires_in_seconds":7}`, 7 * time.Second},
+	} {
+		send(credPath, key, tc.contentType, tc.body).want(t, 200, "")
+		if got := overlap(); got != tc.want {
+			t.Fatalf("Content-Type %q body %q: overlap %v, want %v", tc.contentType, tc.body, got, tc.want)
+		}
+		e.clock.Add(10 * time.Second) // past the overlap, so the next roll is allowed
+	}
+	// The admin key roll: the same status and the same default.
+	var d struct {
+		AdminKey         map[string]any `json:"admin_key"`
+		PreviousAdminKey map[string]any `json:"previous_admin_key"`
+	}
+	send("/v1/admin/keys/"+keyID+"/roll", testBootstrapKey, "application/json", `{"expires_in_seconds":null}`).want(t, 200, "").into(t, &d)
+	if d.PreviousAdminKey["revoked"] != true {
+		t.Fatalf("null overlap did not revoke the old key at once: %v", d.PreviousAdminKey)
+	}
+	send("/v1/admin/keys/"+d.AdminKey["id"].(string)+"/roll", testBootstrapKey, "", "").want(t, 200, "")
 }

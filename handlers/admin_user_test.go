@@ -172,7 +172,7 @@ func TestGetAndUpdateUser(t *testing.T) {
 		t.Fatalf("get = %s, want %s", r.Raw, created)
 	}
 
-	r = in.call(t, "PATCH", "/v1/admin/users/"+id, key, `{"name":"Alice B","billing_plan":"gold","metadata":{"c":3},"email":null,"status":"suspended"}`).want(t, 200, "")
+	r = in.call(t, "PATCH", "/v1/admin/users/"+id, key, `{"name":"Alice B","billing_plan":"gold","metadata":{"c":3},"email":null}`).want(t, 200, "")
 	if r.Message != "User account updated successfully" {
 		t.Errorf("message %q", r.Message)
 	}
@@ -180,7 +180,7 @@ func TestGetAndUpdateUser(t *testing.T) {
 	wantFields(t, f, userFields)
 	if str(f["name"]) != "Alice B" || str(f["billing_plan"]) != "gold" || str(f["email"]) != "a@x" ||
 		string(f["metadata"]) != `{"c":3}` || str(f["status"]) != "active" || string(f["updated_at"]) == "null" {
-		t.Fatalf("patched = %s (metadata replaced whole, null and unknown fields ignored)", r.Data)
+		t.Fatalf("patched = %s (metadata replaced whole, null ignored)", r.Data)
 	}
 	// An empty patch changes nothing but updated_at.
 	in.call(t, "PATCH", "/v1/admin/users/"+id, key, `{}`).want(t, 200, "")
@@ -197,6 +197,9 @@ func TestGetAndUpdateUser(t *testing.T) {
 			{"PATCH", "/v1/admin/users/" + id, `{"external_id":1}`, "400", "external_id must be a string"},
 			{"PATCH", "/v1/admin/users/" + id, `{"metadata":[]}`, "400", "metadata must be a JSON object"},
 			{"PATCH", "/v1/admin/users/" + id, `{"name":`, "400", "Invalid JSON body"},
+			// Unknown fields are named, and nothing changes (not even updated_at).
+			{"PATCH", "/v1/admin/users/" + id, `{"nickname":"x"}`, "400", "Unknown field: nickname. Allowed: name, external_id, email, billing_plan, metadata"},
+			{"PATCH", "/v1/admin/users/" + id, `{"name":"ok","status":"suspended","id":null}`, "400", "Unknown fields: id, status. Allowed: name, external_id, email, billing_plan, metadata"},
 		} {
 			status := 400
 			if tc.status == "404" {

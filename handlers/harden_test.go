@@ -343,3 +343,64 @@ func TestUsageExactThroughShutdown(t *testing.T) {
 		t.Fatalf("usage %+v, client received %v", got, received)
 	}
 }
+
+// TestAuthFailureLimitExact: exactly AUTH_FAILURES_PER_MINUTE unknown keys
+// of one client IP are answered 401 and every later one 429, for data and
+// admin keys alike, one at a time and all at once, across two instances.
+func TestAuthFailureLimitExact(t *testing.T) {
+	e := newAdminEnv(t)
+	const budget = 30
+	e.cfg.AuthFailuresPerMinute = budget
+	// A hot path whose Redis deadline is missed all the time (as under
+	// load) must not let the failures fall back to per-instance budgets.
+	e.fastTimeout = time.Millisecond
+	a, b := e.instance(), e.instance()
+	for _, tc := range []struct {
+		name, path, prefix, ip string
+		concurrent             bool
+	}{
+		{"data keys, in turn", "/v1/test/whoami", "sgk1_", "203.0.113.70:1", false},
+		{"admin keys, in turn", "/v1/admin/users", "sga1_", "203.0.113.71:1", false},
+		{"data keys, at once", "/v1/test/whoami", "sgk1_", "203.0.113.72:1", true},
+		{"admin keys, at once", "/v1/admin/users", "sga1_", "203.0.113.73:1", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 100
+			codes := make([]int, n)
+			one := func(i int) {
+				in := a
+				if i%2 == 1 {
+					in = b
+				}
+				key := tc.prefix + strings.Repeat("d", 40) + fmt.Sprintf("%08d", i)
+				codes[i] = in.callFrom(t, tc.ip, "", tc.path, key).Code
+			}
+			if tc.concurrent {
+				var wg sync.WaitGroup
+				for i := range n {
+					wg.Add(1)
+					go func() { defer wg.Done(); one(i) }()
+				}
+				wg.Wait()
+			} else {
+				for i := range n {
+					one(i)
+				}
+			}
+			count := map[int]int{}
+			for _, c := range codes {
+				count[c]++
+			}
+			if count[401] != budget || count[429] != n-budget {
+				t.Fatalf("statuses %v, want %d × 401 and %d × 429", count, budget, n-budget)
+			}
+			if !tc.concurrent {
+				for i, c := range codes {
+					if want := map[bool]int{true: 401, false: 429}[i < budget]; c != want {
+						t.Fatalf("request %d: %d, want %d", i, c, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -71,7 +71,7 @@ func credentialID(c *gin.Context) (uuid.UUID, error) {
 // CreateCredential: POST /v1/admin/credentials. Every field is checked
 // before the user is looked up, so a 400 never depends on ownership.
 func (s *API) CreateCredential(c *gin.Context) error {
-	obj, err := httpx.DecodeJSONObject(c)
+	obj, err := httpx.DecodeAdminObject(c)
 	if err != nil {
 		return err
 	}
@@ -196,8 +196,11 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	obj, err := httpx.DecodeJSONObject(c)
+	obj, err := httpx.DecodeAdminObject(c)
 	if err != nil {
+		return err
+	}
+	if err := onlyFields(obj, "name", "description"); err != nil {
 		return err
 	}
 	var p admin.CredentialPatch

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -46,7 +45,7 @@ func adminKeyView(k admin.AdminKey) adminKeyJSON {
 // of a new partner.
 func (s *API) CreateAdminKey(c *gin.Context) error {
 	a := adminOf(c)
-	obj, err := httpx.DecodeJSONObject(c)
+	obj, err := httpx.DecodeAdminObject(c)
 	if err != nil {
 		return err
 	}
@@ -160,7 +159,9 @@ func (s *API) RollAdminKey(c *gin.Context) error {
 		PreviousAdminKey adminKeyJSON `json:"previous_admin_key"`
 	}{adminKeyView(r.New), r.Key, adminKeyView(r.Previous)}
 	noStore(c)
-	httpx.OKMessage(c, http.StatusCreated, data, "Admin key rolled successfully. Store the key now: it cannot be retrieved again.")
+	// 200 like the credential roll: a roll is an action on an existing key
+	// (as revoke is), though this one also makes a record for the new key.
+	httpx.OKMessage(c, http.StatusOK, data, "Admin key rolled successfully. Store the key now: it cannot be retrieved again.")
 	return nil
 }
 
@@ -176,6 +177,10 @@ func (s *API) RollCredential(c *gin.Context) error {
 		return err
 	}
 	r, err := s.deps.Admin.RollCredential(c.Request.Context(), adminOf(c), id, overlap)
+	var pending *admin.RollPendingError
+	if errors.As(err, &pending) {
+		return httpx.ErrRollPending(isoTime(pending.Until))
+	}
 	if err != nil {
 		return notFoundAs(err, httpx.ErrCredentialNotLive)
 	}
@@ -189,20 +194,14 @@ func (s *API) RollCredential(c *gin.Context) error {
 	return nil
 }
 
-// rollOverlap reads the optional body {"expires_in_seconds": n} of a roll:
-// how long the old key keeps working, 0 (the default, also for an empty
-// body) to 7 days.
+// rollOverlap reads the optional body {"expires_in_seconds": n} of both
+// rolls: how long the old key keeps working, 0 to 7 days. No body, an
+// empty one, {} and a null n all mean the default, 0; a body labelled
+// other than JSON is refused (httpx.ReadAdminBody) rather than defaulted.
 func rollOverlap(c *gin.Context) (time.Duration, error) {
-	if c.Request.Body == nil {
-		return 0, nil
-	}
-	body, err := io.ReadAll(c.Request.Body)
+	body, err := httpx.ReadAdminBody(c)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return 0, httpx.ErrBodyTooLarge
-		}
-		return 0, httpx.ErrInvalidJSON
+		return 0, err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return 0, nil
@@ -210,6 +209,9 @@ func rollOverlap(c *gin.Context) (time.Duration, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return 0, httpx.ErrInvalidJSON
+	}
+	if err := onlyFields(obj, "expires_in_seconds"); err != nil {
+		return 0, err
 	}
 	raw, present := obj["expires_in_seconds"]
 	if !present || isNull(raw) {

@@ -59,7 +59,7 @@ func (s *API) CreateUser(c *gin.Context) error {
 	if a.Bootstrap {
 		return httpx.ErrBootstrapUsers
 	}
-	obj, err := httpx.DecodeJSONObject(c)
+	obj, err := httpx.DecodeAdminObject(c)
 	if err != nil {
 		return err
 	}
@@ -136,8 +136,11 @@ func (s *API) UpdateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	obj, err := httpx.DecodeJSONObject(c)
+	obj, err := httpx.DecodeAdminObject(c)
 	if err != nil {
+		return err
+	}
+	if err := onlyFields(obj, "name", "external_id", "email", "billing_plan", "metadata"); err != nil {
 		return err
 	}
 	var p admin.UserPatch

@@ -53,6 +53,23 @@ func ErrPermissionDenied(perm string) *APIError {
 	return NewAPIError(http.StatusForbidden, "Permission denied: "+perm+" required")
 }
 
+// ErrRollPending is the 409 for a credential roll while the previous key
+// of an earlier roll still works (until, in the admin records' format).
+func ErrRollPending(until string) *APIError {
+	return NewAPIError(http.StatusConflict, "Credential was rolled recently: its previous key works until "+until+
+		". Roll again after that, or revoke the credential")
+}
+
+// ErrUnknownFields is the 400 for body fields a route does not take
+// (names sorted), listing the ones it does.
+func ErrUnknownFields(unknown, allowed []string) *APIError {
+	what := "Unknown field: "
+	if len(unknown) > 1 {
+		what = "Unknown fields: "
+	}
+	return NewAPIError(http.StatusBadRequest, what+strings.Join(unknown, ", ")+". Allowed: "+strings.Join(allowed, ", "))
+}
+
 // ErrStringField is the 400 for an optional string field of another type.
 func ErrStringField(field string) *APIError {
 	return NewAPIError(http.StatusBadRequest, field+" must be a string")

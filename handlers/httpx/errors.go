@@ -43,6 +43,7 @@ var (
 	ErrMethodNotAllowed = NewAPIError(http.StatusMethodNotAllowed, "Method not allowed")
 	ErrInvalidJSON      = NewAPIError(http.StatusBadRequest, "Invalid JSON body")
 	ErrBodyTooLarge     = NewAPIError(http.StatusRequestEntityTooLarge, "Request body too large")
+	ErrMediaType        = NewAPIError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 	ErrInternal         = NewAPIError(http.StatusInternalServerError, "Internal server error")
 	ErrChainUnavailable = NewAPIError(http.StatusServiceUnavailable, "Chain database unavailable")
 	ErrQueryTimeout     = NewAPIError(http.StatusGatewayTimeout, "Query timed out")

@@ -1,9 +1,11 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -63,8 +65,51 @@ func QueryBool(c *gin.Context, name string) (bool, error) {
 // with the spec's message (a number where a string belongs is a 400, never
 // a 500). Unknown fields are ignored by simply not being looked at.
 func DecodeJSONObject(c *gin.Context) (map[string]json.RawMessage, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	return jsonObject(body)
+}
+
+// DecodeAdminObject is DecodeJSONObject for the admin API, whose bodies
+// must also be labelled JSON (ReadAdminBody).
+func DecodeAdminObject(c *gin.Context) (map[string]json.RawMessage, error) {
+	body, err := ReadAdminBody(c)
+	if err != nil {
+		return nil, err
+	}
+	return jsonObject(body)
+}
+
+// ReadAdminBody reads an admin request's body. A body that is not empty
+// must be labelled application/json (parameters allowed) or a +json type,
+// or carry no Content-Type at all; any other label is ErrMediaType, so a
+// body meant as something else is never read, or defaulted, as JSON.
+func ReadAdminBody(c *gin.Context) ([]byte, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(body)) > 0 && !jsonMediaType(c.GetHeader("Content-Type")) {
+		return nil, ErrMediaType
+	}
+	return body, nil
+}
+
+// jsonMediaType reports whether a Content-Type is absent or names JSON.
+func jsonMediaType(header string) bool {
+	if strings.TrimSpace(header) == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(header)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// readBody reads the whole body (none: empty).
+func readBody(c *gin.Context) ([]byte, error) {
 	if c.Request.Body == nil {
-		return nil, ErrInvalidJSON
+		return nil, nil
 	}
 	body, err := io.ReadAll(c.Request.Body)
 	if err != nil {
@@ -74,6 +119,10 @@ func DecodeJSONObject(c *gin.Context) (map[string]json.RawMessage, error) {
 		}
 		return nil, ErrInvalidJSON
 	}
+	return body, nil
+}
+
+func jsonObject(body []byte) (map[string]json.RawMessage, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return nil, ErrInvalidJSON

@@ -121,6 +121,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 	// deadlines and a circuit breaker; nil without Redis.
 	fast := cache.NewFastClient(rc, cache.FastOptions{})
 	defer fast.Close()
+	authFailFast := cache.NewFastClient(rc, cache.FastOptions{Timeout: cache.AuthFailureTimeout})
+	defer authFailFast.Close()
 	// Small pools of their own for what data requests wait on (credential
 	// lookups, stored pool stake), for usage flushes and for the pool-stats
 	// refresher, so slow admin queries filling the main pool stall none of
@@ -222,7 +224,8 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		AdminReady:  schema.Ready,
 		Limiter:     cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
 		// failed authentications per client IP, shared like the rate limit
-		AuthFailures: cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
+		// but through a pool of their own that waits for Redis (exact count)
+		AuthFailures: cache.NewLimiter(authFailFast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
 		Spool:        lists,
 		Submitter:    submitter,

@@ -34,11 +34,6 @@ func ErrWebhookEventTypes(types []string) *APIError {
 	return NewAPIError(http.StatusBadRequest, "Invalid event_types: must be a non-empty array of: "+strings.Join(types, ", "))
 }
 
-// ErrUnknownFields names the body fields the endpoint does not know.
-func ErrUnknownFields(names []string) *APIError {
-	return NewAPIError(http.StatusBadRequest, "Unknown field(s): "+strings.Join(names, ", "))
-}
-
 // ErrTooManyWebhooks: the user already holds limit webhooks.
 func ErrTooManyWebhooks(limit int) *APIError {
 	return NewAPIError(http.StatusConflict, "Webhook limit reached: a user may hold at most "+strconv.Itoa(limit)+" webhooks")

@@ -99,7 +99,7 @@ func knownFields(obj map[string]json.RawMessage, allowed ...string) error {
 	if len(unknown) > 10 {
 		unknown = append(unknown[:10], "…")
 	}
-	return httpx.ErrUnknownFields(unknown)
+	return httpx.ErrUnknownFields(unknown, allowed)
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }

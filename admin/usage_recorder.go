@@ -61,6 +61,11 @@ type UsageRecorder struct {
 	// it returns stands for an answer lost after the commit.
 	afterCommit func() error
 
+	// What Unflushed reads besides pending (guarded by mu): batches taken
+	// out of pending and not known to be committed, and recent commits.
+	held      map[*usageBatch]bool
+	committed []committedBatch
+
 	started atomic.Bool
 	stop    chan struct{}
 	done    chan struct{}
@@ -136,12 +141,16 @@ func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 		if err := r.send(ctx, r.unsent); err != nil {
 			return fmt.Errorf("usage flush: %w", err)
 		}
+		r.sent(r.unsent)
 		r.unsent = nil
 	}
 	r.mu.Lock()
 	b := &usageBatch{id: uuid.New(), counts: r.pending, lastUsed: r.lastUsed}
 	r.pending = make(map[usageBucket]*usageCounts, len(b.counts))
 	r.lastUsed = make(map[uuid.UUID]time.Time, len(b.lastUsed))
+	if len(b.counts) > 0 {
+		r.hold(b)
+	}
 	r.mu.Unlock()
 	if len(b.counts) == 0 {
 		return nil
@@ -150,6 +159,7 @@ func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 		r.unsent = b
 		return fmt.Errorf("usage flush: %w", err)
 	}
+	r.sent(b)
 	if time.Since(r.lastPrune) >= pruneEvery {
 		r.lastPrune = time.Now()
 		if _, err := r.db.ExecContext(ctx, sqlUsageBatchPrune); err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/quota"
 	"github.com/syncgate/syncgate/internal/service/registry"
 	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
@@ -64,6 +65,9 @@ type Deps struct {
 	Spool *spool.Spool
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder
+	// Quota counts requests against plans' daily and monthly quotas
+	// (shared through Redis); nil: one of this instance alone over Admin.
+	Quota *quota.Service
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
@@ -105,6 +109,8 @@ type Server struct {
 	adm *adminapi.API
 	// txs submits transactions and tells their status.
 	txs *txstatus.Service
+	// groups is each data route's plan route group (routes.go).
+	groups map[string]string
 }
 
 // New builds the server and its routes.
@@ -117,6 +123,9 @@ func New(deps Deps) *Server {
 	}
 	if deps.Limiter == nil {
 		deps.Limiter = answer.NewLocalLimiter(deps.Now)
+	}
+	if deps.Quota == nil {
+		deps.Quota = localQuota(deps)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
@@ -135,6 +144,7 @@ func New(deps Deps) *Server {
 	}
 	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
 		Redis: deps.Redis, Logger: deps.Log})
+	s.groups = dataRouteGroups()
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

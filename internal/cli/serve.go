@@ -25,6 +25,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/quota"
 	"github.com/syncgate/syncgate/internal/service/registry"
 	"github.com/syncgate/syncgate/internal/service/utxoindex"
 	"github.com/syncgate/syncgate/node"
@@ -212,14 +213,16 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		// failed authentications per client IP, shared like the rate limit
 		AuthFailures: cache.NewLimiter(fast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
-		Spool:        lists,
-		Submitter:    submitter,
-		Mempool:      mempool,
-		Registry:     reg,
-		PoolStats:    stats,
-		Log:          log,
-		Draining:     draining.Load,
-		AdminCheck:   adminReady(adminDB),
+		Quota: quota.New(quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Recorder: usageRec,
+			Log: log}),
+		Spool:      lists,
+		Submitter:  submitter,
+		Mempool:    mempool,
+		Registry:   reg,
+		PoolStats:  stats,
+		Log:        log,
+		Draining:   draining.Load,
+		AdminCheck: adminReady(adminDB),
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),

@@ -322,19 +322,23 @@ func (s *Store) credentialPlan(ctx context.Context, tx *sqlx.Tx, a Admin, in *Ne
 }
 
 // UserUsageSince is what usage_hourly holds for user from hour since on,
-// per credential (revoked ones included): the quota counters are rebuilt
-// from it when Redis has lost them.
-func (s *Store) UserUsageSince(ctx context.Context, user uuid.UUID, since time.Time) (map[uuid.UUID]int64, error) {
+// per credential (revoked ones included), and the snapshot it was read in
+// (txid_current_snapshot text; "" when the user has no credential): the
+// quota counters are rebuilt from it when Redis has lost them.
+func (s *Store) UserUsageSince(ctx context.Context, user uuid.UUID, since time.Time) (map[uuid.UUID]int64, string, error) {
 	var rows []struct {
-		ID    uuid.UUID `db:"credential_id"`
-		Total int64     `db:"total"`
+		ID       uuid.UUID `db:"credential_id"`
+		Total    int64     `db:"total"`
+		Snapshot string    `db:"snapshot"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, sqlUsageUserSince, user, since.UTC()); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out := make(map[uuid.UUID]int64, len(rows))
+	snap := ""
 	for _, r := range rows {
 		out[r.ID] = r.Total
+		snap = r.Snapshot
 	}
-	return out, nil
+	return out, snap, nil
 }

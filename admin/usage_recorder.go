@@ -21,6 +21,7 @@ var (
 	sqlUsageBatchClaim = sqlfiles.Must("admin/usage_batch_claim.sql")
 	sqlUsageBatchPrune = sqlfiles.Must("admin/usage_batches_prune.sql")
 	sqlUsageLastUsed   = sqlfiles.Must("admin/usage_last_used.sql")
+	sqlUsageBatchXID   = sqlfiles.Must("admin/usage_batch_xid.sql")
 )
 
 // DefaultUsageFlushInterval is how stale usage reads may be: counters wait
@@ -85,7 +86,9 @@ type usageCounts struct {
 // usageBatch is one flush: its id (unique per instance and flush) and what
 // it adds.
 type usageBatch struct {
-	id       uuid.UUID
+	id uuid.UUID
+	// xid is the transaction that adds it (0: not begun), for Unflushed.
+	xid      atomic.Int64
 	counts   map[usageBucket]*usageCounts
 	lastUsed map[uuid.UUID]time.Time
 }
@@ -204,6 +207,11 @@ func (r *UsageRecorder) send(ctx context.Context, b *usageBatch) error {
 	} else if claimed == 0 {
 		return nil // applied by an earlier attempt whose answer was lost
 	}
+	var xid int64
+	if err := tx.GetContext(ctx, &xid, sqlUsageBatchXID); err != nil {
+		return err
+	}
+	b.xid.Store(xid)
 	if _, err := tx.ExecContext(ctx, sqlUsageLastUsed, pq.Array(usedIDs), pq.Array(usedAt)); err != nil {
 		return err
 	}

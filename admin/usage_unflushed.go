@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,6 +18,7 @@ const committedKeep = 2 * time.Minute
 
 type committedBatch struct {
 	at     time.Time // wall clock after the commit returned
+	xid    int64
 	counts map[usageBucket]*usageCounts
 }
 
@@ -39,16 +42,17 @@ func (r *UsageRecorder) sent(b *usageBatch) {
 			keep = append(keep, c)
 		}
 	}
-	r.committed = append(keep, committedBatch{at: now, counts: b.counts})
+	r.committed = append(keep, committedBatch{at: now, xid: b.xid.Load(), counts: b.counts})
 }
 
 // Unflushed is how many requests of the given credentials, in hours from
-// since on, this instance has recorded and PostgreSQL may not have held at
-// the moment readAt (wall clock, taken before a read of usage_hourly):
-// those still in memory, in a flush under way or failed, and those whose
-// commit returned after readAt. It may count a request PostgreSQL held
-// already (a commit that landed just before the read), never miss one.
-func (r *UsageRecorder) Unflushed(creds map[uuid.UUID]bool, since, readAt time.Time) int64 {
+// since on, this instance has recorded that a read of usage_hourly in
+// snapshot (txid_current_snapshot text) did not see: those still in
+// memory, and flushes (under way, failed or committed) whose transaction
+// the snapshot does not show as committed. Exact: a flush is counted by
+// the read or here, never both.
+func (r *UsageRecorder) Unflushed(creds map[uuid.UUID]bool, since time.Time, snapshot string) int64 {
+	seen := parseSnapshot(snapshot)
 	from := since.UTC().Truncate(time.Hour).Unix()
 	sum := func(m map[usageBucket]*usageCounts) (n int64) {
 		for b, c := range m {
@@ -62,12 +66,42 @@ func (r *UsageRecorder) Unflushed(creds map[uuid.UUID]bool, since, readAt time.T
 	defer r.mu.Unlock()
 	n := sum(r.pending)
 	for b := range r.held {
-		n += sum(b.counts)
+		if x := b.xid.Load(); x == 0 || !seen(x) {
+			n += sum(b.counts)
+		}
 	}
 	for _, c := range r.committed {
-		if !c.at.Before(readAt) {
+		if !seen(c.xid) {
 			n += sum(c.counts)
 		}
 	}
 	return n
+}
+
+// parseSnapshot returns whether a transaction id is visible (committed
+// before) in a txid_current_snapshot text "xmin:xmax:xip,…". An unreadable
+// snapshot sees nothing (counting a flush twice rather than not at all).
+func parseSnapshot(s string) func(xid int64) bool {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return func(int64) bool { return false }
+	}
+	xmin, err1 := strconv.ParseInt(parts[0], 10, 64)
+	xmax, err2 := strconv.ParseInt(parts[1], 10, 64)
+	if err1 != nil || err2 != nil {
+		return func(int64) bool { return false }
+	}
+	inProgress := map[int64]bool{}
+	if parts[2] != "" {
+		for _, x := range strings.Split(parts[2], ",") {
+			n, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return func(int64) bool { return false }
+			}
+			inProgress[n] = true
+		}
+	}
+	return func(xid int64) bool {
+		return xid != 0 && (xid < xmin || (xid < xmax && !inProgress[xid]))
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -31,9 +30,9 @@ type QuotaPeriod struct {
 type QuotaState struct {
 	Count int64  // requests counted in the period, this one included
 	Gen   string // the counter's generation
-	// Rebuilt is when the generation began (unix nanoseconds of the
-	// instance that rebuilt it; 0 for a counter created without).
-	Rebuilt int64
+	// Snapshot is the PostgreSQL snapshot the generation was rebuilt from
+	// (txid_current_snapshot text): what it saw of each usage flush.
+	Snapshot string
 }
 
 // ErrQuotaMissing: a counter of the check does not exist (Missing says
@@ -59,7 +58,7 @@ for i = 1, #KEYS do
   local gt = redis.call("HMGET", KEYS[i], "g", "t")
   out[#out + 1] = n
   out[#out + 1] = gt[1] or ""
-  out[#out + 1] = gt[2] or "0"
+  out[#out + 1] = gt[2] or ""
 end
 return out
 `)
@@ -129,24 +128,23 @@ func (q *QuotaCounter) Count(ctx context.Context, periods []QuotaPeriod) ([]Quot
 	for i := range periods {
 		n, ok1 := v[1+3*i].(int64)
 		g, ok2 := v[2+3*i].(string)
-		ts, ok3 := v[3+3*i].(string)
-		t, err := strconv.ParseInt(ts, 10, 64)
-		if !ok1 || !ok2 || !ok3 || err != nil {
+		snap, ok3 := v[3+3*i].(string)
+		if !ok1 || !ok2 || !ok3 {
 			return nil, fmt.Errorf("cache: quota script returned %v", v)
 		}
-		out[i] = QuotaState{Count: n, Gen: g, Rebuilt: t}
+		out[i] = QuotaState{Count: n, Gen: g, Snapshot: snap}
 	}
 	return out, nil
 }
 
-// Rebuild creates p's counter at n, generation gen begun at rebuilt, unless
-// it exists (another instance rebuilt it first: created is false).
-func (q *QuotaCounter) Rebuild(ctx context.Context, p QuotaPeriod, n int64, gen string, rebuilt int64) (created bool, err error) {
+// Rebuild creates p's counter at n, generation gen read in snapshot,
+// unless it exists (another instance rebuilt it first: created is false).
+func (q *QuotaCounter) Rebuild(ctx context.Context, p QuotaPeriod, n int64, gen, snapshot string) (created bool, err error) {
 	if q == nil {
 		return false, ErrRedisSkipped
 	}
 	err = q.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
-		r, err := quotaRebuildScript.Run(ctx, rdb, []string{p.Key}, n, gen, rebuilt, max(1, int64(p.TTL/time.Second))).Int()
+		r, err := quotaRebuildScript.Run(ctx, rdb, []string{p.Key}, n, gen, snapshot, max(1, int64(p.TTL/time.Second))).Int()
 		created = r == 1
 		return err
 	})

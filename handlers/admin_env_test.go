@@ -21,6 +21,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
 // The administration tests run against a real, freshly migrated admin
@@ -123,8 +124,12 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	if e.adminRate != 0 {
 		cfg.AdminRateLimitPerMinute = e.adminRate
 	}
+	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log}
+	if u, ok := usage.(quota.Unflushed); ok {
+		qo.Recorder = u
+	}
 	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
-		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+		AuthFailures: cache.NewLimiter(fast, e.clock.Now), Usage: usage, Quota: quota.New(qo), Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
@@ -235,7 +240,7 @@ func (r reply) page(t *testing.T) (limit, offset, total int, hasMore *bool) {
 func (e *adminEnv) snapshot() string {
 	e.t.Helper()
 	var out []string
-	for _, table := range []string{"admin_keys", "user_accounts", "credentials", "audit_logs"} {
+	for _, table := range []string{"admin_keys", "user_accounts", "credentials", "audit_logs", "plans"} {
 		var s string
 		err := e.db.Get(&s, `SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t.id)), '') FROM syncgate.`+table+` t`)
 		if err != nil {

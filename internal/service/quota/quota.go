@@ -12,10 +12,14 @@
 // usage recorder's unflushed counts, Unflushed, and requests counted but
 // not recorded yet). The rebuilt counter carries a new generation; every
 // other instance that counted under the previous one adds its own unflushed
-// part once, on its next request (adopt). What can still be missed: a
-// request counted by another instance and finished between the rebuild and
-// that instance's next request for the user is not, and a flush that
-// commits just before the rebuild's read is counted twice (an overcount).
+// part once, on its next request for the user (adopt). Whether a usage
+// flush was seen by the rebuild's read is decided exactly, from the read's
+// PostgreSQL snapshot and each flush's transaction id. What can be missed:
+// the part of an instance that serves the user no further request after
+// the loss (it reaches usage_hourly with its next flush, so only a second
+// loss would see it), and requests other instances allow while one is
+// still adopting (its part, at most what it counted in one flush interval,
+// is not yet in the counter).
 package quota
 
 import (
@@ -33,13 +37,13 @@ import (
 // Usage reads what usage_hourly holds for a user from an hour on, per
 // credential (admin.Store).
 type Usage interface {
-	UserUsageSince(ctx context.Context, user uuid.UUID, since time.Time) (map[uuid.UUID]int64, error)
+	UserUsageSince(ctx context.Context, user uuid.UUID, since time.Time) (map[uuid.UUID]int64, string, error)
 }
 
 // Unflushed is what this instance's usage recorder has counted that
 // PostgreSQL may not hold (admin.UsageRecorder).
 type Unflushed interface {
-	Unflushed(creds map[uuid.UUID]bool, since, readAt time.Time) int64
+	Unflushed(creds map[uuid.UUID]bool, since time.Time, snapshot string) int64
 }
 
 // ErrUnavailable: a counter had to be rebuilt and PostgreSQL could not be
@@ -152,11 +156,17 @@ func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (
 		qps[i] = cache.QuotaPeriod{Key: p.key, TTL: keyTTL(p, now)}
 	}
 	for attempt := 0; ; attempt++ {
+		before := make([]string, len(ps))
+		s.mu.Lock()
+		for i, p := range ps {
+			before[i] = s.lastGen[p.key]
+		}
+		s.mu.Unlock()
 		states, err := s.o.Counter.Count(ctx, qps)
 		var miss *cache.QuotaMissingError
 		switch {
 		case errors.As(err, &miss) && attempt < 3:
-			if err := s.rebuild(ctx, user, ps[miss.Index], qps[miss.Index]); err != nil {
+			if err := s.rebuild(ctx, user, ps[miss.Index], qps[miss.Index], before[miss.Index]); err != nil {
 				return Result{}, err
 			}
 			continue
@@ -231,8 +241,8 @@ func (s *Service) noteCredential(user, cred uuid.UUID, now time.Time) {
 }
 
 // pendingHere is what this instance counted for user in p under generation
-// gen ("" : none) that PostgreSQL may not hold at readAt.
-func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid.UUID, readAt time.Time) int64 {
+// gen ("" : none) that a read of usage in snapshot did not see.
+func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid.UUID, snapshot string) int64 {
 	s.mu.Lock()
 	set := map[uuid.UUID]bool{}
 	for _, c := range s.creds[user] {
@@ -247,26 +257,33 @@ func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid
 		set[c] = true
 	}
 	if s.o.Recorder != nil {
-		n += s.o.Recorder.Unflushed(set, p.start, readAt)
+		n += s.o.Recorder.Unflushed(set, p.start, snapshot)
 	}
 	return n
 }
 
 // rebuild recreates p's counter from usage_hourly and this instance's
-// unflushed counts, unless another instance does so first.
-func (s *Service) rebuild(ctx context.Context, user uuid.UUID, p period, qp cache.QuotaPeriod) error {
+// unflushed counts, unless another instance does so first. seen is the
+// generation this instance counted under when the counter was found
+// missing: if it has moved since (a request of this instance rebuilt or
+// adopted the counter meanwhile), the miss is stale and the caller counts
+// again without reading PostgreSQL.
+func (s *Service) rebuild(ctx context.Context, user uuid.UUID, p period, qp cache.QuotaPeriod, seen string) error {
 	s.rebuildMu.Lock()
 	defer s.rebuildMu.Unlock()
 	s.mu.Lock()
 	old := s.lastGen[p.key]
 	s.mu.Unlock()
-	total, creds, readAt, err := s.stored(ctx, user, p)
+	if old != seen {
+		return nil
+	}
+	total, creds, snap, err := s.stored(ctx, user, p)
 	if err != nil {
 		return err
 	}
-	total += s.pendingHere(user, p, old, creds, readAt)
+	total += s.pendingHere(user, p, old, creds, snap)
 	gen := uuid.NewString()
-	created, err := s.o.Counter.Rebuild(ctx, qp, total, gen, readAt.UnixNano())
+	created, err := s.o.Counter.Rebuild(ctx, qp, total, gen, snap)
 	if err != nil {
 		return nil // Redis trouble: the next Count falls back to local counting
 	}
@@ -283,21 +300,20 @@ func (s *Service) rebuild(ctx context.Context, user uuid.UUID, p period, qp cach
 }
 
 // stored reads what usage_hourly holds for user in p.
-func (s *Service) stored(ctx context.Context, user uuid.UUID, p period) (total int64, creds []uuid.UUID, readAt time.Time, err error) {
+func (s *Service) stored(ctx context.Context, user uuid.UUID, p period) (total int64, creds []uuid.UUID, snapshot string, err error) {
 	if s.o.Usage == nil {
-		return 0, nil, time.Now(), ErrUnavailable
+		return 0, nil, "", ErrUnavailable
 	}
-	readAt = time.Now() // wall clock: compared with other instances' commits
-	rows, err := s.o.Usage.UserUsageSince(ctx, user, p.start)
+	rows, snapshot, err := s.o.Usage.UserUsageSince(ctx, user, p.start)
 	if err != nil {
 		s.o.Log.Warn("quota counter not rebuilt: usage unreadable", slog.String("error", err.Error()))
-		return 0, nil, readAt, ErrUnavailable
+		return 0, nil, "", ErrUnavailable
 	}
 	for c, n := range rows {
 		total += n
 		creds = append(creds, c)
 	}
-	return total, creds, readAt, nil
+	return total, creds, snapshot, nil
 }
 
 // adopt moves this instance to st's generation of p's counter; when it
@@ -314,17 +330,20 @@ func (s *Service) adopt(ctx context.Context, user uuid.UUID, p period, st cache.
 	defer s.rebuildMu.Unlock()
 	s.mu.Lock()
 	old, seen = s.lastGen[p.key]
-	s.lastGen[p.key] = st.Gen
 	s.mu.Unlock()
-	if !seen || old == st.Gen {
-		return
-	}
-	n := s.pendingHere(user, p, old, nil, time.Unix(0, st.Rebuilt))
-	if n > 0 {
-		if err := s.o.Counter.Add(ctx, p.key, st.Gen, n); err != nil {
-			s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
+	if seen && old != st.Gen {
+		// Before the generation moves here: until it does, no request of
+		// this instance counted under the new one can be recorded (they
+		// all wait above), so the pending part is the old generation's.
+		if n := s.pendingHere(user, p, old, nil, st.Snapshot); n > 0 {
+			if err := s.o.Counter.Add(ctx, p.key, st.Gen, n); err != nil {
+				s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
+			}
 		}
 	}
+	s.mu.Lock()
+	s.lastGen[p.key] = st.Gen
+	s.mu.Unlock()
 }
 
 // checkLocal counts in this instance alone while Redis is unavailable:
@@ -337,11 +356,11 @@ func (s *Service) checkLocal(ctx context.Context, user uuid.UUID, ps []period, n
 		n, ok := s.local[p.key]
 		s.mu.Unlock()
 		if !ok {
-			total, creds, readAt, err := s.stored(ctx, user, p)
+			total, creds, snap, err := s.stored(ctx, user, p)
 			if err != nil {
 				return Result{}, err
 			}
-			total += s.pendingHere(user, p, "", creds, readAt)
+			total += s.pendingHere(user, p, "", creds, snap)
 			s.mu.Lock()
 			if _, raced := s.local[p.key]; !raced {
 				s.local[p.key] = total

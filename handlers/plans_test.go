@@ -542,3 +542,24 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// TestDataRouteGroups: every data route has a plan route group, and every
+// group named is one admin knows (so a plan can allow it).
+func TestDataRouteGroups(t *testing.T) {
+	s := New(Deps{Log: quiet})
+	groups := dataRouteGroups()
+	seen := 0
+	for _, r := range s.engine.Routes() {
+		if !strings.HasPrefix(r.Path, "/v1/") || strings.HasPrefix(r.Path, "/v1/admin") || r.Path == "/v1/health" {
+			continue
+		}
+		g, ok := groups[r.Path]
+		if !ok || !admin.ValidRouteGroup(g) {
+			t.Errorf("%s %s: route group %q", r.Method, r.Path, g)
+		}
+		seen++
+	}
+	if seen != len(groups) {
+		t.Errorf("%d data routes, %d in dataRouteGroups (a stale entry?)", seen, len(groups))
+	}
+}

@@ -79,6 +79,10 @@ func (s *Store) CreateCredential(ctx context.Context, a Admin, in NewCredential)
 }
 
 func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in NewCredential) (Credential, string, error) {
+	fromPlan, err := s.credentialPlan(ctx, tx, a, &in)
+	if err != nil {
+		return Credential{}, "", err
+	}
 	key, hash, display := auth.NewKey(auth.CredentialKeyPrefix)
 	if in.RateLimitPerMinute == 0 {
 		in.RateLimitPerMinute = DefaultRateLimitPerMinute
@@ -91,6 +95,11 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 	if err := getOne(ctx, tx, &id, sqlCreateCredential, newID(), a.ID, in.UserAccountID, in.Name, in.Description,
 		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID); err != nil {
 		return Credential{}, "", err
+	}
+	if fromPlan {
+		if _, err := tx.ExecContext(ctx, sqlCredentialRateFromPlan, id); err != nil {
+			return Credential{}, "", err
+		}
 	}
 	var c Credential
 	if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {

@@ -21,6 +21,7 @@ var (
 	sqlUsageBatchClaim = sqlfiles.Must("admin/usage_batch_claim.sql")
 	sqlUsageBatchPrune = sqlfiles.Must("admin/usage_batches_prune.sql")
 	sqlUsageLastUsed   = sqlfiles.Must("admin/usage_last_used.sql")
+	sqlUsageBatchXID   = sqlfiles.Must("admin/usage_batch_xid.sql")
 )
 
 // DefaultUsageFlushInterval is how stale usage reads may be: counters wait
@@ -61,6 +62,11 @@ type UsageRecorder struct {
 	// it returns stands for an answer lost after the commit.
 	afterCommit func() error
 
+	// What Unflushed reads besides pending (guarded by mu): batches taken
+	// out of pending and not known to be committed, and recent commits.
+	held      map[*usageBatch]bool
+	committed []committedBatch
+
 	started atomic.Bool
 	stop    chan struct{}
 	done    chan struct{}
@@ -80,7 +86,9 @@ type usageCounts struct {
 // usageBatch is one flush: its id (unique per instance and flush) and what
 // it adds.
 type usageBatch struct {
-	id       uuid.UUID
+	id uuid.UUID
+	// xid is the transaction that adds it (0: not begun), for Unflushed.
+	xid      atomic.Int64
 	counts   map[usageBucket]*usageCounts
 	lastUsed map[uuid.UUID]time.Time
 }
@@ -136,12 +144,16 @@ func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 		if err := r.send(ctx, r.unsent); err != nil {
 			return fmt.Errorf("usage flush: %w", err)
 		}
+		r.sent(r.unsent)
 		r.unsent = nil
 	}
 	r.mu.Lock()
 	b := &usageBatch{id: uuid.New(), counts: r.pending, lastUsed: r.lastUsed}
 	r.pending = make(map[usageBucket]*usageCounts, len(b.counts))
 	r.lastUsed = make(map[uuid.UUID]time.Time, len(b.lastUsed))
+	if len(b.counts) > 0 {
+		r.hold(b)
+	}
 	r.mu.Unlock()
 	if len(b.counts) == 0 {
 		return nil
@@ -150,6 +162,7 @@ func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 		r.unsent = b
 		return fmt.Errorf("usage flush: %w", err)
 	}
+	r.sent(b)
 	if time.Since(r.lastPrune) >= pruneEvery {
 		r.lastPrune = time.Now()
 		if _, err := r.db.ExecContext(ctx, sqlUsageBatchPrune); err != nil {
@@ -194,6 +207,11 @@ func (r *UsageRecorder) send(ctx context.Context, b *usageBatch) error {
 	} else if claimed == 0 {
 		return nil // applied by an earlier attempt whose answer was lost
 	}
+	var xid int64
+	if err := tx.GetContext(ctx, &xid, sqlUsageBatchXID); err != nil {
+		return err
+	}
+	b.xid.Store(xid)
 	if _, err := tx.ExecContext(ctx, sqlUsageLastUsed, pq.Array(usedIDs), pq.Array(usedAt)); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package admin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -46,6 +47,7 @@ type User struct {
 	UpdatedAt   *time.Time `db:"updated_at"`
 	Status      string     `db:"status"`
 	BillingPlan string     `db:"billing_plan"`
+	PlanID      *uuid.UUID `db:"plan_id"` // its partner's plan; nil: none
 }
 
 // UserStatus is the reduced record of suspend and reactivate.
@@ -61,6 +63,7 @@ type UserStatus struct {
 type NewUser struct {
 	Name, ExternalID, Email, BillingPlan string
 	Metadata                             []byte
+	PlanID                               *uuid.UUID // nil: no plan
 }
 
 // UserPatch holds the supplied fields of PATCH /v1/admin/users/:id; nil
@@ -68,6 +71,10 @@ type NewUser struct {
 type UserPatch struct {
 	Name, ExternalID, Email, BillingPlan *string
 	Metadata                             []byte
+	// SetPlan: plan_id was supplied; PlanID nil then takes the user off
+	// its plan.
+	SetPlan bool
+	PlanID  *uuid.UUID
 }
 
 // CreateUser creates a user account owned by a, status active.
@@ -88,10 +95,26 @@ func (s *Store) createUser(ctx context.Context, tx *sqlx.Tx, a Admin, in NewUser
 		meta = []byte("{}")
 	}
 	var u User
+	if in.PlanID != nil {
+		// Checked first: an unknown plan is a 400 and creates nothing.
+		var got uuid.UUID
+		if err := getOne(ctx, tx, &got, sqlPlanShare, *in.PlanID, a.PartnerID); errors.Is(err, ErrNotFound) {
+			return User{}, ErrPlanUnknown
+		} else if err != nil {
+			return User{}, err
+		}
+	}
 	if err := tx.GetContext(ctx, &u, sqlCreateUser, newID(), a.ID, in.ExternalID, in.Name, in.Email, string(meta), in.BillingPlan, a.PartnerID); err != nil {
 		return User{}, err
 	}
 	details := map[string]any{"name": in.Name, "external_id": in.ExternalID, "email": in.Email, "billing_plan": in.BillingPlan}
+	if in.PlanID != nil {
+		if err := s.setUserPlan(ctx, tx, a, u.ID, in.PlanID); err != nil {
+			return User{}, err
+		}
+		u.PlanID = in.PlanID
+		details["plan_id"] = in.PlanID.String()
+	}
 	return u, s.audit(ctx, tx, a, ActionUserCreated, TargetUserAccount, &u.ID, details)
 }
 
@@ -136,12 +159,27 @@ func (s *Store) UpdateUser(ctx context.Context, a Admin, id uuid.UUID, p UserPat
 		m := string(p.Metadata)
 		meta = &m
 	}
+	var hashes [][]byte
 	err = s.inTx(ctx, "UpdateUser", func(tx *sqlx.Tx) error {
+		if p.SetPlan {
+			// Before the update: an unknown plan (400) wins over a missing
+			// user (404), and a plan change must reach the user's keys.
+			if err := s.setUserPlan(ctx, tx, a, id, p.PlanID); err != nil {
+				return err
+			}
+			hashes = hashes[:0]
+			if err := tx.SelectContext(ctx, &hashes, sqlUserCredentialHashes, id); err != nil {
+				return err
+			}
+		}
 		if err := getOne(ctx, tx, &u, sqlUpdateUser, id, a.PartnerID, p.Name, p.ExternalID, p.Email, p.BillingPlan, meta); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionUserUpdated, TargetUserAccount, &u.ID, p.changes())
 	})
+	if err == nil {
+		s.invalidate(ctx, hashes...)
+	}
 	return u, err
 }
 
@@ -155,6 +193,13 @@ func (p UserPatch) changes() map[string]any {
 	}
 	if p.Metadata != nil {
 		d["metadata"] = json.RawMessage(p.Metadata)
+	}
+	if p.SetPlan {
+		if p.PlanID != nil {
+			d["plan_id"] = p.PlanID.String()
+		} else {
+			d["plan_id"] = nil
+		}
 	}
 	return map[string]any{"changes": d}
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/internal/platform/metrics"
@@ -100,6 +101,37 @@ type Caller struct {
 	// limiter reads it in its own round trip and hands the value to
 	// Authenticator.Confirm; "" when there is no Redis.
 	VersionKey string
+	// Plan is the user's plan; nil: none. A plan change invalidates the
+	// keys of its users, so it reaches them as a revocation would.
+	Plan *Plan
+}
+
+// Plan is what the request path needs of a user's plan.
+type Plan struct {
+	ID   uuid.UUID
+	Name string
+	// RateLimitPerMinute and Burst apply to the user's credentials created
+	// without a limit of their own (Caller.RateLimitPerMinute is then the
+	// plan's already); Burst 0: the per-minute limit.
+	RateLimitPerMinute int
+	Burst              int
+	// DailyQuota and MonthlyQuota: requests per UTC day and month; 0: none.
+	DailyQuota   int64
+	MonthlyQuota int64
+	// RouteGroups the user may call.
+	RouteGroups []string
+	// RateFromPlan: the credential has no limit of its own.
+	RateFromPlan bool
+}
+
+// Allows reports whether the plan includes route group g.
+func (p *Plan) Allows(g string) bool {
+	for _, x := range p.RouteGroups {
+		if x == g {
+			return true
+		}
+	}
+	return false
 }
 
 // Authentication failures (DECISIONS.md messages are attached by the
@@ -385,15 +417,23 @@ func (a *Authenticator) await(ctx context.Context, f *credFlight) (*credEntry, e
 
 func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*credEntry, error) {
 	var row struct {
-		ID         uuid.UUID  `db:"id"`
-		UserID     uuid.UUID  `db:"user_account_id"`
-		Prefix     string     `db:"api_key_prefix"`
-		NetworkID  int        `db:"network_id"`
-		RateLimit  int        `db:"rate_limit_per_minute"`
-		ExpiresAt  *time.Time `db:"expires_at"`
-		KeyEnds    *time.Time `db:"key_expires_at"` // a rolled credential's previous key
-		Revoked    bool       `db:"revoked"`
-		UserStatus string     `db:"user_status"`
+		ID         uuid.UUID      `db:"id"`
+		UserID     uuid.UUID      `db:"user_account_id"`
+		Prefix     string         `db:"api_key_prefix"`
+		NetworkID  int            `db:"network_id"`
+		RateLimit  int            `db:"rate_limit_per_minute"`
+		ExpiresAt  *time.Time     `db:"expires_at"`
+		KeyEnds    *time.Time     `db:"key_expires_at"` // a rolled credential's previous key
+		Revoked    bool           `db:"revoked"`
+		UserStatus string         `db:"user_status"`
+		RateSet    bool           `db:"rate_limit_explicit"`
+		PlanID     *uuid.UUID     `db:"plan_id"`
+		PlanName   *string        `db:"plan_name"`
+		PlanRate   *int           `db:"plan_rate_limit"`
+		PlanBurst  *int           `db:"plan_burst"`
+		PlanDaily  *int64         `db:"plan_daily_quota"`
+		PlanMonth  *int64         `db:"plan_monthly_quota"`
+		PlanGroups pq.StringArray `db:"plan_route_groups"`
 	}
 	if a.opts.Ready != nil && !a.opts.Ready() {
 		return nil, ErrUnavailable
@@ -411,7 +451,25 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 		CredentialID: row.ID, UserAccountID: row.UserID, KeyPrefix: row.Prefix,
 		NetworkID: row.NetworkID, RateLimitPerMinute: row.RateLimit, VersionKey: a.versionKey(h),
 	}
+	if row.PlanID != nil {
+		p := &Plan{ID: *row.PlanID, RouteGroups: row.PlanGroups, RateFromPlan: !row.RateSet}
+		p.Name = deref(row.PlanName)
+		p.RateLimitPerMinute, p.Burst = deref(row.PlanRate), deref(row.PlanBurst)
+		p.DailyQuota, p.MonthlyQuota = deref(row.PlanDaily), deref(row.PlanMonth)
+		if p.RateFromPlan && p.RateLimitPerMinute > 0 {
+			e.caller.RateLimitPerMinute = p.RateLimitPerMinute
+		}
+		e.caller.Plan = p
+	}
 	return e, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 // earliest is the sooner of two optional ends (nil: none).

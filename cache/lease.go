@@ -68,13 +68,15 @@ local period = tonumber(ARGV[2])
 local want = tonumber(ARGV[3])
 local giveback = tonumber(ARGV[4])
 local emission = period / limit
+-- the bucket holds ARGV[5] tokens (the burst; the per-minute limit unless a plan sets one)
+local cap = tonumber(ARGV[5] or limit) * emission
 local t = redis.call("TIME")
 local now = (t[1] - 1483228800) + (t[2] / 1000000)
 local tat = tonumber(redis.call("GET", key) or now)
 if tat < now then tat = now end
 if giveback > 0 then tat = math.max(now, tat - giveback * emission) end
 -- whole tokens in the bucket (the epsilon absorbs float error)
-local avail = math.floor((now - tat + period) / emission + 1e-6)
+local avail = math.floor((now - tat + cap) / emission + 1e-6)
 if avail < 0 then avail = 0 end
 local grant = math.min(want, avail)
 tat = tat + grant * emission
@@ -83,7 +85,7 @@ if reset > 0 and (grant > 0 or giveback > 0) then
   redis.call("SET", key, tat, "EX", math.ceil(reset))
 end
 local retry = -1
-if grant == 0 then retry = tat - period + emission - now end
+if grant == 0 then retry = tat - cap + emission - now end
 return {grant, avail - grant, tostring(retry), tostring(reset)}
 `)
 
@@ -98,6 +100,7 @@ type grant struct {
 // lease is one credential's slice on this instance. Guarded by leaseBook.mu.
 type lease struct {
 	limit   int
+	burst   int
 	tokens  int       // leased and not yet spent
 	expires time.Time // tokens are void from then on
 	granted int       // size of the last grant
@@ -129,19 +132,19 @@ type leaseCall struct {
 
 // take spends a leased token of id, or refuses from a recent refusal, or
 // tells the caller to wait for a lease call under way, or to make one.
-func (b *leaseBook) take(id string, limit, maxSlice int, now time.Time) (d Decision, call *leaseCall, wait chan struct{}) {
+func (b *leaseBook) take(id string, limit, burst, maxSlice int, now time.Time) (d Decision, call *leaseCall, wait chan struct{}) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.m == nil {
 		b.m = map[string]*lease{}
 	}
 	l := b.m[id]
-	if l == nil || l.limit != limit {
+	if l == nil || l.limit != limit || l.burst != burst {
 		if l == nil && len(b.m) >= max(b.sweepAt, leaseSweepAt) {
 			b.sweep(now)
 			b.sweepAt = 2 * len(b.m)
 		}
-		l = &lease{limit: limit, size: 1}
+		l = &lease{limit: limit, burst: burst, size: 1}
 		b.m[id] = l
 	}
 	live := now.Before(l.expires)
@@ -200,7 +203,7 @@ func (l *lease) local(now time.Time, allowed bool) Decision {
 	// What this credential can still do: what Redis had left, refilled
 	// since at the limit's pace, plus what this instance still holds.
 	refill := int(since * time.Duration(l.limit) / time.Minute)
-	d.Remaining = min(l.limit-1, l.remaining+refill+l.tokens)
+	d.Remaining = min(l.burst-1, l.remaining+refill+l.tokens)
 	d.RetryAfter = -1
 	return d
 }
@@ -216,14 +219,14 @@ func (b *leaseBook) sweep(now time.Time) {
 
 // callLease runs leaseScript for c, with a GET of peek (when not empty) in
 // the same round trip.
-func (lm *Limiter) callLease(ctx context.Context, key string, limit int, c *leaseCall, peek string) (g grant, peeked string, peekOK bool, err error) {
+func (lm *Limiter) callLease(ctx context.Context, key string, limit, burst int, c *leaseCall, peek string) (g grant, peeked string, peekOK bool, err error) {
 	var (
 		cmd *redis.Cmd
 		pb  *piggyback
 	)
 	err = lm.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
 		pb = &piggyback{UniversalClient: rdb, peekKey: peek}
-		cmd = leaseScript.Run(ctx, pb, []string{key}, limit, int(time.Minute/time.Second), c.want, c.giveback)
+		cmd = leaseScript.Run(ctx, pb, []string{key}, limit, int(time.Minute/time.Second), c.want, c.giveback, burst)
 		return cmd.Err()
 	})
 	if err != nil {

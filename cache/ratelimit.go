@@ -69,18 +69,27 @@ func (l *Limiter) maxSlice(perMinute int) int {
 // the same round trip (Decision.PeekOK); a request answered from a leased
 // slice asks nothing.
 func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek string) Decision {
+	return l.AllowBurst(ctx, id, perMinute, 0, peek)
+}
+
+// AllowBurst is Allow with a burst other than the per-minute limit (a
+// plan's; 0: the limit).
+func (l *Limiter) AllowBurst(ctx context.Context, id string, perMinute, burst int, peek string) Decision {
 	if perMinute < 1 {
 		// The schema guarantees 1..10000; a zero here is a caller bug, and
 		// GCRA divides by the rate, so fall back to the spec default.
 		perMinute = DefaultPerMinute
 	}
-	limit := redis_rate.Limit{Rate: perMinute, Burst: perMinute, Period: time.Minute}
+	if burst < 1 {
+		burst = perMinute
+	}
+	limit := redis_rate.Limit{Rate: perMinute, Burst: burst, Period: time.Minute}
 	if l.fast == nil {
 		return l.local.allow(id, limit, l.now())
 	}
 	for {
 		now := l.now()
-		d, call, wait := l.leases.take(id, perMinute, l.maxSlice(perMinute), now)
+		d, call, wait := l.leases.take(id, perMinute, burst, min(l.maxSlice(perMinute), max(1, burst/2)), now)
 		switch {
 		case wait != nil:
 			// Another request of this credential is leasing: its slice
@@ -95,7 +104,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, perMinute int, peek stri
 			return d
 		}
 		// redis_rate's key, under our prefix: "rate:<prefix>rl:<id>".
-		g, peeked, peekOK, err := l.callLease(ctx, "rate:"+l.fast.Key("rl", id), perMinute, call, peek)
+		g, peeked, peekOK, err := l.callLease(ctx, "rate:"+l.fast.Key("rl", id), perMinute, burst, call, peek)
 		d = l.leases.done(call, g, err, l.now())
 		if err != nil {
 			return l.local.allow(id, limit, l.now())

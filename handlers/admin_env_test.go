@@ -21,6 +21,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
 // The administration tests run against a real, freshly migrated admin
@@ -126,8 +127,12 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	// Failed authentications are counted through a pool of their own, as serve does.
 	authFailFast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now, Timeout: cache.AuthFailureTimeout})
 	e.t.Cleanup(func() { authFailFast.Close() })
+	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log}
+	if u, ok := usage.(quota.Unflushed); ok {
+		qo.Recorder = u
+	}
 	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
-		AuthFailures: cache.NewLimiter(authFailFast, e.clock.Now), Usage: usage, Now: e.clock.Now, Log: log})
+		AuthFailures: cache.NewLimiter(authFailFast, e.clock.Now), Usage: usage, Quota: quota.New(qo), Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).
 	srv.engine.GET("/v1/test/whoami", append(srv.dataMiddleware(), httpx.H(func(c *gin.Context) error {
@@ -238,7 +243,7 @@ func (r reply) page(t *testing.T) (limit, offset, total int, hasMore *bool) {
 func (e *adminEnv) snapshot() string {
 	e.t.Helper()
 	var out []string
-	for _, table := range []string{"admin_keys", "user_accounts", "credentials", "audit_logs"} {
+	for _, table := range []string{"admin_keys", "user_accounts", "credentials", "audit_logs", "plans"} {
 		var s string
 		err := e.db.Get(&s, `SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t.id)), '') FROM syncgate.`+table+` t`)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/syncgate/syncgate/admin"
 )
 
-var userFields = []string{"id", "admin_key_id", "admin_entity_name", "external_id", "name", "email", "metadata", "created_at", "updated_at", "status", "billing_plan"}
+var userFields = []string{"id", "admin_key_id", "admin_entity_name", "external_id", "name", "email", "metadata", "created_at", "updated_at", "status", "billing_plan", "plan_id"}
 
 func wantFields(t *testing.T, got map[string]json.RawMessage, want []string) {
 	t.Helper()

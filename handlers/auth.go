@@ -59,12 +59,19 @@ func (s *Server) requireCredential(c *gin.Context) {
 		s.guard.FailAuth(c, err)
 		return
 	}
-	d := s.deps.Limiter.Allow(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, caller.VersionKey)
+	burst := 0
+	if caller.Plan != nil && caller.Plan.RateFromPlan {
+		burst = caller.Plan.Burst
+	}
+	d := s.deps.Limiter.AllowBurst(ctx, caller.CredentialID.String(), caller.RateLimitPerMinute, burst, caller.VersionKey)
 	if cf, ok := s.deps.Credentials.(credentialConfirmer); ok {
 		if caller, err = cf.Confirm(ctx, key, d.Peeked, d.PeekOK); err != nil {
 			s.guard.FailAuth(c, err)
 			return
 		}
+	}
+	if !s.countQuota(c, caller) {
+		return
 	}
 	c.Set(ctxCaller, caller)
 	c.Set(httpx.CtxAuthLog, slog.String("credential_id", caller.CredentialID.String()))
@@ -72,16 +79,18 @@ func (s *Server) requireCredential(c *gin.Context) {
 	c.Next()
 }
 
-// rateLimit applies the decision requireCredential took: the X-RateLimit-*
-// headers on every authenticated data response, and 429 with Retry-After
-// once the credential's per-minute budget is spent.
+// rateLimit applies the decisions requireCredential took: the X-RateLimit-*
+// headers and RateLimit fields on every authenticated data response, then
+// the caller's plan (route groups, quotas: planLimits) and 429 with
+// Retry-After once the credential's per-minute budget is spent.
 func (s *Server) rateLimit(c *gin.Context) {
 	v, ok := c.Get(ctxRateLimit)
-	if !ok {
+	caller, known := callerOf(c)
+	if !ok || !known {
 		c.Next()
 		return
 	}
-	if httpx.WriteRateLimit(c, v.(answer.Decision)) {
+	if s.planLimits(c, caller, v.(answer.Decision)) {
 		c.Next()
 	}
 }

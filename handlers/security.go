@@ -28,7 +28,7 @@ func securityHeaders() gin.HandlerFunc {
 const (
 	corsAllowMethods  = "GET, POST, PATCH, DELETE, OPTIONS"
 	corsAllowHeaders  = "Authorization, Content-Type, X-Request-Id"
-	corsExposeHeaders = "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After"
+	corsExposeHeaders = "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After"
 	corsMaxAge        = "600"
 )
 

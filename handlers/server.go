@@ -29,6 +29,7 @@ import (
 	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/quota"
 	"github.com/syncgate/syncgate/internal/service/registry"
 	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
@@ -66,6 +67,9 @@ type Deps struct {
 	Spool *spool.Spool
 	// Usage counts authenticated data requests (admin.UsageRecorder); optional.
 	Usage UsageRecorder
+	// Quota counts requests against plans' daily and monthly quotas
+	// (shared through Redis); nil: one of this instance alone over Admin.
+	Quota *quota.Service
 	// Submitter sends transactions to cardano-node; nil answers 503 on
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
@@ -113,6 +117,8 @@ type Server struct {
 	txs *txstatus.Service
 	// hooks is the webhook API's handlers.
 	hooks *webhookapi.API
+	// groups is each data route's plan route group (routes.go).
+	groups map[string]string
 }
 
 // New builds the server and its routes.
@@ -125,6 +131,9 @@ func New(deps Deps) *Server {
 	}
 	if deps.Limiter == nil {
 		deps.Limiter = answer.NewLocalLimiter(deps.Now)
+	}
+	if deps.Quota == nil {
+		deps.Quota = localQuota(deps)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{deps: deps, log: deps.Log, engine: gin.New(),
@@ -145,6 +154,7 @@ func New(deps Deps) *Server {
 	}
 	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
 		Redis: deps.Redis, Logger: deps.Log})
+	s.groups = dataRouteGroups()
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false

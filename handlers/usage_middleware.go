@@ -19,9 +19,11 @@ func (s *Server) recordUsage(c *gin.Context) {
 	start := s.deps.Now()
 	c.Next()
 	if s.deps.Usage == nil {
+		s.quotaDone(c)
 		return
 	}
 	if caller, ok := callerOf(c); ok {
 		s.deps.Usage.Record(caller.CredentialID, c.Writer.Status(), s.deps.Now().Sub(start), start)
 	}
+	s.quotaDone(c)
 }

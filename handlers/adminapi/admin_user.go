@@ -25,13 +25,14 @@ type userJSON struct {
 	UpdatedAt       *string         `json:"updated_at"`
 	Status          string          `json:"status"`
 	BillingPlan     string          `json:"billing_plan"`
+	PlanID          *uuid.UUID      `json:"plan_id"`
 }
 
 func userView(u admin.User) userJSON {
 	return userJSON{
 		ID: u.ID, AdminKeyID: u.AdminKeyID, AdminEntityName: u.EntityName, ExternalID: u.ExternalID,
 		Name: u.Name, Email: u.Email, Metadata: jsonOrEmpty(u.Metadata), CreatedAt: isoTime(u.CreatedAt),
-		UpdatedAt: isoTimePtr(u.UpdatedAt), Status: u.Status, BillingPlan: u.BillingPlan,
+		UpdatedAt: isoTimePtr(u.UpdatedAt), Status: u.Status, BillingPlan: u.BillingPlan, PlanID: u.PlanID,
 	}
 }
 
@@ -82,9 +83,15 @@ func (s *API) CreateUser(c *gin.Context) error {
 	if in.Metadata, err = optionalMetadata(obj); err != nil {
 		return err
 	}
+	if _, in.PlanID, err = optionalPlanID(obj); err != nil {
+		return err
+	}
 	u, err := s.deps.Admin.CreateUser(c.Request.Context(), a, in)
 	if errors.Is(err, admin.ErrBootstrapUsers) {
 		return httpx.ErrBootstrapUsers
+	}
+	if pe := planError(err); pe != nil {
+		return pe
 	}
 	if err != nil {
 		return err
@@ -160,6 +167,9 @@ func (s *API) UpdateUser(c *gin.Context) error {
 		}
 	}
 	if p.Metadata, err = optionalMetadata(obj); err != nil {
+		return err
+	}
+	if p.SetPlan, p.PlanID, err = optionalPlanID(obj); err != nil {
 		return err
 	}
 	u, err := s.deps.Admin.UpdateUser(c.Request.Context(), adminOf(c), id, p)

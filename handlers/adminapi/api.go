@@ -45,6 +45,9 @@ type API struct {
 // notFoundAs is an error of the admin store with admin.ErrNotFound
 // replaced by the route's answer for it.
 func notFoundAs(err, answer error) error {
+	if pe := planError(err); pe != nil {
+		return pe
+	}
 	if errors.Is(err, admin.ErrNotFound) {
 		return answer
 	}

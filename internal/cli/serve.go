@@ -26,6 +26,7 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
+	"github.com/syncgate/syncgate/internal/service/quota"
 	"github.com/syncgate/syncgate/internal/service/registry"
 	"github.com/syncgate/syncgate/internal/service/utxoindex"
 	"github.com/syncgate/syncgate/node"
@@ -227,15 +228,17 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		// but through a pool of their own that waits for Redis (exact count)
 		AuthFailures: cache.NewLimiter(authFailFast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
-		Spool:        lists,
-		Submitter:    submitter,
-		Mempool:      mempool,
-		Registry:     reg,
-		PoolStats:    stats,
-		Log:          log,
-		Draining:     draining.Load,
-		AdminCheck:   adminReady(adminDB),
-		Events:       hookStore,
+		Quota: quota.New(quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Recorder: usageRec,
+			Log: log}),
+		Spool:      lists,
+		Submitter:  submitter,
+		Mempool:    mempool,
+		Registry:   reg,
+		PoolStats:  stats,
+		Log:        log,
+		Draining:   draining.Load,
+		AdminCheck: adminReady(adminDB),
+		Events:     hookStore,
 	})
 	httpSrv := &http.Server{
 		Handler:           srv.Handler(),

@@ -4,7 +4,7 @@
 WITH u AS (
   INSERT INTO syncgate.user_accounts (id, admin_key_id, partner_id, external_id, name, email, metadata, billing_plan)
   VALUES ($1, $2, $8, $3, $4, $5, $6::jsonb, $7)
-  RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan
+  RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan, plan_id
 )
 {{template "user_record"}}
 FROM u

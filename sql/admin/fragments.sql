@@ -15,7 +15,8 @@ SELECT
   u.created_at,
   u.updated_at,
   u.status,
-  u.billing_plan
+  u.billing_plan,
+  u.plan_id
 {{- end}}
 
 {{- /* credential_record: credentials c with their user's and owner's names;
@@ -105,4 +106,22 @@ WHERE h.credential_id = $1
   w.created_at,
   w.updated_at,
   w.previous_secret_expires_at
+{{- end}}
+
+{{- /* plan_record: plans p with every field the API shows; the caller adds FROM and WHERE. */}}
+{{define "plan_record" -}}
+SELECT
+  p.id,
+  p.partner_id,
+  p.admin_key_id,
+  p.name,
+  p.rate_limit_per_minute,
+  p.burst,
+  p.daily_quota,
+  p.monthly_quota,
+  p.route_groups,
+  p.max_credentials_per_user,
+  p.max_webhooks_per_user,
+  p.created_at,
+  p.updated_at
 {{- end}}

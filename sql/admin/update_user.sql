@@ -12,7 +12,7 @@ WITH u AS (
     updated_at = now()
   WHERE id = $1
     AND partner_id = $2
-  RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan
+  RETURNING id, admin_key_id, external_id, name, email, metadata, created_at, updated_at, status, billing_plan, plan_id
 )
 {{template "user_record"}}
 FROM u

@@ -1,0 +1,405 @@
+// Package quota counts each user's requests per UTC day and month against
+// its plan's quotas, across every instance, in Redis counters
+// (cache.QuotaCounter) that are rebuilt from the usage tables whenever
+// Redis has lost them, so that losing Redis never hands out a fresh quota.
+//
+// Counted is exactly what the usage statistics count: every authenticated
+// data request of the user, refused ones (429, 402) included, so a counter
+// rebuilt from usage_hourly continues where the lost one stood.
+//
+// Rebuilding a counter: usage_hourly for the period, plus what the
+// rebuilding instance has counted that PostgreSQL may not hold yet (its
+// usage recorder's unflushed counts, Unflushed, and requests counted but
+// not recorded yet). The rebuilt counter carries a new generation; every
+// other instance that counted under the previous one adds its own unflushed
+// part once, on its next request for the user (adopt). Whether a usage
+// flush was seen by the rebuild's read is decided exactly, from the read's
+// PostgreSQL snapshot and each flush's transaction id. What can be missed:
+// the part of an instance that serves the user no further request after
+// the loss (it reaches usage_hourly with its next flush, so only a second
+// loss would see it), and requests other instances allow while one is
+// still adopting (its part, at most what it counted in one flush interval,
+// is not yet in the counter).
+package quota
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/cache"
+)
+
+// Usage reads what usage_hourly holds for a user from an hour on, per
+// credential (admin.Store).
+type Usage interface {
+	UserUsageSince(ctx context.Context, user uuid.UUID, since time.Time) (map[uuid.UUID]int64, string, error)
+}
+
+// Unflushed is what this instance's usage recorder has counted that
+// PostgreSQL may not hold (admin.UsageRecorder).
+type Unflushed interface {
+	Unflushed(creds map[uuid.UUID]bool, since time.Time, snapshot string) int64
+}
+
+// ErrUnavailable: a counter had to be rebuilt and PostgreSQL could not be
+// read; the request is refused rather than counted from zero.
+var ErrUnavailable = errors.New("quota: usage unavailable for a rebuild")
+
+// Policy names.
+const (
+	Daily   = "daily"
+	Monthly = "monthly"
+)
+
+// Options configures a Service.
+type Options struct {
+	Counter  *cache.QuotaCounter // nil: per instance only
+	Usage    Usage
+	Recorder Unflushed // nil: nothing unflushed (tests without usage)
+	Now      func() time.Time
+	Log      *slog.Logger
+}
+
+// Service checks quotas. One per instance.
+type Service struct {
+	o   Options
+	now func() time.Time
+
+	mu       sync.Mutex
+	lastGen  map[string]string         // counter key → generation this instance counts under
+	inflight map[string]int64          // key|gen → counted, not yet recorded
+	creds    map[uuid.UUID][]uuid.UUID // user → credentials seen (unflushed counts are theirs)
+	local    map[string]int64          // counters while Redis is unavailable
+	owed     map[string]int64          // counted locally, to add to Redis when it is back
+	period   string                    // the day the maps were last pruned for
+
+	rebuildMu sync.Mutex // rebuilds and generation changes, one at a time
+}
+
+// New returns a Service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	return &Service{o: o, now: o.Now, lastGen: map[string]string{}, inflight: map[string]int64{},
+		creds: map[uuid.UUID][]uuid.UUID{}, local: map[string]int64{}, owed: map[string]int64{}}
+}
+
+// Limits are a plan's quotas; 0: none.
+type Limits struct{ Daily, Monthly int64 }
+
+// Policy is one quota's state after a request.
+type Policy struct {
+	Name   string
+	Quota  int64
+	Used   int64         // this request included
+	Window time.Duration // the period's length (a day; this month's days)
+	Reset  time.Duration // until the period ends
+}
+
+// Remaining is what is left after this request (never negative).
+func (p Policy) Remaining() int64 { return max(0, p.Quota-p.Used) }
+
+// Result is a check's outcome. Done must be called once the request has
+// been recorded in usage.
+type Result struct {
+	Policies []Policy
+	// Refused is the first policy the request exceeds; nil: allowed.
+	Refused *Policy
+	counted []string // key|gen the request was counted under
+}
+
+type period struct {
+	name       string
+	quota      int64
+	key        string
+	start, end time.Time
+}
+
+func (s *Service) periods(user uuid.UUID, lim Limits, now time.Time) []period {
+	var ps []period
+	if lim.Daily > 0 {
+		start := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+		ps = append(ps, period{Daily, lim.Daily, s.o.Counter.Key(user.String(), "d:"+start.Format("2006-01-02")), start, start.AddDate(0, 0, 1)})
+	}
+	if lim.Monthly > 0 {
+		start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		ps = append(ps, period{Monthly, lim.Monthly, s.o.Counter.Key(user.String(), "m:"+start.Format("2006-01")), start, start.AddDate(0, 1, 0)})
+	}
+	return ps
+}
+
+// keyTTL keeps a counter a day past its period (clock skew between
+// instances; the key names its period, so it is never reused).
+func keyTTL(p period, now time.Time) time.Duration {
+	return p.end.Sub(now) + 24*time.Hour
+}
+
+// Check counts one request of credential cred of user against lim.
+func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (Result, error) {
+	now := s.now().UTC()
+	ps := s.periods(user, lim, now)
+	if len(ps) == 0 {
+		return Result{}, nil
+	}
+	s.noteCredential(user, cred, now)
+	qps := make([]cache.QuotaPeriod, len(ps))
+	for i, p := range ps {
+		qps[i] = cache.QuotaPeriod{Key: p.key, TTL: keyTTL(p, now)}
+	}
+	for attempt := 0; ; attempt++ {
+		before := make([]string, len(ps))
+		s.mu.Lock()
+		for i, p := range ps {
+			before[i] = s.lastGen[p.key]
+		}
+		s.mu.Unlock()
+		states, err := s.o.Counter.Count(ctx, qps)
+		var miss *cache.QuotaMissingError
+		switch {
+		case errors.As(err, &miss) && attempt < 3:
+			if err := s.rebuild(ctx, user, ps[miss.Index], qps[miss.Index], before[miss.Index]); err != nil {
+				return Result{}, err
+			}
+			continue
+		case err != nil:
+			return s.checkLocal(ctx, user, ps, now)
+		}
+		counts := make([]int64, len(ps))
+		counted := make([]string, len(ps))
+		for i, st := range states {
+			s.adopt(ctx, user, ps[i], st)
+			counts[i] = st.Count
+			counted[i] = ps[i].key + "|" + st.Gen
+		}
+		s.settleOwed(ctx, ps, states)
+		return s.result(ps, counts, counted, now), nil
+	}
+}
+
+func (s *Service) result(ps []period, counts []int64, counted []string, now time.Time) Result {
+	r := Result{Policies: make([]Policy, len(ps)), counted: counted}
+	s.mu.Lock()
+	for _, k := range counted {
+		s.inflight[k]++
+	}
+	s.mu.Unlock()
+	for i, p := range ps {
+		r.Policies[i] = Policy{Name: p.name, Quota: p.quota, Used: counts[i], Window: p.end.Sub(p.start), Reset: p.end.Sub(now)}
+		if r.Refused == nil && counts[i] > p.quota {
+			r.Refused = &r.Policies[i]
+		}
+	}
+	return r
+}
+
+// Done ends r's request: it is in the usage recorder now.
+func (s *Service) Done(r Result) {
+	if len(r.counted) == 0 {
+		return
+	}
+	s.mu.Lock()
+	for _, k := range r.counted {
+		if s.inflight[k]--; s.inflight[k] <= 0 {
+			delete(s.inflight, k)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// noteCredential remembers that user's requests came through cred here,
+// and forgets the previous day's bookkeeping at a new day.
+func (s *Service) noteCredential(user, cred uuid.UUID, now time.Time) {
+	day := now.Format("2006-01-02")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.period != day {
+		// Counters of past days are never counted in again; past months'
+		// generations go with them (the month's key is re-adopted at most
+		// once, harmlessly: its generation is unchanged).
+		s.period = day
+		clear(s.lastGen)
+		clear(s.local)
+		if len(s.creds) > 100_000 {
+			clear(s.creds)
+		}
+	}
+	for _, c := range s.creds[user] {
+		if c == cred {
+			return
+		}
+	}
+	s.creds[user] = append(s.creds[user], cred)
+}
+
+// pendingHere is what this instance counted for user in p under generation
+// gen ("" : none) that a read of usage in snapshot did not see.
+func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid.UUID, snapshot string) int64 {
+	s.mu.Lock()
+	set := map[uuid.UUID]bool{}
+	for _, c := range s.creds[user] {
+		set[c] = true
+	}
+	var n int64
+	if gen != "" {
+		n = s.inflight[p.key+"|"+gen]
+	}
+	s.mu.Unlock()
+	for _, c := range extra {
+		set[c] = true
+	}
+	if s.o.Recorder != nil {
+		n += s.o.Recorder.Unflushed(set, p.start, snapshot)
+	}
+	return n
+}
+
+// rebuild recreates p's counter from usage_hourly and this instance's
+// unflushed counts, unless another instance does so first. seen is the
+// generation this instance counted under when the counter was found
+// missing: if it has moved since (a request of this instance rebuilt or
+// adopted the counter meanwhile), the miss is stale and the caller counts
+// again without reading PostgreSQL.
+func (s *Service) rebuild(ctx context.Context, user uuid.UUID, p period, qp cache.QuotaPeriod, seen string) error {
+	s.rebuildMu.Lock()
+	defer s.rebuildMu.Unlock()
+	s.mu.Lock()
+	old := s.lastGen[p.key]
+	s.mu.Unlock()
+	if old != seen {
+		return nil
+	}
+	total, creds, snap, err := s.stored(ctx, user, p)
+	if err != nil {
+		return err
+	}
+	total += s.pendingHere(user, p, old, creds, snap)
+	gen := uuid.NewString()
+	created, err := s.o.Counter.Rebuild(ctx, qp, total, gen, snap)
+	if err != nil {
+		return nil // Redis trouble: the next Count falls back to local counting
+	}
+	if created {
+		s.mu.Lock()
+		s.lastGen[p.key] = gen
+		s.mu.Unlock()
+		if old != "" {
+			s.o.Log.Info("quota counter rebuilt from usage", slog.String("user_account_id", user.String()),
+				slog.String("period", p.name), slog.Int64("count", total))
+		}
+	}
+	return nil
+}
+
+// stored reads what usage_hourly holds for user in p.
+func (s *Service) stored(ctx context.Context, user uuid.UUID, p period) (total int64, creds []uuid.UUID, snapshot string, err error) {
+	if s.o.Usage == nil {
+		return 0, nil, "", ErrUnavailable
+	}
+	rows, snapshot, err := s.o.Usage.UserUsageSince(ctx, user, p.start)
+	if err != nil {
+		s.o.Log.Warn("quota counter not rebuilt: usage unreadable", slog.String("error", err.Error()))
+		return 0, nil, "", ErrUnavailable
+	}
+	for c, n := range rows {
+		total += n
+		creds = append(creds, c)
+	}
+	return total, creds, snapshot, nil
+}
+
+// adopt moves this instance to st's generation of p's counter; when it
+// counted under an earlier one, it first adds what it counted there that
+// the rebuild could not see.
+func (s *Service) adopt(ctx context.Context, user uuid.UUID, p period, st cache.QuotaState) {
+	s.mu.Lock()
+	old, seen := s.lastGen[p.key]
+	s.mu.Unlock()
+	if seen && old == st.Gen {
+		return
+	}
+	s.rebuildMu.Lock()
+	defer s.rebuildMu.Unlock()
+	s.mu.Lock()
+	old, seen = s.lastGen[p.key]
+	s.mu.Unlock()
+	if seen && old != st.Gen {
+		// Before the generation moves here: until it does, no request of
+		// this instance counted under the new one can be recorded (they
+		// all wait above), so the pending part is the old generation's.
+		if n := s.pendingHere(user, p, old, nil, st.Snapshot); n > 0 {
+			if err := s.o.Counter.Add(ctx, p.key, st.Gen, n); err != nil {
+				s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
+			}
+		}
+	}
+	s.mu.Lock()
+	s.lastGen[p.key] = st.Gen
+	s.mu.Unlock()
+}
+
+// checkLocal counts in this instance alone while Redis is unavailable:
+// each counter starts from usage_hourly, and what is counted here is
+// added to Redis once it answers again (settleOwed).
+func (s *Service) checkLocal(ctx context.Context, user uuid.UUID, ps []period, now time.Time) (Result, error) {
+	counts := make([]int64, len(ps))
+	for i, p := range ps {
+		s.mu.Lock()
+		n, ok := s.local[p.key]
+		s.mu.Unlock()
+		if !ok {
+			total, creds, snap, err := s.stored(ctx, user, p)
+			if err != nil {
+				return Result{}, err
+			}
+			total += s.pendingHere(user, p, "", creds, snap)
+			s.mu.Lock()
+			if _, raced := s.local[p.key]; !raced {
+				s.local[p.key] = total
+			}
+			s.mu.Unlock()
+		}
+		s.mu.Lock()
+		s.local[p.key]++
+		s.owed[p.key]++
+		n = s.local[p.key]
+		s.mu.Unlock()
+		counts[i] = n
+	}
+	return s.result(ps, counts, nil, now), nil
+}
+
+// settleOwed adds to Redis what was counted locally during an outage.
+func (s *Service) settleOwed(ctx context.Context, ps []period, states []cache.QuotaState) {
+	s.mu.Lock()
+	if len(s.owed) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	type add struct {
+		key, gen string
+		n        int64
+	}
+	var adds []add
+	for i, p := range ps {
+		if n := s.owed[p.key]; n > 0 {
+			adds = append(adds, add{p.key, states[i].Gen, n})
+			delete(s.owed, p.key)
+			delete(s.local, p.key)
+		}
+	}
+	s.mu.Unlock()
+	for _, a := range adds {
+		if err := s.o.Counter.Add(ctx, a.key, a.gen, a.n); err != nil {
+			s.o.Log.Warn("quota counts of an outage not added", slog.String("error", err.Error()))
+		}
+	}
+}

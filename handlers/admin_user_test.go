@@ -198,8 +198,8 @@ func TestGetAndUpdateUser(t *testing.T) {
 			{"PATCH", "/v1/admin/users/" + id, `{"metadata":[]}`, "400", "metadata must be a JSON object"},
 			{"PATCH", "/v1/admin/users/" + id, `{"name":`, "400", "Invalid JSON body"},
 			// Unknown fields are named, and nothing changes (not even updated_at).
-			{"PATCH", "/v1/admin/users/" + id, `{"nickname":"x"}`, "400", "Unknown field: nickname. Allowed: name, external_id, email, billing_plan, metadata"},
-			{"PATCH", "/v1/admin/users/" + id, `{"name":"ok","status":"suspended","id":null}`, "400", "Unknown fields: id, status. Allowed: name, external_id, email, billing_plan, metadata"},
+			{"PATCH", "/v1/admin/users/" + id, `{"nickname":"x"}`, "400", "Unknown field: nickname. Allowed: name, external_id, email, billing_plan, metadata, plan_id"},
+			{"PATCH", "/v1/admin/users/" + id, `{"name":"ok","status":"suspended","id":null}`, "400", "Unknown fields: id, status. Allowed: name, external_id, email, billing_plan, metadata, plan_id"},
 		} {
 			status := 400
 			if tc.status == "404" {

@@ -111,7 +111,7 @@ func New(o Options) (*Service, error) {
 		RescueStuckJobsAfter:   cmpOr(o.rescueAfter, rescueAfter),
 		MaxAttempts:            s.retry.attempts,
 		LeaderElectionDisabled: o.noLeader,
-		Logger:                 s.log,
+		Logger:                 slog.New(warnOnly{s.log.Handler()}),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delivery: %w", err)

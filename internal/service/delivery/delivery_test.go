@@ -40,6 +40,8 @@ func newEnv(t testing.TB) *env {
 	testdb.RequirePostgres(t)
 	dsn := testdb.New(t, "sg_test_delivery")
 	db := testdb.Open(t, dsn)
+	db.SetMaxOpenConns(16) // as serve's admin pool
+	db.SetMaxIdleConns(16)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/sql"
 )
@@ -62,18 +63,19 @@ func (p *PushTarget) Pushes() bool {
 	return p.WebhookStatus == StatusActive && !p.Deleted && p.URL != nil
 }
 
-// PushTarget loads the delivery of event id; nil when it is gone (the
-// event expired or its webhook was removed).
-func (s *Store) PushTarget(ctx context.Context, id uuid.UUID) (*PushTarget, error) {
-	var p PushTarget
-	err := s.db.GetContext(ctx, &p, sqlDeliveryTarget, id)
-	if errors.Is(err, sqlNoRows) {
-		return nil, nil
+// PushTargets loads the deliveries of events ids (one statement for a
+// batch of pushes); an event missing from the map is gone (it expired or
+// its webhook was removed).
+func (s *Store) PushTargets(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]*PushTarget, error) {
+	var rows []*PushTarget
+	if err := s.db.SelectContext(ctx, &rows, sqlDeliveryTarget, pq.Array(uuidStrings(ids))); err != nil {
+		return nil, fmt.Errorf("events: delivery targets: %w", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("events: delivery target: %w", err)
+	out := make(map[uuid.UUID]*PushTarget, len(rows))
+	for _, p := range rows {
+		out[p.EventID] = p
 	}
-	return &p, nil
+	return out, nil
 }
 
 // Attempt is the outcome of one push.
@@ -86,28 +88,28 @@ type Attempt struct {
 	At      time.Time
 }
 
-// RecordAttempt writes an attempt's outcome to its delivery and keeps the
-// webhook's failing_since (cleared by a success, set by the first
-// failure). It reports false when the delivery was no longer owed.
-func (s *Store) RecordAttempt(ctx context.Context, a Attempt) (bool, error) {
-	var code *int
-	if a.Code != 0 {
-		code = &a.Code
+// RecordAttempts writes attempts' outcomes to their deliveries (one
+// statement for a batch) and keeps their webhooks' failing_since (cleared
+// by a success, set by the first failure). It returns the events whose
+// deliveries were still owed, hence recorded.
+func (s *Store) RecordAttempts(ctx context.Context, as []Attempt) (map[uuid.UUID]bool, error) {
+	ids, statuses, errs := make([]string, len(as)), make([]string, len(as)), make([]string, len(as))
+	codes, latencies := make([]int64, len(as)), make([]int64, len(as))
+	ats := make([]time.Time, len(as))
+	for i, a := range as {
+		ids[i], statuses[i], errs[i] = a.EventID.String(), a.Status, a.Error
+		codes[i], latencies[i], ats[i] = int64(a.Code), a.Latency.Milliseconds(), a.At.UTC()
 	}
-	var msg *string
-	if a.Error != "" {
-		msg = &a.Error
+	var recorded []uuid.UUID
+	if err := s.db.SelectContext(ctx, &recorded, sqlDeliveryRecord, pq.Array(ids), pq.Array(statuses),
+		pq.Array(codes), pq.Array(latencies), pq.Array(errs), pq.Array(ats)); err != nil {
+		return nil, fmt.Errorf("events: record attempts: %w", err)
 	}
-	var id uuid.UUID
-	err := s.db.GetContext(ctx, &id, sqlDeliveryRecord, a.EventID, a.Status, code,
-		a.Latency.Milliseconds(), msg, a.At.UTC())
-	if errors.Is(err, sqlNoRows) {
-		return false, nil
+	out := make(map[uuid.UUID]bool, len(recorded))
+	for _, id := range recorded {
+		out[id] = true
 	}
-	if err != nil {
-		return false, fmt.Errorf("events: record attempt: %w", err)
-	}
-	return true, nil
+	return out, nil
 }
 
 // CancelDelivery cancels the delivery of event id if it is still owed.

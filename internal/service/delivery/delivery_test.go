@@ -40,8 +40,8 @@ func newEnv(t testing.TB) *env {
 	testdb.RequirePostgres(t)
 	dsn := testdb.New(t, "sg_test_delivery")
 	db := testdb.Open(t, dsn)
-	db.SetMaxOpenConns(16) // as serve's admin pool
-	db.SetMaxIdleConns(16)
+	db.SetMaxOpenConns(8) // the pool DECISIONS gives the service
+	db.SetMaxIdleConns(8)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
@@ -597,6 +597,7 @@ func TestKilledInstanceMidDelivery(t *testing.T) {
 	stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	a.client.StopAndCancel(stop) //nolint:errcheck
 	cancel()
+	a.stopBatches()
 	var running int
 	if err := e.db.Get(&running, `SELECT count(*) FROM syncgate_river.river_job WHERE state = 'running'`); err != nil || running != 1 {
 		t.Fatalf("%d jobs left running by the dead instance %v", running, err)
@@ -616,5 +617,37 @@ func TestKilledInstanceMidDelivery(t *testing.T) {
 		if !delivered[d.ID.String()] {
 			t.Fatalf("event %s not received", d.ID)
 		}
+	}
+}
+
+// A webhook deleted (or disabled) after its events were decided gets
+// nothing: the jobs finish without sending and the deliveries are
+// cancelled.
+func TestDeletedWebhookNotPushed(t *testing.T) {
+	e := newEnv(t)
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	deleted, disabled := e.webhook(t, srv.URL, randomKey(t)), e.webhook(t, srv.URL, randomKey(t))
+	s := e.service(t, Options{AllowPrivate: true}, false)
+	d1, d2 := e.decide(t, deleted, 2), e.decide(t, disabled, 1)
+	if _, err := e.db.Exec(`UPDATE syncgate.webhooks SET deleted_at = now() WHERE id = $1`, deleted); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Exec(`UPDATE syncgate.webhooks SET status = 'disabled' WHERE id = $1`, disabled); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Stop(context.Background()) }) //nolint:errcheck
+	for _, d := range append(d1, d2...) {
+		eventually(t, "the job to finish", func() bool { return e.jobState(t, d.ID) == "completed" })
+		if r := e.delivery(t, d.ID); r.Status != events.DeliveryCancelled || r.Attempts != 0 {
+			t.Fatalf("delivery %+v", r)
+		}
+	}
+	if n := len(rc.requests()); n != 0 {
+		t.Fatalf("%d pushes", n)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
@@ -38,6 +39,10 @@ const (
 	// stopGrace is how long Stop waits for running jobs after its
 	// context ends before cancelling them.
 	stopGrace = 5 * time.Second
+	// batchMax bounds the pushes one load or record statement serves;
+	// batchLoops is how many such statements of each kind run at once.
+	batchMax   = 200
+	batchLoops = 2
 )
 
 // Options configures a Service.
@@ -72,6 +77,11 @@ type Service struct {
 	retry  retryPolicy
 	http   httpDoer
 	client *river.Client[*sql.Tx]
+	// Workers load and record through these: two statements per batch of
+	// pushes instead of two per push.
+	targets     *batcher[uuid.UUID, *events.PushTarget]
+	records     *batcher[events.Attempt, bool]
+	stopBatches context.CancelFunc
 }
 
 var _ events.Enqueuer = (*Service)(nil)
@@ -95,6 +105,28 @@ func New(o Options) (*Service, error) {
 	if workers <= 0 {
 		workers = DefaultWorkers
 	}
+	s.targets = newBatcher(batchMax, func(ctx context.Context, ids []uuid.UUID) ([]*events.PushTarget, error) {
+		m, err := o.Events.PushTargets(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*events.PushTarget, len(ids))
+		for i, id := range ids {
+			out[i] = m[id]
+		}
+		return out, nil
+	})
+	s.records = newBatcher(batchMax, func(ctx context.Context, as []events.Attempt) ([]bool, error) {
+		m, err := o.Events.RecordAttempts(ctx, as)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]bool, len(as))
+		for i, a := range as {
+			out[i] = m[a.EventID]
+		}
+		return out, nil
+	})
 	s.http = newHTTPClient(o.AllowPrivate, cmpOr(o.pushTimeout, pushTimeout))
 	ws := river.NewWorkers()
 	if err := river.AddWorkerSafely(ws, &pushWorker{s: s}); err != nil {
@@ -122,15 +154,26 @@ func New(o Options) (*Service, error) {
 
 // Start runs the workers until Stop (or ctx's end, which stops softly).
 func (s *Service) Start(ctx context.Context) error {
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.targets.start(bctx, batchLoops)
+	s.records.start(bctx, batchLoops)
 	if err := s.client.Start(ctx); err != nil {
+		cancel()
 		return fmt.Errorf("delivery: %w", err)
 	}
+	s.stopBatches = cancel
 	return nil
 }
 
 // Stop lets running pushes finish until ctx ends, then cancels them
 // (their jobs are retried, by this or another instance).
 func (s *Service) Stop(ctx context.Context) error {
+	// The batches outlive the jobs, which wait on them.
+	defer func() {
+		if s.stopBatches != nil {
+			s.stopBatches()
+		}
+	}()
 	err := s.client.Stop(ctx)
 	if err != nil && ctx.Err() != nil {
 		hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopGrace)

@@ -64,7 +64,7 @@ var errPushFailed = errors.New("push failed")
 // delivery is done (delivered, gone, cancelled, or no longer owed) and an
 // error to be retried.
 func (s *Service) push(ctx context.Context, id uuid.UUID) error {
-	p, err := s.opts.Events.PushTarget(ctx, id)
+	p, err := s.targets.do(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (s *Service) push(ctx context.Context, id uuid.UUID) error {
 		// is retried.
 		return ctx.Err()
 	}
-	owed, err := s.opts.Events.RecordAttempt(ctx, a)
+	owed, err := s.records.do(ctx, a)
 	if err != nil || !owed {
 		return err
 	}

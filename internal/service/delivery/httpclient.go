@@ -14,8 +14,9 @@ const (
 
 // newHTTPClient returns the client that pushes: no proxy (a proxy would
 // connect on our behalf, past the address check), no redirects followed,
-// every connection's address checked unless allowPrivate.
-func newHTTPClient(allowPrivate bool, timeout time.Duration) *http.Client {
+// every connection's address checked unless allowPrivate, and as many
+// kept-alive connections to one receiver as there are workers.
+func newHTTPClient(allowPrivate bool, timeout time.Duration, workers int) *http.Client {
 	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
 		d.Control = refuseForbidden
@@ -26,7 +27,7 @@ func newHTTPClient(allowPrivate bool, timeout time.Duration) *http.Client {
 		ForceAttemptHTTP2:      true,
 		TLSHandshakeTimeout:    5 * time.Second,
 		MaxIdleConns:           512,
-		MaxIdleConnsPerHost:    64,
+		MaxIdleConnsPerHost:    workers, // one receiver may take every worker's push
 		IdleConnTimeout:        90 * time.Second,
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 16 << 10,

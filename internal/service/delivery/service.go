@@ -127,7 +127,7 @@ func New(o Options) (*Service, error) {
 		}
 		return out, nil
 	})
-	s.http = newHTTPClient(o.AllowPrivate, cmpOr(o.pushTimeout, pushTimeout))
+	s.http = newHTTPClient(o.AllowPrivate, cmpOr(o.pushTimeout, pushTimeout), workers)
 	ws := river.NewWorkers()
 	if err := river.AddWorkerSafely(ws, &pushWorker{s: s}); err != nil {
 		return nil, fmt.Errorf("delivery: %w", err)

@@ -45,7 +45,8 @@ func Migrations() ([]Migration, error) {
 
 // Migrate applies every migration not yet recorded in
 // syncgate.schema_migrations, each in its own transaction, under a
-// session advisory lock. It returns the names it applied.
+// session advisory lock, then river's (the delivery queue, RiverSchema).
+// It returns the names it applied.
 func Migrate(ctx context.Context, db *sqlx.DB) ([]string, error) {
 	ms, err := Migrations()
 	if err != nil {
@@ -99,5 +100,7 @@ CREATE TABLE IF NOT EXISTS syncgate.schema_migrations (
 		}
 		names = append(names, m.Name)
 	}
-	return names, nil
+	river, err := migrateRiver(ctx, conn)
+	names = append(names, river...)
+	return names, err
 }

@@ -56,6 +56,13 @@ func TestMigrationPartners(t *testing.T) {
 		}
 	}
 	applied, err := Migrate(ctx, db)
+	if err == nil && len(applied) > 0 && strings.HasPrefix(applied[len(applied)-1], "river_") {
+		for len(applied) > 0 && strings.HasPrefix(applied[len(applied)-1], "river_") {
+			applied = applied[:len(applied)-1] // river's own, after syncgate's
+		}
+	} else if err == nil {
+		t.Fatalf("river's migrations not applied: %v", applied)
+	}
 	if err != nil || len(applied) != len(ms)-5 {
 		t.Fatalf("applied %v, %v", applied, err)
 	}

@@ -150,6 +150,11 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 			return fmt.Errorf("webhook secret key: %w", err)
 		}
 		hookStore = events.NewStore(adminDB, events.Options{Sealer: sealer})
+		stopEvents, err := startChainEvents(ctx, cfg, conn, hookStore, sealer, networks, schema, log)
+		if err != nil {
+			return fmt.Errorf("chain events: %w", err)
+		}
+		defer stopEvents(context.Background())
 	}
 	usageRec := admin.NewUsageRecorder(usageDB, admin.DefaultUsageFlushInterval, log)
 	usageRec.Start()

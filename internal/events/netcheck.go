@@ -2,7 +2,6 @@ package events
 
 import (
 	"errors"
-	"net"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -20,31 +19,58 @@ var (
 	ErrURLTooLong  = errors.New("events: URL too long")
 )
 
-// metadataIPs are cloud instance-metadata endpoints (the IPv4 one is
-// link-local anyway; the AWS IPv6 one sits in fc00::/7, listed for clarity).
-var metadataIPs = []netip.Addr{netip.MustParseAddr("169.254.169.254"), netip.MustParseAddr("fd00:ec2::254")}
+// forbidden lists the ranges a webhook URL may not reach unless
+// WEBHOOK_ALLOW_PRIVATE, beside what netip classifies (loopback, private,
+// link-local, multicast, unspecified).
+var forbidden = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),         // "this network"
+	netip.MustParsePrefix("100.64.0.0/10"),     // carrier-grade NAT (also Alibaba's metadata)
+	netip.MustParsePrefix("192.0.0.0/24"),      // IETF protocol assignments
+	netip.MustParsePrefix("198.18.0.0/15"),     // benchmarking
+	netip.MustParsePrefix("240.0.0.0/4"),       // reserved, broadcast
+	netip.MustParsePrefix("168.63.129.16/32"),  // Azure's platform endpoint (metadata)
+	netip.MustParsePrefix("100::/64"),          // discard
+	netip.MustParsePrefix("2001:db8::/32"),     // documentation
+	netip.MustParsePrefix("fd00:ec2::254/128"), // AWS metadata over IPv6 (in fc00::/7 too)
+	netip.MustParsePrefix("64:ff9b:1::/48"),    // local NAT64
+}
 
-// sharedSpace is RFC 6598 carrier-grade NAT space, private in practice.
-var sharedSpace = netip.MustParsePrefix("100.64.0.0/10")
-
-// ForbiddenIP reports whether a webhook may not reach ip unless private
-// targets are allowed (WEBHOOK_ALLOW_PRIVATE): loopback, private, shared
-// (CGNAT), link-local, multicast, unspecified and metadata addresses. The
-// delivery dialer checks every resolved address with it at connect time.
-func ForbiddenIP(ip net.IP) bool {
-	a, ok := netip.AddrFromSlice(ip)
-	if !ok {
+// ForbiddenIP reports whether a webhook may not connect to ip: private,
+// loopback, link-local (cloud metadata at 169.254.169.254 included),
+// unspecified, multicast, carrier-grade NAT, reserved or metadata
+// addresses, and IPv6 forms that embed such an IPv4 address.
+func ForbiddenIP(ip netip.Addr) bool {
+	if !ip.IsValid() {
 		return true
 	}
-	a = a.Unmap()
-	for _, m := range metadataIPs {
-		if a == m {
+	ip = ip.Unmap()
+	if ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified() || ip.IsLinkLocalUnicast() ||
+		ip.IsLinkLocalMulticast() || ip.IsInterfaceLocalMulticast() || ip.IsMulticast() {
+		return true
+	}
+	for _, p := range forbidden {
+		if p.Contains(ip) {
 			return true
 		}
 	}
-	return a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || sharedSpace.Contains(a)
+	if ip.Is6() {
+		b := ip.As16()
+		// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address
+		// a gateway would connect to.
+		if nat64.Contains(ip) {
+			return ForbiddenIP(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+		}
+		if sixToFour.Contains(ip) {
+			return ForbiddenIP(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		}
+	}
+	return false
 }
+
+var (
+	nat64     = netip.MustParsePrefix("64:ff9b::/96")
+	sixToFour = netip.MustParsePrefix("2002::/16")
+)
 
 // CheckURL validates a webhook URL when it is set: absolute, https (http
 // too when allowPrivate), no user information, at most MaxURLLength, and a
@@ -77,7 +103,7 @@ func CheckURL(raw string, allowPrivate bool) error {
 	if allowPrivate {
 		return nil
 	}
-	if a, err := netip.ParseAddr(host); err == nil && ForbiddenIP(net.IP(a.WithZone("").AsSlice())) {
+	if a, err := netip.ParseAddr(host); err == nil && ForbiddenIP(a.WithZone("")) {
 		return ErrURLPrivate
 	}
 	if h := strings.TrimSuffix(strings.ToLower(host), "."); h == "localhost" || strings.HasSuffix(h, ".localhost") {

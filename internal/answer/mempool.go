@@ -90,7 +90,9 @@ func (s *Service) MempoolStatus(ctx context.Context, db *dbsync.DB) (Mempool, er
 const mempoolTipTimeout = time.Second
 
 // mempoolTip is the node's tip of snap, its hash from db, looked up once
-// per snapshot (the answer is as old as the snapshot, never older).
+// per snapshot (the answer is as old as the snapshot, never older; a
+// db-sync that cannot say leaves it null until the next snapshot, so a
+// slow database costs one lookup a snapshot, not one a request).
 func (s *Service) mempoolTip(ctx context.Context, db *dbsync.DB, snap *node.Snapshot) MempoolTip {
 	if m, ok := s.mempoolTips.Load(db.Network.Name); ok && m.(mempoolTipMemo).snap == snap {
 		return m.(mempoolTipMemo).tip
@@ -100,12 +102,8 @@ func (s *Service) mempoolTip(ctx context.Context, db *dbsync.DB, snap *node.Snap
 		tip.Slot = snap.Slot - 1
 		ctx, cancel := context.WithTimeout(ctx, mempoolTipTimeout)
 		defer cancel()
-		hash, err := db.BlockHashAt(ctx, int64(tip.Slot))
-		switch {
-		case err == nil:
+		if hash, err := db.BlockHashAt(ctx, int64(tip.Slot)); err == nil {
 			tip.Hash = &hash
-		case !errors.Is(err, dbsync.ErrNotFound):
-			return tip // cannot say now: not remembered
 		}
 	}
 	s.mempoolTips.Store(db.Network.Name, mempoolTipMemo{snap: snap, tip: tip})

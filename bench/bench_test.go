@@ -218,7 +218,7 @@ func TestBuildScenarios(t *testing.T) {
 		"tx_history", "tx_history_whale_cursor", "tx_history_whale_offset", "tx_history_busy_slot",
 		"tx_address", "tx_address_whale_cursor", "tx_hash", "asset_info_popular", "asset_info_rare",
 		"pool_info_big", "pool_info", "pool_delegators_big", "pool_delegators", "pool_metadata", "pool_delegator_count",
-		"pool_blocks", "utxos_by_credential", "balance_by_credential", "epoch_params_latest", "epoch_params"} {
+		"pool_blocks", "utxos_by_credential", "balance_by_credential", "epoch_params_latest", "epoch_params", "tx_status", "tx_status_unknown"} {
 		if !names[want] {
 			t.Errorf("no scenario %s", want)
 		}

@@ -104,6 +104,9 @@ func mainErr() error {
 	markdown := flag.String("markdown", "", "print this --json result file as a Markdown table and exit")
 	before := flag.String("before", "", "with --markdown: an earlier result file whose figures go beside")
 	addWideN := flag.Int("add-wide", 0, "append to the seeded db-sync at --db new blocks paying this many outputs (one a transaction by default, --wide-per-tx, --wide-per-block) to one new address and stake key (the wide address), write a copy of --manifest naming them to --wide-manifest, and exit; does nothing when the database already holds it")
+	fakeNode := flag.String("fake-node", "", "run a fake cardano-node (node/nodetest) on this unix socket for the run, its mempool holding --fake-node-txs transactions; give the server NODE_SOCKET_<NET> = the same path. Adds the scenarios mempool, tx_status_mempool and utxos_by_address_pending")
+	fakeNodeTxs := flag.Int("fake-node-txs", 1000, "--fake-node: transactions in its mempool")
+	vectors := flag.String("vectors", "node/testdata/tx-cbor.json", "--fake-node: the transaction vectors its mempool is made of")
 	wideOut := flag.String("wide-manifest", "", "--add-wide: where the manifest copy goes (default: --manifest's name with -wide<N>)")
 	flag.Parse()
 
@@ -209,6 +212,14 @@ func mainErr() error {
 	prep, err := prepare(ctx, m, pager, 10, 256)
 	if err != nil {
 		return fmt.Errorf("preparing cursors: %w", err)
+	}
+	if *fakeNode != "" {
+		fn, hashes, err := startFakeNode(*fakeNode, *vectors, m.Network, *fakeNodeTxs)
+		if err != nil {
+			return err
+		}
+		defer fn.Close()
+		prep.Node, prep.MempoolTxs = true, hashes
 	}
 	for _, n := range prep.Notes {
 		fmt.Fprintf(os.Stderr, "bench: left out of the cursor mix: %s\n", n)

@@ -24,6 +24,9 @@
 #                   Core and consumed layouts.
 #   BENCH_WIDE_PER_TX     wide outputs a transaction  1 (--wide-per-tx; 200 with
 #   BENCH_WIDE_PER_BLOCK  transactions a block        50 (--wide-per-block) 1000000: one block)
+#   BENCH_NODE_TXS  off. N: the bench runs a fake cardano-node (node/nodetest) whose mempool
+#                   holds N transactions and the server reads it (NODE_SOCKET_MAINNET):
+#                   scenarios mempool, tx_status_mempool, utxos_by_address_pending
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +65,13 @@ fi
 
 # The server as deployed: Redis for auth, rate limits and the history-total
 # cache; JSON access log at info level (to a file, as a log shipper reads it).
-DBSYNC_MAINNET_URL="$BENCH_DB" ADMIN_DATABASE_URL="$BENCH_ADMIN_DB" REDIS_URL="$BENCH_REDIS" \
+node_socket=
+node_flags=()
+if [ -n "${BENCH_NODE_TXS:-}" ]; then
+  node_socket="$work/node.socket"
+  node_flags=(--fake-node "$node_socket" --fake-node-txs "$BENCH_NODE_TXS")
+fi
+DBSYNC_MAINNET_URL="$BENCH_DB" ADMIN_DATABASE_URL="$BENCH_ADMIN_DB" REDIS_URL="$BENCH_REDIS" NODE_SOCKET_MAINNET="$node_socket" \
   LISTEN_ADDR="$BENCH_ADDR" PPROF_ADDR="${BENCH_PPROF:-}" "$BENCH_SERVER" serve >"$work/server.log" 2>&1 &
 server=$!
 servers+=("$server")
@@ -79,5 +88,5 @@ done
 
 # shellcheck disable=SC2086 # BENCH_FLAGS is a list of flags
 "$work/bench" --url "http://$BENCH_ADDR" --key-file "$work/keys.txt" --db "$BENCH_DB" --admin-db "$BENCH_ADMIN_DB" \
-  --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" $BENCH_FLAGS "$@"
+  --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" "${node_flags[@]}" $BENCH_FLAGS "$@"
 echo "bench: server peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2/1024 " MB"}'); results in $BENCH_OUT" >&2

@@ -54,6 +54,10 @@ type prepared struct {
 	WhaleCursors    []pageCursor
 	OrdinaryCursors []pageCursor
 	TxHashes        []string
+	// Node: a (fake) node serves the server's mempool (--fake-node),
+	// holding MempoolTxs.
+	Node       bool
+	MempoolTxs []string
 	// Notes says what could not be walked (and so is not in the mix).
 	Notes []string
 }
@@ -203,7 +207,7 @@ type target struct {
 // scenario per endpoint and kind of identifier, and names those a small
 // chain has nothing for (no ordinary address with a second page). Without
 // raw, scenarios have no Raw function. POST /v1/tx/submit is left out: it
-// needs a cardano-node.
+// needs a cardano-node that validates.
 func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scenario, skipped []string, _ error) {
 	n, ok := cardano.NetworkByName(m.Network)
 	if !ok {
@@ -361,6 +365,19 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 		{"balance_by_credential", func() ([]target, error) {
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
+	}
+	// Transaction status: hashes in blocks (the ones the history walks
+	// met) and hashes no one has seen; without a node the server answers
+	// mempool "unavailable" at once.
+	specs = append(specs,
+		spec{"tx_status", func() ([]target, error) { return b.txStatus(p.TxHashes) }},
+		spec{"tx_status_unknown", func() ([]target, error) { return b.txStatus(unknownHashes(64)) }})
+	// The node's mempool, read through the server (--fake-node).
+	if p.Node {
+		specs = append(specs,
+			spec{"tx_status_mempool", func() ([]target, error) { return b.txStatus(p.MempoolTxs) }},
+			spec{"mempool", func() ([]target, error) { return []target{{path: "/v1/mempool"}}, nil }},
+			spec{"utxos_by_address_pending", func() ([]target, error) { return b.pending(b.utxosByAddress(mixed)) }})
 	}
 	// The wide address and stake key (`bench --add-wide`): tens of
 	// thousands of unspent outputs, scenarios only where the manifest
@@ -611,6 +628,47 @@ func (b *builder) txByHash(hashes []string) ([]target, error) {
 		}
 	}
 	return ts, nil
+}
+
+// txStatus aims GET /v1/tx/status at hashes; raw is db-sync's part of the
+// answer (the block and the tip, one statement).
+func (b *builder) txStatus(hashes []string) ([]target, error) {
+	ts := make([]target, len(hashes))
+	for i, s := range hashes {
+		h, err := cardano.ParseTxHash(s)
+		if err != nil {
+			return nil, fmt.Errorf("tx hash %q: %w", s, err)
+		}
+		ts[i] = target{path: "/v1/tx/status/" + h.String()}
+		if db := b.db(); db != nil {
+			ts[i].raw = func(ctx context.Context) error { _, _, err := db.TxInChain(ctx, h); return err }
+		}
+	}
+	return ts, nil
+}
+
+// unknownHashes are n transaction hashes no chain holds (fixed, so runs
+// compare).
+func unknownHashes(n int) []string {
+	r := rand.New(rand.NewPCG(7, 7))
+	out := make([]string, n)
+	for i := range out {
+		var h cardano.TxHash
+		for j := range h {
+			h[j] = byte(r.UintN(256))
+		}
+		out[i] = h.String()
+	}
+	return out
+}
+
+// pending is ts asked with ?pending=true (the raw side unchanged: the
+// confirmed list is the database's part of the answer).
+func (b *builder) pending(ts []target, err error) ([]target, error) {
+	for i := range ts {
+		ts[i].path += "?pending=true"
+	}
+	return ts, err
 }
 
 // rareAssets are the manifest's one-off tokens: NFTs (CIP-25 v1 and v2,

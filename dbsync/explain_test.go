@@ -74,6 +74,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		{"tx_history_head.sql", []any{samples.Whale, 1000, 2161}, nil},
 		{"tx_by_hash.sql", []any{failed}, nil},
 		{"tx_block.sql", []any{failed}, nil},
+		{"block_at_slot.sql", []any{midSlot}, nil},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
 		{"tx_outputs.sql", []any{pq.Array(smallIDs)}, nil},
 		{"tx_out_assets.sql", []any{pq.Array(outIDs)}, nil},

@@ -18,7 +18,7 @@ func (s *Server) mempoolStatus(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.answers.MempoolStatus(c.Request.Context(), db.Network)
+	m, err := s.answers.MempoolStatus(c.Request.Context(), db)
 	if err != nil {
 		return mempoolError(db.Network, err)
 	}

@@ -89,8 +89,10 @@ func TestMempoolStatusRoute(t *testing.T) {
 	}
 	var d mempoolStatusData
 	decodeExact(t, r.Data, &d)
-	if d.TxCount != uint32(len(txs)) || d.Bytes != uint32(size) || d.CapacityBytes != 178_176 || d.Tip.Slot != 140_000_123 || d.Tip.Hash != nil {
-		t.Errorf("data %+v; want %d txs, %d bytes, slot 140000123", d, len(txs), size)
+	// The node's tip is the slot before the one it reports; its hash is
+	// null: this db-sync cannot be reached.
+	if d.TxCount != uint32(len(txs)) || d.Bytes != uint32(size) || d.CapacityBytes != 178_176 || d.Tip.Slot != 140_000_122 || d.Tip.Hash != nil {
+		t.Errorf("data %+v; want %d txs, %d bytes, slot 140000122, no hash", d, len(txs), size)
 	}
 	at, err := time.Parse(time.RFC3339Nano, d.TakenAt)
 	if err != nil || at.Before(before) || at.After(time.Now()) {
@@ -458,6 +460,8 @@ func TestPendingUTxOs(t *testing.T) {
 	if got := get(t, s, "/v1/assets/balance/address/"+pc.payee); !bytes.Equal(got.Raw, get(t, plain, "/v1/assets/balance/address/"+pc.payee).Raw) {
 		t.Error("the default balance differs from the answer without a mempool")
 	}
+	mempoolTipFromDBSync(t, pc.db, n)
+
 	// A node that went away: 503 before any byte of the list.
 	n.Close()
 	down := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": pc.db}, Credentials: testCredentials, Log: quietLog,
@@ -540,4 +544,49 @@ func loadBenchVectors(b *testing.B) []*node.Tx {
 		txs = append(txs, tx)
 	}
 	return txs
+}
+
+// mempoolTipFromDBSync: GET /v1/mempool's tip is the node's tip, the slot
+// before the one LocalTxMonitor reports, with the hash of db-sync's block
+// at that slot (read here independently), null where db-sync holds none.
+func mempoolTipFromDBSync(t *testing.T, db *dbsync.DB, n *nodetest.Node) {
+	t.Helper()
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog,
+		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, freshMempool)})
+	var tip, mid struct {
+		Slot uint64 `db:"slot_no"`
+		Hash string `db:"hash"`
+	}
+	raw := db.Primary()
+	if err := raw.Get(&tip, `SELECT slot_no, encode(hash, 'hex') AS hash FROM block WHERE block_no IS NOT NULL ORDER BY slot_no DESC LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Get(&mid, `SELECT slot_no, encode(hash, 'hex') AS hash FROM block WHERE block_no IS NOT NULL AND slot_no < $1 ORDER BY slot_no DESC LIMIT 1`, tip.Slot/2); err != nil {
+		t.Fatal(err)
+	}
+	var empty uint64 // a slot without a block, below the tip
+	if err := raw.Get(&empty, `SELECT min(s) FROM generate_series(1, $1::bigint) s WHERE NOT EXISTS (SELECT 1 FROM block WHERE slot_no = s)`, tip.Slot); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		reported uint64
+		slot     uint64
+		hash     string
+	}{
+		{"db-sync's tip", tip.Slot + 1, tip.Slot, tip.Hash},
+		{"an older block", mid.Slot + 1, mid.Slot, mid.Hash},
+		{"a slot without a block", empty + 1, empty, ""},
+		{"ahead of db-sync", tip.Slot + 20, tip.Slot + 19, ""},
+		{"the origin", 0, 0, ""},
+	} {
+		m := mempoolOf(c.reported)
+		n.SetMempool(m)
+		r := get(t, s, "/v1/mempool")
+		var d mempoolStatusData
+		decodeExact(t, r.Data, &d)
+		if r.Status != 200 || d.Tip.Slot != c.slot || (c.hash == "") != (d.Tip.Hash == nil) || (d.Tip.Hash != nil && *d.Tip.Hash != c.hash) {
+			t.Errorf("%s: tip %+v (hash %v), want slot %d hash %q", c.name, d.Tip, d.Tip.Hash, c.slot, c.hash)
+		}
+	}
 }

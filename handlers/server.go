@@ -74,12 +74,9 @@ type Deps struct {
 	// POST /v1/tx/submit.
 	Submitter TxSubmitter
 	// Mempool reads each network's node mempool (GET /v1/mempool,
-	// ?pending=); nil answers 503.
+	// ?pending=, transaction status, idempotent submission); nil answers
+	// 503, and every status says mempool "unavailable".
 	Mempool *node.Mempool
-	// TxMempool, when set, is what transaction status and idempotent
-	// submission ask instead of Mempool (tests give an in-process one);
-	// nil: Mempool; both nil: mempool "unavailable" in every status.
-	TxMempool txstatus.Mempool
 	// Registry is the CIP-26 token registry (optional: no registry metadata).
 	Registry *registry.Registry
 	// PoolStats is the stored live stake distribution (optional: live stake
@@ -148,8 +145,8 @@ func New(deps Deps) *Server {
 	if deps.Admin != nil {
 		subLog = deps.Admin
 	}
-	txMempool := deps.TxMempool
-	if txMempool == nil && deps.Mempool != nil {
+	var txMempool txstatus.Mempool
+	if deps.Mempool != nil {
 		txMempool = nodeMempool{deps.Mempool}
 	}
 	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,

@@ -76,10 +76,14 @@ func (s *Server) txStatus(c *gin.Context) error {
 // nodeMempool is the node's mempool reader as transaction status asks it.
 type nodeMempool struct{ m *node.Mempool }
 
-func (n nodeMempool) Contains(ctx context.Context, network string, hash [32]byte) (bool, error) {
+func (n nodeMempool) Contains(ctx context.Context, network string, hash [32]byte) (bool, time.Time, error) {
 	nw, ok := cardano.NetworkByName(network)
 	if !ok {
-		return false, fmt.Errorf("mempool: unknown network %q", network)
+		return false, time.Time{}, fmt.Errorf("mempool: unknown network %q", network)
 	}
-	return n.m.Has(ctx, nw, hex.EncodeToString(hash[:]))
+	snap, err := n.m.Snapshot(ctx, nw)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	return snap.Has(hex.EncodeToString(hash[:])), snap.TakenAt, nil
 }

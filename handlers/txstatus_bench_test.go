@@ -10,16 +10,19 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/node"
 )
 
 // BenchmarkTxStatus is GET /v1/tx/status at 16 concurrent clients over a
 // mix of a transaction in a block, one in the mempool, a rejected one and
 // unknown hashes, all served by one instance (db-sync, the admin database
 // and the mempool asked at once per request). It reports the latency
-// percentiles of the requests. The mempool is the in-process test one, so
-// a node's LocalTxMonitor round trip is not in these figures.
+// percentiles of the requests. The mempool is the fake node's
+// LocalTxMonitor read as serve reads it (one snapshot shared for a second).
 func BenchmarkTxStatus(b *testing.B) {
 	e := newStatusEnv(b, time.Second)
+	e.mempoolOpts = node.MempoolOptions{}
+	e.srv = e.instance(e.redis)
 	ctx := context.Background()
 	inBlock := vectorTx(b, "pallas-shelley1")
 	inPool := vectorTx(b, "pallas-shelley3")
@@ -28,7 +31,7 @@ func BenchmarkTxStatus(b *testing.B) {
 			b.Fatalf("submit: %d %+v", code, sb)
 		}
 	}
-	f := e.follower(20, true)
+	f := e.follower(20, e.takeMempool)
 	if _, err := f.AppendBlock(ctx); err != nil {
 		b.Fatal(err)
 	}

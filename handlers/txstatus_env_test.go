@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,81 +22,19 @@ import (
 	"github.com/syncgate/syncgate/node/nodetest"
 )
 
-// testMempool is a mempool backed by the fake node's submission path: a
-// transaction the node accepts enters it, the next block the chain follower
-// makes takes every transaction out of it (as a node's mempool empties into
-// its next block). node/nodetest has no LocalTxMonitor server, so this is
-// what txstatus.Mempool is tested with; the node package's reader will
-// implement the same interface over the socket.
-type testMempool struct {
-	mu    sync.Mutex
-	txs   map[[32]byte]bool
-	order [][32]byte
-	fail  error // Contains fails: the node is down
-	hang  bool  // Contains never answers: the node is hung
-}
-
-func newTestMempool() *testMempool { return &testMempool{txs: map[[32]byte]bool{}} }
-
-func (p *testMempool) Contains(ctx context.Context, _ string, hash [32]byte) (bool, error) {
-	p.mu.Lock()
-	fail, hang, in := p.fail, p.hang, p.txs[hash]
-	p.mu.Unlock()
-	switch {
-	case hang:
-		<-ctx.Done()
-		return false, ctx.Err()
-	case fail != nil:
-		return false, fail
-	}
-	return in, nil
-}
-
-// accept is the fake node's behaviour: accept and keep in the mempool.
-func (p *testMempool) accept(s nodetest.Submission) error {
-	tx, err := node.DecodeTx(s.Tx)
-	if err != nil {
-		return err
-	}
-	h, _ := cardano.ParseTxHash(tx.Hash)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.txs[h] {
-		// What a node answers for a transaction it already holds.
-		return nodetest.ConwayBadInputs(h[:], 0)
-	}
-	p.txs[h] = true
-	p.order = append(p.order, h)
-	return nil
-}
-
-// take empties the mempool into the follower's next block.
-func (p *testMempool) take(payee string) []chaingen.PendingTx {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []chaingen.PendingTx
-	for _, h := range p.order {
-		out = append(out, chaingen.PendingTx{Hash: append([]byte(nil), h[:]...),
-			To: []chaingen.PendingOutput{{Address: payee, Lovelace: 2_000_000}}})
-	}
-	p.txs, p.order = map[[32]byte]bool{}, nil
-	return out
-}
-
-func (p *testMempool) set(fail error, hang bool) {
-	p.mu.Lock()
-	p.fail, p.hang = fail, hang
-	p.mu.Unlock()
-}
+// freshMempool makes every mempool question read the node anew (reads
+// are still shared by concurrent requests): a test's next status sees what
+// the fake node holds now, not a snapshot of up to a second ago.
+var freshMempool = node.MempoolOptions{MaxAge: time.Nanosecond, MaxStale: time.Nanosecond}
 
 // statusEnv is one instance over a db-sync database of the test's own
 // (the follower moves it), a migrated admin database, the real Redis and
-// a fake node.
+// a fake node that keeps what it accepts in the mempool its LocalTxMonitor
+// serves (the mempool status reads through node.Mempool, over the socket).
 type statusEnv struct {
 	t        testing.TB
 	srv      *Server
 	node     *nodetest.Node
-	pool     *testMempool
 	store    *admin.Store
 	db       *dbsync.DB
 	raw      *sql.DB
@@ -107,6 +43,9 @@ type statusEnv struct {
 	adminDB  *sqlx.DB
 
 	submitTimeout time.Duration
+	// mempoolOpts are the mempool reader's options of the next instance
+	// (freshMempool unless a test says otherwise).
+	mempoolOpts node.MempoolOptions
 }
 
 // newStatusEnv starts the environment; submitTimeout bounds the node's
@@ -119,7 +58,7 @@ func newStatusEnv(t testing.TB, submitTimeout time.Duration) *statusEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(drop)
-	e := &statusEnv{t: t, submitTimeout: submitTimeout, db: testdb.MustOpenDBSync(t, dsn), manifest: m, pool: newTestMempool()}
+	e := &statusEnv{t: t, submitTimeout: submitTimeout, db: testdb.MustOpenDBSync(t, dsn), manifest: m, mempoolOpts: freshMempool}
 	if e.raw, err = sql.Open("postgres", dsn); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +76,7 @@ func newStatusEnv(t testing.TB, submitTimeout time.Duration) *statusEnv {
 	t.Cleanup(e.store.Close)
 	mainnet, _ := cardano.NetworkByName("mainnet")
 	e.node = nodetest.Start(t, mainnet.Magic)
-	e.node.Set(e.pool.accept)
+	e.node.AcceptIntoMempool()
 	e.redis = testRedis(t)
 	e.srv = e.instance(e.redis)
 	return e
@@ -151,23 +90,44 @@ func (e *statusEnv) instance(rc *cache.Client) *Server {
 		Redis:       rc,
 		Admin:       e.store,
 		Submitter:   node.NewSubmitter(map[string]string{"mainnet": e.node.Socket}, node.Options{SubmitTimeout: e.submitTimeout}),
-		TxMempool:   e.pool,
+		Mempool:     node.NewMempool(map[string]string{"mainnet": e.node.Socket}, e.mempoolOpts),
 		Log:         quietLog,
 	})
 }
 
-// follower moves the chain; its blocks take the mempool's transactions.
-func (e *statusEnv) follower(slotsPerBlock uint64, withPending bool) *chaingen.Follower {
+// follower moves the chain; pending, when set, says what each block
+// includes besides nothing (takeMempool: what the fake node holds).
+func (e *statusEnv) follower(slotsPerBlock uint64, pending func() []chaingen.PendingTx) *chaingen.Follower {
 	e.t.Helper()
-	opts := chaingen.FollowOptions{SlotsPerBlock: slotsPerBlock, TxsPerBlock: -1, Seed: 3, Manifest: e.manifest}
-	if withPending {
-		opts.Pending = func() []chaingen.PendingTx { return e.pool.take(e.manifest.ScriptAddress.Address) }
-	}
+	opts := chaingen.FollowOptions{SlotsPerBlock: slotsPerBlock, TxsPerBlock: -1, Seed: 3, Manifest: e.manifest, Pending: pending}
 	f, err := chaingen.NewFollower(context.Background(), e.raw, opts)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return f
+}
+
+// takeMempool empties the fake node's mempool into a block, as a node's
+// next block takes its mempool: each transaction under its own hash and
+// CBOR, paying the script address.
+func (e *statusEnv) takeMempool() []chaingen.PendingTx {
+	return e.pendingTxs(e.node.TakeMempool()...)
+}
+
+// pendingTxs are transactions for the follower's next block.
+func (e *statusEnv) pendingTxs(raws ...[]byte) []chaingen.PendingTx {
+	var out []chaingen.PendingTx
+	for _, raw := range raws {
+		tx, err := node.DecodeTx(raw)
+		if err != nil {
+			e.t.Errorf("mempool transaction: %v", err)
+			continue
+		}
+		h, _ := cardano.ParseTxHash(tx.Hash)
+		out = append(out, chaingen.PendingTx{Hash: h[:], CBOR: raw,
+			To: []chaingen.PendingOutput{{Address: e.manifest.ScriptAddress.Address, Lovelace: 2_000_000}}})
+	}
+	return out
 }
 
 type txStatusBody struct {
@@ -204,6 +164,17 @@ func (e *statusEnv) status(srv *Server, hash string) (int, txStatusBody) {
 		e.t.Fatalf("status body: %q", w.Body.String())
 	}
 	return w.Code, b
+}
+
+// get is a GET with the mainnet key, checked against the OpenAPI
+// document; it returns the status and the body.
+func (e *statusEnv) get(srv *Server, path string) (int, []byte) {
+	e.t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	req.Header.Set("Authorization", "Bearer "+mainnetKey)
+	w := httptest.NewRecorder()
+	serveChecked(e.t, srv.Handler(), w, req)
+	return w.Code, w.Body.Bytes()
 }
 
 type submitStatusBody struct {
@@ -263,9 +234,6 @@ func vectorTx(t testing.TB, id string) *node.Tx {
 	t.Fatalf("no vector %s", id)
 	return nil
 }
-
-// errNodeDown is the test mempool's answer while the node is down.
-var errNodeDown = errors.New("node: unavailable")
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 

@@ -56,9 +56,14 @@ func TestSubmitSingleFlight(t *testing.T) {
 	// A node that takes a while to answer, so that submissions pile up.
 	e.node.Set(func(s nodetest.Submission) error {
 		time.Sleep(50 * time.Millisecond)
-		return e.pool.accept(s)
+		return e.node.Keep(s)
 	})
-	instances := []*Server{e.srv, e.instance(e.redis)}
+	// One snapshot, taken before any submission, for the whole run: what
+	// keeps a submission that starts after the node accepted the same
+	// transaction from reaching the node again is the log's acceptance,
+	// newer than the snapshot (as within a second of a real one).
+	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Hour, MaxStale: time.Hour}
+	instances := []*Server{e.instance(e.redis), e.instance(e.redis)}
 	txs := distinctTxs(t, 100)
 	bodies := make([]string, len(txs))
 	for i, tx := range txs {
@@ -92,10 +97,37 @@ func TestSubmitSingleFlight(t *testing.T) {
 		t.Fatalf("answers: %v; logged outcomes %v; node received %d", statuses, outcomes, len(e.node.Received()))
 	}
 	// Submitted again once answered: from the mempool, without the node.
-	for i := 0; i < 200; i++ {
-		if code, b := e.submitAsync(instances[i%2], bodies[i%len(txs)]); code != 200 || b.Data == nil || b.Data.Status != "in_mempool" {
-			t.Fatalf("resubmission %d: %d %+v", i, code, b)
+	// Two more instances whose one snapshot, taken now, holds every
+	// transaction (a snapshot taken before their acceptance would send
+	// them to the node again).
+	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Hour, MaxStale: time.Hour}
+	instances = []*Server{e.instance(e.redis), e.instance(e.redis)}
+	for _, srv := range instances {
+		code, body := e.get(srv, "/v1/mempool")
+		var m struct {
+			Data struct {
+				TxCount int `json:"tx_count"`
+			} `json:"data"`
 		}
+		if err := jsonUnmarshal(body, &m); code != 200 || err != nil || m.Data.TxCount != len(txs) {
+			t.Fatalf("mempool: %d %s", code, body)
+		}
+	}
+	var failed []string
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if code, b := e.submitAsync(instances[i%2], bodies[i%len(txs)]); code != 200 || b.Data == nil || b.Data.Status != "in_mempool" {
+				mu.Lock()
+				failed = append(failed, fmt.Sprintf("%d: %d %+v", i, code, b))
+				mu.Unlock()
+			}
+		}(i)
+	}
+	wg.Wait()
+	if len(failed) > 0 {
+		t.Fatalf("resubmissions: %v", failed)
 	}
 	per := map[string]int{}
 	for _, s := range e.node.Received() {

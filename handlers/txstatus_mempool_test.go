@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"testing"
+	"time"
 
 	"github.com/blinklabs-io/gouroboros/protocol/localtxmonitor"
 
@@ -24,16 +25,17 @@ func TestNodeMempoolForStatus(t *testing.T) {
 		want bool
 	}{{in, true}, {out, false}} {
 		h, _ := cardano.ParseTxHash(c.tx.Hash)
-		got, err := m.Contains(t.Context(), "mainnet", h)
-		if err != nil || got != c.want {
-			t.Fatalf("%s: %v %v, want %v", c.tx.Hash, got, err, c.want)
+		before := time.Now()
+		got, at, err := m.Contains(t.Context(), "mainnet", h)
+		if err != nil || got != c.want || at.After(time.Now()) || at.Before(before.Add(-time.Second)) {
+			t.Fatalf("%s: %v %v %v, want %v (snapshot taken within the second)", c.tx.Hash, got, at, err, c.want)
 		}
 	}
-	if _, err := m.Contains(t.Context(), "nonet", [32]byte{}); err == nil {
+	if _, _, err := m.Contains(t.Context(), "nonet", [32]byte{}); err == nil {
 		t.Fatal("unknown network: no error")
 	}
 	gone := nodeMempool{node.NewMempool(map[string]string{}, node.MempoolOptions{})}
-	if _, err := gone.Contains(t.Context(), "mainnet", [32]byte{}); err == nil {
+	if _, _, err := gone.Contains(t.Context(), "mainnet", [32]byte{}); err == nil {
 		t.Fatal("no node: no error")
 	}
 }

@@ -9,15 +9,22 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
 )
 
 // TestTxStatusTransitions follows one real transaction through every
-// status: unknown → submitted → in_mempool (a resubmission does not reach
-// the node) → in_block (the chain follower includes it; resubmitting it,
-// even with the input check, answers in_block) → confirmations grow →
-// rolled_back (the blocks are rolled back) → expired (the chain passes its
-// TTL). Each answer is checked against db-sync read independently.
+// status, all through the HTTP API, with the fake node's LocalTxMonitor as
+// the mempool and the chain follower as db-sync: unknown → submitted →
+// in_mempool (a resubmission does not reach the node) → in_block (the
+// follower's block takes the node's mempool; resubmitting it, even with the
+// input check, answers in_block) → confirmations grow → rolled_back (the
+// blocks are rolled back, the node no longer holds it) → in_mempool (the
+// node takes it back) → in_block again while the node still holds it →
+// in_mempool once more after that block is rolled back (the node still
+// holds it) → rolled_back (the node drops it) → expired (the chain passes
+// its TTL). Each answer is checked against db-sync read independently.
 func TestTxStatusTransitions(t *testing.T) {
 	e := newStatusEnv(t, 500*time.Millisecond)
 	ctx := context.Background()
@@ -64,49 +71,116 @@ func TestTxStatusTransitions(t *testing.T) {
 			t.Fatalf("%s: the node received it %d times, want %d", step, n, received)
 		}
 	}
+	held := func(step string, want bool) {
+		t.Helper()
+		code, _ := e.get(e.srv, "/v1/mempool/"+tx.Hash)
+		if (code == 200) != want {
+			t.Fatalf("%s: GET /v1/mempool/:hash %d, want held %v", step, code, want)
+		}
+	}
+	appendBlocks := func(f *chaingen.Follower, n int) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if _, err := f.AppendBlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 
 	b := expect("before any submission", "unknown", 0)
 	if b.Data.SubmittedAt != nil || b.Data.TTLSlot != nil {
 		t.Fatalf("log fields before any submission: %+v", b.Data)
 	}
 	submit("first submission", true, "submitted", 1)
+	held("submitted", true)
 	b = expect("submitted", "in_mempool", 0)
 	if b.Data.SubmittedAt == nil || time.Since(*b.Data.SubmittedAt) > time.Minute || b.Data.TTLSlot == nil || *b.Data.TTLSlot != 4507000 {
 		t.Fatalf("log fields: submitted_at %v ttl_slot %v", b.Data.SubmittedAt, b.Data.TTLSlot)
 	}
 	submit("resubmission from the mempool", true, "in_mempool", 1)
 
-	f := e.follower(20, true)
-	if _, err := f.AppendBlock(ctx); err != nil {
-		t.Fatal(err)
-	}
+	// The follower's next block takes what the node holds (only while
+	// takeFromNode is set; a rolled-back block's transactions come back in
+	// the follower's next block on their own, as a node re-applies them).
+	takeFromNode := true
+	f := e.follower(20, func() []chaingen.PendingTx {
+		if !takeFromNode {
+			return nil
+		}
+		return e.takeMempool()
+	})
+	appendBlocks(f, 1)
+	held("included", false)
 	expect("included", "in_block", 1)
 	// Its inputs are not in this db-sync: the input check would refuse it,
 	// but a transaction already in a block is answered before that.
 	submit("resubmission from a block", false, "in_block", 1)
-	for i := 0; i < 2; i++ {
-		if _, err := f.AppendBlock(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	takeFromNode = false
+	appendBlocks(f, 2)
 	expect("two blocks later", "in_block", 3)
 
 	if _, err := f.Rollback(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
-	expect("rolled back", "rolled_back", 0)
+	expect("rolled back, gone from the mempool", "rolled_back", 0)
+
+	// The node takes it back: in its mempool again.
+	e.node.AddToMempool(tx.CBOR)
+	expect("taken back by the node", "in_mempool", 0)
+	// The follower's next block includes it again while the node still
+	// holds it: the block wins.
+	appendBlocks(f, 1)
+	held("in a block and the mempool", true)
+	expect("in a block, still in the mempool", "in_block", 1)
+	if _, err := f.Rollback(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	expect("rolled back, still in the mempool", "in_mempool", 0)
+	e.node.TakeMempool() // the node drops it
+	expect("dropped by the node", "rolled_back", 0)
 
 	// A follower of its own (the first would include the rolled-back
 	// transaction again) moves the chain past the TTL.
-	past := e.follower(150_000, false)
-	for i := 0; i < 2; i++ {
-		if _, err := past.AppendBlock(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	past := e.follower(150_000, nil)
+	appendBlocks(past, 2)
 	b = expect("past its TTL", "expired", 0)
 	if b.Data.Tip.Slot < 4507000 {
 		t.Fatalf("tip slot %d is not past the TTL", b.Data.Tip.Slot)
+	}
+	// Expired is final: the node holding it again (it would not accept it)
+	// is the only thing that changes it.
+	held("expired", false)
+}
+
+// TestTxStatusRightAfterSubmit: the mempool snapshot is shared and taken
+// at most every so often, so the one status reads right after a submission
+// may predate it; the node's acceptance, logged after that snapshot, makes
+// the status in_mempool at once. A snapshot newer than the acceptance that
+// lacks the transaction is believed.
+func TestTxStatusRightAfterSubmit(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Hour, MaxStale: time.Hour} // one snapshot for the whole test
+	srv := e.instance(e.redis)
+	tx := vectorTx(t, "blockfrost-e781decc5945")
+	if _, b := e.status(srv, tx.Hash); b.Data.Status != "unknown" || b.Data.Mempool != "ok" {
+		t.Fatalf("before: %+v", b.Data)
+	}
+	if code, b := e.submit(srv, hex.EncodeToString(tx.CBOR), true); code != 200 || b.Data == nil || b.Data.Status != "submitted" {
+		t.Fatalf("submit: %d %+v", code, b)
+	}
+	// The shared snapshot predates the acceptance: it does not hold it.
+	if code, _ := e.get(srv, "/v1/mempool/"+tx.Hash); code != 404 {
+		t.Fatalf("the snapshot holds the transaction (%d): the test proves nothing", code)
+	}
+	if _, b := e.status(srv, tx.Hash); b.Data.Status != "in_mempool" || b.Data.Mempool != "ok" {
+		t.Fatalf("right after the submission: %+v", b.Data)
+	}
+	// A snapshot taken after the acceptance is believed: the node
+	// dropped the transaction.
+	e.node.TakeMempool()
+	e.mempoolOpts = freshMempool
+	if _, b := e.status(e.instance(e.redis), tx.Hash); b.Data.Status != "unknown" {
+		t.Fatalf("dropped after the acceptance: %+v", b.Data)
 	}
 }
 
@@ -150,28 +224,27 @@ func TestTxStatusRejectedAndNodeDown(t *testing.T) {
 		t.Fatalf("after a timeout: %+v", b.Data)
 	}
 
-	// Node down, then hung: the answers come from db-sync and the log.
-	for _, c := range []struct {
-		name string
-		fail error
-		hang bool
-	}{{"down", errNodeDown, false}, {"hung", nil, true}} {
-		e.pool.set(c.fail, c.hang)
+	// The node's mempool hung, then the node gone: the answers come from
+	// db-sync and the log, with mempool "unavailable".
+	check := func(name string) {
+		t.Helper()
 		for _, w := range []struct{ hash, status string }{{byron.Hash, "rejected"}, {silent.Hash, "unknown"}, {cardano.TxHash{}.String(), "unknown"}} {
 			start := time.Now()
 			code, b := e.status(e.srv, w.hash)
 			if took := time.Since(start); took > 3*time.Second {
-				t.Fatalf("node %s: status took %s", c.name, took)
+				t.Fatalf("node %s: status took %s", name, took)
 			}
 			if code != 200 || b.Data.Status != w.status || b.Data.Mempool != "unavailable" {
-				t.Fatalf("node %s, %s: %d %+v, want %s, mempool unavailable", c.name, w.hash, code, b.Data, w.status)
+				t.Fatalf("node %s, %s: %d %+v, want %s, mempool unavailable", name, w.hash, code, b.Data, w.status)
 			}
 		}
 	}
-
-	// The node itself gone: a submission is 503, recorded as unknown.
-	e.pool.set(errNodeDown, false)
+	e.node.MempoolSilent()
+	check("hung")
 	e.node.Close()
+	check("down")
+
+	// A submission to the node that is gone is 503, recorded as unknown.
 	other := vectorTx(t, "pallas-shelley3")
 	if code, sb := e.submit(e.srv, hex.EncodeToString(other.CBOR), true); code != 503 {
 		t.Fatalf("node down: %d %+v", code, sb)
@@ -182,9 +255,9 @@ func TestTxStatusRejectedAndNodeDown(t *testing.T) {
 }
 
 // TestSubmitAgainWhileMempoolCannotTell: resubmitted while the mempool
-// cannot confirm it (down, or a snapshot older than the acceptance), a
-// transaction the node accepted moments ago is success: the node's
-// "inputs already spent" is its own copy.
+// cannot confirm it (its LocalTxMonitor hung while submissions still go
+// through), a transaction the node accepted moments ago is success: the
+// node's "inputs already spent" is its own copy.
 func TestSubmitAgainWhileMempoolCannotTell(t *testing.T) {
 	e := newStatusEnv(t, 500*time.Millisecond)
 	tx := vectorTx(t, "blockfrost-e781decc5945")
@@ -192,7 +265,7 @@ func TestSubmitAgainWhileMempoolCannotTell(t *testing.T) {
 	if code, b := e.submit(e.srv, txHex, true); code != 200 || b.Data.Status != "submitted" {
 		t.Fatalf("first: %d %+v", code, b)
 	}
-	e.pool.set(errNodeDown, false)
+	e.node.MempoolSilent()
 	code, b := e.submit(e.srv, txHex, true)
 	if code != 200 || b.Data == nil || b.Data.Status != "in_mempool" || e.received(tx.Hash) != 2 {
 		t.Fatalf("again: %d %+v, node received %d", code, b, e.received(tx.Hash))

@@ -150,43 +150,51 @@ func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snaps
 	if m == nil || m.sockets[network.Name] == "" {
 		return nil, fmt.Errorf("%w for %s", ErrNotConfigured, network.Name)
 	}
-	for {
+	m.mu.Lock()
+	st := m.nets[network.Name]
+	if st == nil {
+		st = &mempoolState{}
+		m.nets[network.Name] = st
+	}
+	now := m.opts.Now()
+	if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxAge {
+		s := st.cur
+		m.mu.Unlock()
+		return s, nil
+	}
+	if st.err != nil && now.Sub(st.errAt) < m.opts.MaxAge {
+		err := st.err
+		m.mu.Unlock()
+		return nil, err
+	}
+	if st.inflight == nil {
+		st.inflight = make(chan struct{})
+		go m.refresh(network, st, st.inflight)
+	}
+	wait := st.inflight
+	if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxStale {
+		s := st.cur
+		m.mu.Unlock()
+		return s, nil
+	}
+	m.mu.Unlock()
+	select {
+	case <-wait:
+		// The read waited for is the answer, however old it is by
+		// now: asking again could wait for ever when reads take
+		// longer than MaxAge.
 		m.mu.Lock()
-		st := m.nets[network.Name]
-		if st == nil {
-			st = &mempoolState{}
-			m.nets[network.Name] = st
-		}
-		now := m.opts.Now()
-		if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxAge {
-			s := st.cur
-			m.mu.Unlock()
-			return s, nil
-		}
-		if st.err != nil && now.Sub(st.errAt) < m.opts.MaxAge {
-			err := st.err
-			m.mu.Unlock()
+		s, err := st.cur, st.err
+		m.mu.Unlock()
+		if err != nil {
 			return nil, err
 		}
-		if st.inflight == nil {
-			st.inflight = make(chan struct{})
-			go m.refresh(network, st, st.inflight)
+		return s, nil
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return nil, fmt.Errorf("node: %s mempool: %w", network.Name, context.Canceled)
 		}
-		wait := st.inflight
-		if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxStale {
-			s := st.cur
-			m.mu.Unlock()
-			return s, nil
-		}
-		m.mu.Unlock()
-		select {
-		case <-wait:
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.Canceled) {
-				return nil, fmt.Errorf("node: %s mempool: %w", network.Name, context.Canceled)
-			}
-			return nil, fmt.Errorf("%w: %s mempool", ErrTimeout, network.Name)
-		}
+		return nil, fmt.Errorf("%w: %s mempool", ErrTimeout, network.Name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -287,4 +288,48 @@ func TestMempoolReadsLeaveNoGoroutine(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("goroutines left behind:\n%s", stacks)
+}
+
+// A node that keeps what it accepts: the submitted transaction is in the
+// next snapshot (MaxAge and MaxStale of a nanosecond: every read is new),
+// submitting it again is refused with BadInputsUTxO naming its first
+// input, and once a block takes the mempool the snapshot is empty.
+func TestMempoolKeepsAccepted(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	n.AcceptIntoMempool()
+	sub := NewSubmitter(map[string]string{"mainnet": n.Socket}, Options{})
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{MaxAge: time.Nanosecond, MaxStale: time.Nanosecond})
+	tx := conwayTx(t)
+	has := func() bool {
+		t.Helper()
+		in, err := mp.Has(t.Context(), mainnet, tx.Hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	if has() {
+		t.Fatal("in the mempool before its submission")
+	}
+	if err := sub.Submit(t.Context(), mainnet, tx.EraID, tx.CBOR); err != nil {
+		t.Fatal(err)
+	}
+	if !has() {
+		t.Fatal("accepted, not in the next snapshot")
+	}
+	var rej *RejectedError
+	err := sub.Submit(t.Context(), mainnet, tx.EraID, tx.CBOR)
+	if !errors.As(err, &rej) || !strings.Contains(rej.Reason, "BadInputsUTxO") || !strings.Contains(rej.Reason, tx.Inputs[0].TxHash) {
+		t.Fatalf("submitted again: %v", err)
+	}
+	if got := n.TakeMempool(); len(got) != 1 || !bytes.Equal(got[0], tx.CBOR) {
+		t.Fatalf("taken: %d transactions", len(got))
+	}
+	if has() {
+		t.Fatal("in the mempool after a block took it")
+	}
+	n.AddToMempool(tx.CBOR)
+	if !has() {
+		t.Fatal("added back, not in the snapshot")
+	}
 }

@@ -90,6 +90,9 @@ type Service struct {
 	// activeTotals: each database's total active stake of the last epoch
 	// asked for (pool_extras.go).
 	activeTotals epochTotalMemo
+	// mempoolTips: each network's last mempool snapshot and its tip
+	// (mempool.go).
+	mempoolTips sync.Map
 }
 
 // New builds the answer caches over o.Redis.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
@@ -28,8 +29,12 @@ type Mempool struct {
 	TakenAt       string     `json:"taken_at"`
 }
 
-// MempoolTip is the point the snapshot was acquired at. LocalTxMonitor
-// reports only a slot, so Hash is null.
+// MempoolTip is the node's tip the snapshot's transactions were validated
+// against. LocalTxMonitor reports only the slot after it (the slot of the
+// block they would go in next: cardano-node ticks its tip's ledger state
+// one slot on), so Slot is that slot minus one and Hash is db-sync's block
+// at Slot, null when db-sync holds no block there (it has not written the
+// node's tip yet) or cannot say in time.
 type MempoolTip struct {
 	Slot uint64  `json:"slot"`
 	Hash *string `json:"hash"`
@@ -70,14 +75,44 @@ func takenAt(snap *node.Snapshot) string {
 	return snap.TakenAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
-// MempoolStatus answers GET /v1/mempool.
-func (s *Service) MempoolStatus(ctx context.Context, network cardano.Network) (Mempool, error) {
-	snap, err := s.mempoolSnapshot(ctx, network)
+// MempoolStatus answers GET /v1/mempool for db's network.
+func (s *Service) MempoolStatus(ctx context.Context, db *dbsync.DB) (Mempool, error) {
+	snap, err := s.mempoolSnapshot(ctx, db.Network)
 	if err != nil {
 		return Mempool{}, err
 	}
 	return Mempool{TxCount: snap.TxCount, Bytes: snap.Bytes, CapacityBytes: snap.CapacityBytes,
-		Tip: MempoolTip{Slot: snap.Slot}, TakenAt: takenAt(snap)}, nil
+		Tip: s.mempoolTip(ctx, db, snap), TakenAt: takenAt(snap)}, nil
+}
+
+// mempoolTipTimeout bounds the tip's db-sync lookup: the mempool answers
+// without the hash rather than wait for a slow database.
+const mempoolTipTimeout = time.Second
+
+// mempoolTip is the node's tip of snap, its hash from db, looked up once
+// per snapshot (the answer is as old as the snapshot, never older; a
+// db-sync that cannot say leaves it null until the next snapshot, so a
+// slow database costs one lookup a snapshot, not one a request).
+func (s *Service) mempoolTip(ctx context.Context, db *dbsync.DB, snap *node.Snapshot) MempoolTip {
+	if m, ok := s.mempoolTips.Load(db.Network.Name); ok && m.(mempoolTipMemo).snap == snap {
+		return m.(mempoolTipMemo).tip
+	}
+	var tip MempoolTip
+	if snap.Slot > 0 { // 0: the node is at the chain's origin
+		tip.Slot = snap.Slot - 1
+		ctx, cancel := context.WithTimeout(ctx, mempoolTipTimeout)
+		defer cancel()
+		if hash, err := db.BlockHashAt(ctx, int64(tip.Slot)); err == nil {
+			tip.Hash = &hash
+		}
+	}
+	s.mempoolTips.Store(db.Network.Name, mempoolTipMemo{snap: snap, tip: tip})
+	return tip
+}
+
+type mempoolTipMemo struct {
+	snap *node.Snapshot
+	tip  MempoolTip
 }
 
 // MempoolTransaction answers GET /v1/mempool/:hash, or ErrMempoolTxNotFound.

@@ -3,10 +3,12 @@
 // the way its Behaviour says (accept, reject with exact CBOR, era mismatch,
 // or never answer), and LocalTxMonitor from the mempool set with
 // SetMempool (real transaction CBOR). It records every submission it
-// receives and counts mempool acquisitions. Imported only by _test.go files.
+// receives and counts mempool acquisitions. Imported only by _test.go files
+// and the bench (a node holding a mempool for the mempool scenarios).
 package nodetest
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -77,6 +79,65 @@ func (n *Node) SetMempool(m Mempool) {
 	n.mu.Unlock()
 }
 
+// AcceptIntoMempool makes the node keep what it accepts, as a node does: an
+// accepted transaction joins the mempool LocalTxMonitor serves, at its end;
+// one the mempool already holds is refused the way a node refuses it (its
+// first input is already spent, by the transaction itself).
+func (n *Node) AcceptIntoMempool() { n.Set(n.Keep) }
+
+// Keep is AcceptIntoMempool's behaviour, for behaviours that add to it
+// (a slow node that keeps what it accepts).
+func (n *Node) Keep(s Submission) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, t := range n.mempool.Txs {
+		if bytes.Equal(t.Tx, s.Tx) {
+			return alreadyHeld(s.Tx)
+		}
+	}
+	n.mempool.Txs = append(n.mempool.Txs, MempoolTx(s.Tx))
+	return nil
+}
+
+// alreadyHeld is a node's refusal of a transaction its mempool holds:
+// BadInputsUTxO naming the transaction's first input.
+func alreadyHeld(raw []byte) error {
+	era, err := ledger.DetermineTransactionType(raw)
+	if err != nil {
+		return err
+	}
+	tx, err := ledger.NewTransactionFromCbor(era, raw)
+	if err != nil || len(tx.Inputs()) == 0 {
+		return fmt.Errorf("nodetest: an undecodable transaction: %v", err)
+	}
+	in := tx.Inputs()[0]
+	id := in.Id()
+	return ConwayBadInputs(id[:], uint64(in.Index()))
+}
+
+// AddToMempool puts transactions at the end of the mempool (a node taking
+// them back after a rollback, or from its peers).
+func (n *Node) AddToMempool(raws ...[]byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, raw := range raws {
+		n.mempool.Txs = append(n.mempool.Txs, MempoolTx(raw))
+	}
+}
+
+// TakeMempool empties the mempool and returns its transactions' CBOR in
+// order: what a node's next block takes.
+func (n *Node) TakeMempool() [][]byte {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([][]byte, len(n.mempool.Txs))
+	for i, t := range n.mempool.Txs {
+		out[i] = t.Tx
+	}
+	n.mempool.Txs = nil
+	return out
+}
+
 // MempoolSilent makes the node never answer a mempool acquisition.
 func (n *Node) MempoolSilent() {
 	n.mu.Lock()
@@ -114,19 +175,29 @@ func Start(t testing.TB, magic uint32) *Node {
 	if err != nil {
 		t.Fatalf("nodetest: %v", err)
 	}
-	n := &Node{Socket: filepath.Join(dir, "node.socket"), Magic: magic, stop: make(chan struct{})}
-	n.ln, err = net.Listen("unix", n.Socket)
+	n, err := Listen(filepath.Join(dir, "node.socket"), magic)
 	if err != nil {
 		os.RemoveAll(dir)
 		t.Fatalf("nodetest: %v", err)
 	}
-	n.wg.Add(1)
-	go n.serve()
 	t.Cleanup(func() {
 		n.Close()
 		os.RemoveAll(dir)
 	})
 	return n
+}
+
+// Listen runs a fake node for network magic on the unix socket at path
+// (for the bench, which has no testing.TB); Close stops it.
+func Listen(path string, magic uint32) (*Node, error) {
+	n := &Node{Socket: path, Magic: magic, stop: make(chan struct{})}
+	var err error
+	if n.ln, err = net.Listen("unix", path); err != nil {
+		return nil, err
+	}
+	n.wg.Add(1)
+	go n.serve()
+	return n, nil
 }
 
 // Set replaces the behaviour for the following submissions.

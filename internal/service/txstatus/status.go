@@ -40,9 +40,12 @@ type Status struct {
 //  2. in the mempool: InMempool;
 //  3. its TTL (invalid_hereafter) is at or below the tip's slot: Expired,
 //     since no later block can hold it (final, so it also ends RolledBack);
-//  4. the log saw it in a block before: RolledBack (it may come back);
-//  5. the node rejected it: Rejected;
-//  6. otherwise Unknown.
+//  4. the node accepted it after the mempool snapshot that answered was
+//     taken: InMempool (the shared snapshot is up to a few seconds old, the
+//     node's acceptance is newer news);
+//  5. the log saw it in a block before: RolledBack (it may come back);
+//  6. the node rejected it: Rejected;
+//  7. otherwise Unknown.
 //
 // db-sync failing is the error (its sentinels); the mempool or the log
 // failing only removes what they would have told (MempoolOK false, no log
@@ -51,11 +54,11 @@ type Status struct {
 func (s *Service) Status(ctx context.Context, network string, chain Chain, hash cardano.TxHash) (Status, error) {
 	st := Status{TxHash: hash}
 	var wg sync.WaitGroup
-	var inPool, poolOK bool
+	var pool poolAnswer
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		inPool, poolOK = s.inMempool(ctx, network, hash)
+		pool = s.inMempool(ctx, network, hash)
 	}()
 	var sub *admin.Submission
 	if s.opts.Log != nil {
@@ -70,7 +73,7 @@ func (s *Service) Status(ctx context.Context, network string, chain Chain, hash 
 	if err != nil {
 		return Status{}, err
 	}
-	st.Tip, st.MempoolOK = tip, poolOK
+	st.Tip, st.MempoolOK = tip, pool.ok
 	if sub != nil {
 		at := sub.SubmittedAt
 		st.SubmittedAt, st.TTLSlot = &at, sub.InvalidHereafter
@@ -85,10 +88,12 @@ func (s *Service) Status(ctx context.Context, network string, chain Chain, hash 
 		if sub != nil && !sameBlock(sub.SeenBlockHash, block.Hash) {
 			s.markSeen(ctx, network, hash, block)
 		}
-	case inPool:
+	case pool.in:
 		st.Status = InMempool
 	case sub != nil && sub.InvalidHereafter != nil && *sub.InvalidHereafter <= tip.SlotNo:
 		st.Status = Expired
+	case acceptedSince(sub, pool):
+		st.Status = InMempool
 	case sub != nil && sub.SeenBlockHash != nil:
 		st.Status = RolledBack
 	case sub != nil && sub.Outcome == admin.OutcomeRejected:
@@ -100,6 +105,18 @@ func (s *Service) Status(ctx context.Context, network string, chain Chain, hash 
 		st.Status = Unknown
 	}
 	return st, nil
+}
+
+// acceptedSince reports whether the node accepted the logged transaction
+// after the snapshot of pool was taken, and after the log last saw it in a
+// block (an acceptance older than that sighting says nothing about now).
+// A mempool that cannot tell gives no snapshot to be newer than.
+func acceptedSince(sub *admin.Submission, pool poolAnswer) bool {
+	if sub == nil || !pool.ok || sub.Outcome != admin.OutcomeAccepted || sub.AnsweredAt == nil {
+		return false
+	}
+	at := *sub.AnsweredAt
+	return pool.takenAt.Before(at) && (sub.SeenAt == nil || sub.SeenAt.Before(at))
 }
 
 // submission is the log row of the transaction, or nil when it has none or

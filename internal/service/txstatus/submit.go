@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -65,17 +66,27 @@ func (s *Service) Submit(ctx context.Context, req SubmitRequest) (SubmitResult, 
 	})
 }
 
-// known asks db-sync and the mempool at once whether the transaction is
-// already in a block (InBlock, with the block) or the mempool (InMempool);
-// "" when neither says so, including when they cannot tell: the node then
-// decides.
+// known asks db-sync, the mempool and the log at once whether the
+// transaction is already in a block (InBlock, with the block) or the
+// mempool (InMempool: in the snapshot, or accepted by the node after the
+// snapshot was taken, as Status decides); "" when none says so, including
+// when they cannot tell: the node then decides.
 func (s *Service) known(ctx context.Context, req SubmitRequest, hash cardano.TxHash) (string, *dbsync.TxBlock) {
-	var inPool bool
-	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var pool poolAnswer
+	wg.Add(1)
 	go func() {
-		defer close(done)
-		inPool, _ = s.inMempool(ctx, req.Network.Name, hash)
+		defer wg.Done()
+		pool = s.inMempool(ctx, req.Network.Name, hash)
 	}()
+	var sub *admin.Submission
+	if s.opts.Log != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sub = s.submission(ctx, req.Network.Name, hash)
+		}()
+	}
 	var block *dbsync.TxBlock
 	if req.Chain != nil {
 		var err error
@@ -84,11 +95,11 @@ func (s *Service) known(ctx context.Context, req SubmitRequest, hash cardano.TxH
 				slog.String("network", req.Network.Name), slog.String("error", err.Error()))
 		}
 	}
-	<-done
+	wg.Wait()
 	switch {
 	case block != nil:
 		return InBlock, block
-	case inPool:
+	case pool.in, acceptedSince(sub, pool):
 		return InMempool, nil
 	}
 	return "", nil

@@ -20,10 +20,12 @@ import (
 )
 
 // Mempool tells whether a network's node holds a transaction in its
-// mempool. An error means "cannot tell" (node down, no monitor
-// configured): status then says mempool "unavailable".
+// mempool, and when the snapshot that answered was taken: a transaction
+// the node accepted after that cannot be in it yet. An error means "cannot
+// tell" (node down, no monitor configured): status then says mempool
+// "unavailable".
 type Mempool interface {
-	Contains(ctx context.Context, network string, hash [32]byte) (bool, error)
+	Contains(ctx context.Context, network string, hash [32]byte) (in bool, takenAt time.Time, err error)
 }
 
 // Submitter hands a transaction to a network's node (*node.Submitter);
@@ -105,20 +107,26 @@ func New(opts Options) *Service {
 	return &Service{opts: opts, log: opts.Logger, flights: flights{m: map[string]*flight{}, done: map[string]finished{}}}
 }
 
-// inMempool asks the mempool with its own bound; ok is false when it
-// cannot tell.
-func (s *Service) inMempool(ctx context.Context, network string, hash cardano.TxHash) (in, ok bool) {
+// poolAnswer is the mempool's answer: ok is false when it cannot tell;
+// takenAt is when the snapshot that answered was taken.
+type poolAnswer struct {
+	in, ok  bool
+	takenAt time.Time
+}
+
+// inMempool asks the mempool with its own bound.
+func (s *Service) inMempool(ctx context.Context, network string, hash cardano.TxHash) poolAnswer {
 	if s.opts.Mempool == nil {
-		return false, false
+		return poolAnswer{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.MempoolTimeout)
 	defer cancel()
-	in, err := s.opts.Mempool.Contains(ctx, network, hash)
+	in, at, err := s.opts.Mempool.Contains(ctx, network, hash)
 	if err != nil {
 		s.log.Debug("mempool unavailable", slog.String("network", network), slog.String("error", err.Error()))
-		return false, false
+		return poolAnswer{}
 	}
-	return in, true
+	return poolAnswer{in: in, ok: true, takenAt: at}
 }
 
 // logCtx is a context for one log read or write: bounded by LogTimeout,

@@ -122,6 +122,11 @@ func (s *Server) routes() {
 	userHooks.GET("/:webhookId", httpx.H(s.hooks.AdminGet))
 	userHooks.POST("/:webhookId/disable", httpx.H(s.hooks.AdminDisable))
 	userHooks.DELETE("/:webhookId", httpx.H(s.hooks.AdminDelete))
+	userHooks.GET("/:webhookId/items", httpx.H(s.hooks.AdminItems))
+	userHooks.GET("/:webhookId/deliveries", httpx.H(s.hooks.AdminDeliveries))
+	userHooks.POST("/:webhookId/events/:eventId/redeliver", httpx.H(s.hooks.AdminRedeliver))
+	userHooks.POST("/:webhookId/test", httpx.H(s.hooks.AdminTest))
+	userHooks.POST("/:webhookId/secret/roll", httpx.H(s.hooks.AdminRollSecret))
 
 	adm.POST("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.CreateCredential))
 	adm.GET("/credentials", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.ListCredentials))

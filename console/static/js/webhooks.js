@@ -144,7 +144,7 @@ export async function webhookView(view, ctx, userId, hookId) {
     h('p', { class: 'crumbs' }, h('a', { href: '#/webhooks' }, '‹ Webhooks'), ' · ', h('a', { href: hookHref(userId) }, u.data.name)),
     h('div', { class: 'head' }, h('h1', { class: 'hook-title' }, endpoint(w), ' ', badge(w.status)), h('div', { class: 'btns' }, buttons)),
     done, err,
-    problem ? h('p', { class: 'warn', id: 'hook-problem' }, problem) : null,
+    problem ? h('p', { class: 'warn', id: 'hook-problem' }, problem) : '',
     h('dl', { class: 'card facts' },
       fact('Endpoint', w.url ?? 'pull only: nothing is pushed, the receiver reads the feed'),
       fact('Network', w.network), fact('Depth', `${fmtNum(w.depth)} confirmation${w.depth === 1 ? '' : 's'}`),
@@ -211,7 +211,7 @@ async function deliveriesSection(sec, ctx, w, base, err, after) {
     ], env.data, { label: 'Deliveries', empty: w.url === null ? 'No deliveries: the webhook is pull only.' : 'No deliveries yet. Send a test event to try the endpoint.' }),
     env.pagination.total > DELIVERIES
       ? pager(offset, DELIVERIES, env.pagination.total, (o) => { deliveryOffsets.set(w.id, o); ctx.rerender(); })
-      : null);
+      : '');
 }
 
 async function itemsSection(sec, ctx, w, base) {

@@ -137,6 +137,18 @@ func TestWebhookAdminConsoleRoutes(t *testing.T) {
 		t.Fatalf("default roll audit %v", a)
 	}
 
+	// Failing deliveries show as failing_since (the console's "failing since").
+	if _, err := h.db.Exec(`UPDATE syncgate.webhooks SET failing_since = '2026-01-02T03:04:05.678Z' WHERE id = $1`, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	var failing struct {
+		FailingSince *string `json:"failing_since"`
+	}
+	h.in.call(t, "GET", base, h.adminKey, "").want(t, 200, "").into(t, &failing)
+	if failing.FailingSince == nil || *failing.FailingSince != "2026-01-02T03:04:05.678Z" {
+		t.Fatalf("failing_since %v", failing.FailingSince)
+	}
+
 	// A disabled webhook cannot be pushed to; its test event is decided
 	// for the feed only.
 	h.in.call(t, "POST", base+"/disable", h.adminKey, "").want(t, 200, "")

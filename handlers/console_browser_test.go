@@ -40,7 +40,6 @@ import (
 // docs/console (1280 and 390 pixels wide).
 func TestConsoleInBrowser(t *testing.T) {
 	requireServices(t) // and Chromium
-	browser := findChromium(t)
 	chain := seededChains(t)[0]
 	env := newAdminEnv(t)
 	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
@@ -71,70 +70,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		`{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials","view_usage","view_audit_logs"]}`, 201, &created)
 	partnerKey := created.Data.Key
 
-	limit := 150 * time.Second // generous: the machine running the suite may be busy
-	if os.Getenv("SYNCGATE_CONSOLE_SCREENSHOTS") != "" {
-		limit *= 2
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), limit)
-	defer cancel()
-	ctx, cancel = chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(browser), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true))
-	defer cancel()
-	ctx, cancel = chromedp.NewContext(ctx)
-	defer cancel()
-
-	var mu sync.Mutex
-	var problems, foreign []string
-	origin := ts.URL + "/"
-	if err := chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value)+a.Description)
-				}
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+(&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
-		case *cdplog.EventEntryAdded:
-			// Refused API calls (4xx) are logged by the network source; the
-			// console shows them itself. Everything else at error level
-			// (a CSP violation, a script that failed to load) is a defect.
-			if ev.Entry.Level == cdplog.EntryLevelError && ev.Entry.Source != cdplog.EntrySourceNetwork {
-				problems = append(problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
-			}
-		case *network.EventRequestWillBeSent:
-			if u := ev.Request.URL; !strings.HasPrefix(u, origin) && !strings.HasPrefix(u, "data:") && u != "about:blank" {
-				foreign = append(foreign, u)
-			}
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	must := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		step, cancel := context.WithTimeout(ctx, 25*time.Second)
-		defer cancel()
-		if err := chromedp.Do(step, actions...); err != nil {
-			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash + "\n" + document.body.innerText`))
-			mu.Lock()
-			defer mu.Unlock()
-			t.Fatalf("%s: %v\npage: %s\nconsole: %v", what, err, page, problems)
-		}
-	}
-	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatal(err)
-	}
+	ctx, must, finish := startBrowser(t, ts.URL)
+	defer finish()
 	shots := newScreenshots(t, ctx)
 	began := time.Now()
 
@@ -298,14 +235,91 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 
 	t.Logf("browser session took %s", time.Since(began).Round(time.Millisecond))
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("browser console:\n%s", strings.Join(problems, "\n"))
+}
+
+// startBrowser starts headless Chromium on a fresh profile (stopped when
+// the test ends), watching the page: finish (deferred by the caller) fails the
+// test on any console error or warning, uncaught exception, CSP violation
+// or request to another origin than base. must runs one step with its own
+// deadline and shows the page when it fails.
+func startBrowser(t *testing.T, base string) (ctx context.Context, must func(what string, actions ...chromedp.Action[chromedp.Void]), finish func()) {
+	t.Helper()
+	browser := findChromium(t)
+	limit := 150 * time.Second // generous: the machine running the suite may be busy
+	if os.Getenv("SYNCGATE_CONSOLE_SCREENSHOTS") != "" {
+		limit *= 2
 	}
-	if len(foreign) > 0 {
-		t.Errorf("requests to other origins: %v", foreign)
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
+	t.Cleanup(cancel)
+	ctx, cancel = chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(browser), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true))
+	t.Cleanup(cancel)
+	ctx, cancel = chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+
+	var mu sync.Mutex
+	var problems, foreign []string
+	origin := base + "/"
+	if err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+			}
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+(&chromedp.ExceptionError{ExceptionDetails: ev.ExceptionDetails}).Error())
+		case *cdplog.EventEntryAdded:
+			// Refused API calls (4xx) are logged by the network source; the
+			// console shows them itself. Everything else at error level
+			// (a CSP violation, a script that failed to load) is a defect.
+			if ev.Entry.Level == cdplog.EntryLevelError && ev.Entry.Source != cdplog.EntrySourceNetwork {
+				problems = append(problems, fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		case *network.EventRequestWillBeSent:
+			if u := ev.Request.URL; !strings.HasPrefix(u, origin) && !strings.HasPrefix(u, "data:") && u != "about:blank" {
+				foreign = append(foreign, u)
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
 	}
+	must = func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		step, cancel := context.WithTimeout(ctx, 25*time.Second)
+		defer cancel()
+		if err := chromedp.Do(step, actions...); err != nil {
+			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash + "\n" + document.body.innerText`))
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%s: %v\npage: %s\nconsole: %v", what, err, page, problems)
+		}
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	finish = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(problems) > 0 {
+			t.Errorf("browser console:\n%s", strings.Join(problems, "\n"))
+		}
+		if len(foreign) > 0 {
+			t.Errorf("requests to other origins: %v", foreign)
+		}
+	}
+	return ctx, must, finish
 }
 
 // findChromium returns the browser to drive; make test installs Debian's

@@ -163,6 +163,12 @@ func (s *Server) routes() {
 	userHooks.GET("/:webhookId", httpx.H(s.hooks.AdminGet))
 	userHooks.POST("/:webhookId/disable", httpx.H(s.hooks.AdminDisable))
 	userHooks.DELETE("/:webhookId", httpx.H(s.hooks.AdminDelete))
+	userHooks.GET("/:webhookId/items", httpx.H(s.hooks.AdminItems))
+	userHooks.GET("/:webhookId/deliveries", httpx.H(s.hooks.AdminDeliveries))
+	userHooks.POST("/:webhookId/events/:eventId/redeliver", httpx.H(s.hooks.AdminRedeliver))
+	userHooks.POST("/:webhookId/test", httpx.H(s.hooks.AdminTest))
+	userHooks.POST("/:webhookId/secret/roll", httpx.H(s.hooks.AdminRollSecret))
+
 	adm.POST("/plans", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.CreatePlan))
 	adm.GET("/plans", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.ListPlans))
 	adm.GET("/plans/:id", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.GetPlan))

@@ -28,6 +28,17 @@ func (a *API) adminScope(c *gin.Context) (events.Owner, events.Audit, error) {
 	return events.Owner{UserID: userID}, a.deps.Admin.WebhookAudit(ad), nil
 }
 
+// adminHook: webhook :webhookId of user :id (any network), after the
+// tenancy check; every action is audited.
+func (a *API) adminHook(c *gin.Context) (hook, error) {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return hook{}, err
+	}
+	id, err := webhookID(c, "webhookId")
+	return hook{owner: o, id: id, audit: audit}, err
+}
+
 // AdminList: GET /v1/admin/users/:id/webhooks (every network).
 func (a *API) AdminList(c *gin.Context) error {
 	o, audit, err := a.adminScope(c)
@@ -113,3 +124,20 @@ func (a *API) AdminDelete(c *gin.Context) error {
 	httpx.OKMessage(c, http.StatusOK, deletedJSON{ID: id, Deleted: true}, "Webhook deleted successfully")
 	return nil
 }
+
+// AdminDeliveries: GET /v1/admin/users/:id/webhooks/:webhookId/deliveries
+// (as the user's route).
+func (a *API) AdminDeliveries(c *gin.Context) error { return a.deliveries(c, a.adminHook) }
+
+// AdminRedeliver: POST …/:webhookId/events/:eventId/redeliver.
+func (a *API) AdminRedeliver(c *gin.Context) error { return a.redeliver(c, a.adminHook) }
+
+// AdminTest: POST …/:webhookId/test.
+func (a *API) AdminTest(c *gin.Context) error { return a.test(c, a.adminHook) }
+
+// AdminRollSecret: POST …/:webhookId/secret/roll; the new secret is in
+// this answer only (the audit entry holds the overlap, never the secret).
+func (a *API) AdminRollSecret(c *gin.Context) error { return a.rollSecret(c, a.adminHook) }
+
+// AdminItems: GET …/:webhookId/items?cursor&limit.
+func (a *API) AdminItems(c *gin.Context) error { return a.listItems(c, a.adminHook) }

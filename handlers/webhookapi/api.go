@@ -77,6 +77,28 @@ func (a *API) owner(c *gin.Context) (events.Owner, cardano.Network, error) {
 	return events.Owner{UserID: caller.UserAccountID, Network: n.Name}, n, nil
 }
 
+// hook is one webhook as a route names it: its owner's scope, its id and
+// the audit writer (admin routes only).
+type hook struct {
+	owner events.Owner
+	id    uuid.UUID
+	audit events.Audit
+}
+
+// hookScope resolves the webhook a request is about; the data and admin
+// routes of one action share its handler and differ only here.
+type hookScope func(*gin.Context) (hook, error)
+
+// userHook: the data key's user's webhook :id, on the key's network.
+func (a *API) userHook(c *gin.Context) (hook, error) {
+	o, _, err := a.owner(c)
+	if err != nil {
+		return hook{}, err
+	}
+	id, err := webhookID(c, "id")
+	return hook{owner: o, id: id}, err
+}
+
 // webhookID reads a webhook id path parameter; anything but a UUID names
 // no webhook (404, as for the admin user routes).
 func webhookID(c *gin.Context, name string) (uuid.UUID, error) {

@@ -29,6 +29,7 @@ type webhookJSON struct {
 	Status             string    `json:"status"`
 	DisabledReason     *string   `json:"disabled_reason"`
 	DisabledAt         *string   `json:"disabled_at"`
+	FailingSince       *string   `json:"failing_since"`
 	Items              int       `json:"items"`
 	LastSeq            int64     `json:"last_seq"`
 	CreatedAt          string    `json:"created_at"`
@@ -41,7 +42,7 @@ func (a *API) view(w events.Webhook) webhookJSON {
 	return webhookJSON{
 		ID: w.ID, UserAccountID: w.UserAccountID, Network: w.Network, URL: w.URL, Description: w.Description,
 		Depth: w.Depth, EventTypes: w.EventTypes, Status: w.Status, DisabledReason: w.DisabledReason,
-		DisabledAt: isoTimePtr(w.DisabledAt), Items: w.Items, LastSeq: w.LastSeq, CreatedAt: isoTime(w.CreatedAt),
+		DisabledAt: isoTimePtr(w.DisabledAt), FailingSince: isoTimePtr(w.FailingSince), Items: w.Items, LastSeq: w.LastSeq, CreatedAt: isoTime(w.CreatedAt),
 		UpdatedAt: isoTimePtr(w.UpdatedAt), SecretRollingUntil: isoTimePtr(w.SecretRollingUntil(a.deps.Now())),
 	}
 }

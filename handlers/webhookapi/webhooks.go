@@ -261,12 +261,10 @@ type itemsPageJSON struct {
 }
 
 // ListItems: GET /v1/webhooks/:id/items?cursor&limit (1..1000, default 100).
-func (a *API) ListItems(c *gin.Context) error {
-	o, _, err := a.owner(c)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+func (a *API) ListItems(c *gin.Context) error { return a.listItems(c, a.userHook) }
+
+func (a *API) listItems(c *gin.Context, scope hookScope) error {
+	h, err := scope(c)
 	if err != nil {
 		return err
 	}
@@ -278,7 +276,7 @@ func (a *API) ListItems(c *gin.Context) error {
 	if _, err := events.DecodeItemCursor(cursor); cursor != "" && err != nil {
 		return httpx.ErrWebhookCursor
 	}
-	items, next, err := a.deps.Events.Items(c.Request.Context(), o, id, cursor, limit)
+	items, next, err := a.deps.Events.Items(c.Request.Context(), h.owner, h.id, cursor, limit, h.audit)
 	if err != nil {
 		return a.storeError(err)
 	}
@@ -344,12 +342,10 @@ func (a *API) Events(c *gin.Context) error {
 
 // Deliveries: GET /v1/webhooks/:id/deliveries?limit(1..100, 20)&offset,
 // newest first.
-func (a *API) Deliveries(c *gin.Context) error {
-	o, _, err := a.owner(c)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+func (a *API) Deliveries(c *gin.Context) error { return a.deliveries(c, a.userHook) }
+
+func (a *API) deliveries(c *gin.Context, scope hookScope) error {
+	h, err := scope(c)
 	if err != nil {
 		return err
 	}
@@ -361,7 +357,7 @@ func (a *API) Deliveries(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	ds, total, err := a.deps.Events.Deliveries(c.Request.Context(), o, id, limit, offset)
+	ds, total, err := a.deps.Events.Deliveries(c.Request.Context(), h.owner, h.id, limit, offset, h.audit)
 	if err != nil {
 		return a.storeError(err)
 	}
@@ -373,14 +369,12 @@ func (a *API) Deliveries(c *gin.Context) error {
 	return nil
 }
 
-// Redeliver: POST /v1/webhooks/:id/events/:event_id/redeliver. The
+// Redeliver: POST /v1/webhooks/:id/events/:eventId/redeliver. The
 // delivery becomes pending and is scheduled again.
-func (a *API) Redeliver(c *gin.Context) error {
-	o, _, err := a.owner(c)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+func (a *API) Redeliver(c *gin.Context) error { return a.redeliver(c, a.userHook) }
+
+func (a *API) redeliver(c *gin.Context, scope hookScope) error {
+	h, err := scope(c)
 	if err != nil {
 		return err
 	}
@@ -388,7 +382,7 @@ func (a *API) Redeliver(c *gin.Context) error {
 	if err != nil {
 		return httpx.ErrWebhookEventNotFound
 	}
-	d, err := a.deps.Events.Redeliver(c.Request.Context(), o, id, eventID)
+	d, err := a.deps.Events.Redeliver(c.Request.Context(), h.owner, h.id, eventID, h.audit)
 	if err != nil {
 		return a.storeError(err)
 	}
@@ -404,16 +398,14 @@ type testJSON struct {
 }
 
 // Test: POST /v1/webhooks/:id/test decides a webhook.test event.
-func (a *API) Test(c *gin.Context) error {
-	o, _, err := a.owner(c)
+func (a *API) Test(c *gin.Context) error { return a.test(c, a.userHook) }
+
+func (a *API) test(c *gin.Context, scope hookScope) error {
+	h, err := scope(c)
 	if err != nil {
 		return err
 	}
-	id, err := webhookID(c, "id")
-	if err != nil {
-		return err
-	}
-	d, err := a.deps.Events.SendTest(c.Request.Context(), o, id)
+	d, err := a.deps.Events.SendTest(c.Request.Context(), h.owner, h.id, h.audit)
 	if err != nil {
 		return a.storeError(err)
 	}
@@ -429,12 +421,10 @@ type secretJSON struct {
 
 // RollSecret: POST /v1/webhooks/:id/secret/roll {overlap_seconds (0..86400,
 // default 3600)}; an empty body takes the default.
-func (a *API) RollSecret(c *gin.Context) error {
-	o, _, err := a.owner(c)
-	if err != nil {
-		return err
-	}
-	id, err := webhookID(c, "id")
+func (a *API) RollSecret(c *gin.Context) error { return a.rollSecret(c, a.userHook) }
+
+func (a *API) rollSecret(c *gin.Context, scope hookScope) error {
+	h, err := scope(c)
 	if err != nil {
 		return err
 	}
@@ -455,7 +445,7 @@ func (a *API) RollSecret(c *gin.Context) error {
 			overlap = time.Duration(n) * time.Second
 		}
 	}
-	w, secret, err := a.deps.Events.RollSecret(c.Request.Context(), o, id, overlap)
+	w, secret, err := a.deps.Events.RollSecret(c.Request.Context(), h.owner, h.id, overlap, h.audit)
 	if err != nil {
 		return a.storeError(err)
 	}

@@ -37,8 +37,9 @@ type Delivery struct {
 var ErrEventNotFound = errors.New("events: event not found")
 
 // Deliveries returns a page of one of the owner's webhook's push
-// deliveries, newest first, and how many there are.
-func (s *Store) Deliveries(ctx context.Context, o Owner, id uuid.UUID, limit, offset int) (out []Delivery, total int64, err error) {
+// deliveries, newest first, and how many there are (audit: the admin API's
+// entry, nil for the data API).
+func (s *Store) Deliveries(ctx context.Context, o Owner, id uuid.UUID, limit, offset int, audit Audit) (out []Delivery, total int64, err error) {
 	err = s.inTx(ctx, "Deliveries", func(tx *sqlx.Tx) error {
 		if _, err := getWebhook(ctx, tx, sqlGetHook, o, id); err != nil {
 			return err
@@ -47,7 +48,13 @@ func (s *Store) Deliveries(ctx context.Context, o Owner, id uuid.UUID, limit, of
 			return err
 		}
 		out = []Delivery{}
-		return tx.SelectContext(ctx, &out, sqlDeliveries, id, limit, offset)
+		if err := tx.SelectContext(ctx, &out, sqlDeliveries, id, limit, offset); err != nil {
+			return err
+		}
+		if audit != nil {
+			return audit(ctx, tx, AuditWebhookDeliveriesViewed, &id, map[string]any{"user_account_id": o.UserID})
+		}
+		return nil
 	})
 	return out, total, err
 }
@@ -56,8 +63,9 @@ func (s *Store) Deliveries(ctx context.Context, o Owner, id uuid.UUID, limit, of
 // the event never had one) and, when an Enqueuer is installed, schedules
 // it in the same transaction. Without an Enqueuer the delivery stays
 // pending until the delivery service picks pending rows up. A webhook
-// without a URL, or disabled, cannot be pushed to: ErrNotPushable.
-func (s *Store) Redeliver(ctx context.Context, o Owner, id, eventID uuid.UUID) (d Delivery, err error) {
+// without a URL, or disabled, cannot be pushed to: ErrNotPushable. audit:
+// the admin API's entry, nil for the data API.
+func (s *Store) Redeliver(ctx context.Context, o Owner, id, eventID uuid.UUID, audit Audit) (d Delivery, err error) {
 	err = s.inTx(ctx, "Redeliver", func(tx *sqlx.Tx) error {
 		w, err := getWebhook(ctx, tx, sqlLockHook, o, id)
 		if err != nil {
@@ -80,6 +88,12 @@ func (s *Store) Redeliver(ctx context.Context, o Owner, id, eventID uuid.UUID) (
 			return err
 		}
 		d.Seq, d.Type = ev.Seq, ev.Type
+		if audit != nil {
+			if err := audit(ctx, tx, AuditWebhookRedelivered, &id, map[string]any{"user_account_id": o.UserID,
+				"event_id": ev.ID, "seq": ev.Seq}); err != nil {
+				return err
+			}
+		}
 		if s.opts.Enqueuer != nil {
 			return s.opts.Enqueuer.EnqueueTx(ctx, tx.Tx, []Decided{{ID: ev.ID, WebhookID: id, Seq: ev.Seq, Push: true}})
 		}

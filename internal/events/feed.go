@@ -85,8 +85,9 @@ func (s *Store) eventsAfter(ctx context.Context, id uuid.UUID, after int64, limi
 }
 
 // SendTest decides a webhook.test event for one of the owner's webhooks
-// (pushed like any other when the webhook pushes) and returns it.
-func (s *Store) SendTest(ctx context.Context, o Owner, id uuid.UUID) (d Decided, err error) {
+// (pushed like any other when the webhook pushes) and returns it (audit:
+// the admin API's entry, nil for the data API).
+func (s *Store) SendTest(ctx context.Context, o Owner, id uuid.UUID, audit Audit) (d Decided, err error) {
 	err = s.inTx(ctx, "SendTest", func(tx *sqlx.Tx) error {
 		w, err := getWebhook(ctx, tx, sqlLockHook, o, id)
 		if err != nil {
@@ -101,6 +102,10 @@ func (s *Store) SendTest(ctx context.Context, o Owner, id uuid.UUID) (d Decided,
 			return ErrNotFound
 		}
 		d = ds[0]
+		if audit != nil {
+			return audit(ctx, tx, AuditWebhookTested, &id, map[string]any{"user_account_id": o.UserID,
+				"event_id": d.ID, "seq": d.Seq})
+		}
 		return nil
 	})
 	return d, err

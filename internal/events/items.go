@@ -172,8 +172,9 @@ func (s *Store) RemoveItems(ctx context.Context, o Owner, id uuid.UUID, items []
 
 // Items returns a page of one of the owner's watch sets in (kind, value)
 // order after cursor ("" = from the start), and the cursor of the next
-// page ("" when this one is the last).
-func (s *Store) Items(ctx context.Context, o Owner, id uuid.UUID, cursor string, limit int) (items []Item, next string, err error) {
+// page ("" when this one is the last). audit: the admin API's entry, nil
+// for the data API.
+func (s *Store) Items(ctx context.Context, o Owner, id uuid.UUID, cursor string, limit int, audit Audit) (items []Item, next string, err error) {
 	var after Item
 	if cursor != "" {
 		if after, err = DecodeItemCursor(cursor); err != nil {
@@ -185,7 +186,13 @@ func (s *Store) Items(ctx context.Context, o Owner, id uuid.UUID, cursor string,
 			return err
 		}
 		items = []Item{}
-		return tx.SelectContext(ctx, &items, sqlListItems, id, after.Kind, after.Value, limit+1)
+		if err := tx.SelectContext(ctx, &items, sqlListItems, id, after.Kind, after.Value, limit+1); err != nil {
+			return err
+		}
+		if audit != nil {
+			return audit(ctx, tx, AuditWebhookItemsViewed, &id, map[string]any{"user_account_id": o.UserID})
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, "", err

@@ -70,6 +70,12 @@ const (
 	AuditWebhookViewed   = "webhook.viewed"
 	AuditWebhookDisabled = "webhook.disabled"
 	AuditWebhookDeleted  = "webhook.deleted"
+	// The console's webhook page: reads and actions on one webhook.
+	AuditWebhookDeliveriesViewed = "webhook.deliveries_viewed"
+	AuditWebhookItemsViewed      = "webhook.items_viewed"
+	AuditWebhookRedelivered      = "webhook.redelivered"
+	AuditWebhookTested           = "webhook.tested"
+	AuditWebhookSecretRolled     = "webhook.secret_rolled"
 )
 
 // webhookRow scans a webhook_columns row.
@@ -292,7 +298,8 @@ func (s *Store) DisableWebhook(ctx context.Context, o Owner, id uuid.UUID, reaso
 // RollSecret gives one of the owner's webhooks a new signing secret and
 // returns it as shown to the user. The previous secret keeps signing (a
 // second signature) for overlap (0: it stops at once; at most a day).
-func (s *Store) RollSecret(ctx context.Context, o Owner, id uuid.UUID, overlap time.Duration) (w Webhook, secret string, err error) {
+// audit: the admin API's entry (never the secret), nil for the data API.
+func (s *Store) RollSecret(ctx context.Context, o Owner, id uuid.UUID, overlap time.Duration, audit Audit) (w Webhook, secret string, err error) {
 	if s.opts.Sealer == nil {
 		return Webhook{}, "", errNoSealer
 	}
@@ -322,6 +329,10 @@ func (s *Store) RollSecret(ctx context.Context, o Owner, id uuid.UUID, overlap t
 			return err
 		}
 		w = row.webhook()
+		if audit != nil {
+			return audit(ctx, tx, AuditWebhookSecretRolled, &w.ID, map[string]any{"user_account_id": o.UserID,
+				"overlap_seconds": int64(overlap / time.Second)})
+		}
 		return nil
 	})
 	if err != nil {

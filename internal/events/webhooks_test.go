@@ -184,7 +184,7 @@ func TestFeedWaits(t *testing.T) {
 		done <- out
 	}()
 	time.Sleep(200 * time.Millisecond)
-	if _, err := s.SendTest(ctx, o, w.ID); err != nil {
+	if _, err := s.SendTest(ctx, o, w.ID, nil); err != nil {
 		t.Fatal(err)
 	}
 	select {

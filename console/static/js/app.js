@@ -5,6 +5,7 @@ import { usersView, userView } from './users.js';
 import { usageView, credentialUsageView, userUsageView } from './usage.js';
 import { auditView } from './audit.js';
 import { keysView, securityView } from './keys.js';
+import { webhooksView, userWebhooksView, webhookView } from './webhooks.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -22,7 +23,7 @@ function sections() {
     out.push(['#/keys', 'Admin keys'], ['#/security', 'Security events'], ['#/audit', 'Audit log']);
     return out;
   }
-  if (can('manage_users')) out.push(['#/users', 'Users']);
+  if (can('manage_users')) out.push(['#/users', 'Users'], ['#/webhooks', 'Webhooks']);
   if (can('view_usage')) out.push(['#/usage', 'Usage']);
   if (can('view_audit_logs')) out.push(['#/audit', 'Audit log']);
   return out;
@@ -31,6 +32,9 @@ function sections() {
 const routes = [
   [/^#\/users$/, usersView],
   [/^#\/users\/([0-9a-f-]{36})$/, userView],
+  [/^#\/webhooks$/, webhooksView],
+  [/^#\/webhooks\/user\/([0-9a-f-]{36})$/, userWebhooksView],
+  [/^#\/webhooks\/user\/([0-9a-f-]{36})\/([0-9a-f-]{36})$/, webhookView],
   [/^#\/usage$/, usageView],
   [/^#\/usage\/credential\/([0-9a-f-]{36})$/, credentialUsageView],
   [/^#\/usage\/user\/([0-9a-f-]{36})$/, userUsageView],

@@ -58,11 +58,12 @@ export function confirmDialog(title, text, confirmLabel, action) {
   return formDialog(title, [h('p', {}, text)], confirmLabel, action);
 }
 
-// keyOnce shows a new key exactly once, with a copy button and a warning.
-// Closing the dialog drops the key from the page.
-export function keyOnce(title, key, note) {
+// keyOnce shows a new key (or, with what: 'secret', a signing secret)
+// exactly once, with a copy button and a warning. Closing the dialog drops
+// it from the page.
+export function keyOnce(title, key, note, { what = 'key' } = {}) {
   return new Promise((resolve) => {
-    const input = h('input', { type: 'text', readOnly: true, value: key, class: 'key', id: 'new-key', 'aria-label': 'New key', spellcheck: 'false' });
+    const input = h('input', { type: 'text', readOnly: true, value: key, class: 'key', id: 'new-' + what, 'aria-label': 'New ' + what, spellcheck: 'false' });
     const copied = h('span', { class: 'muted', role: 'status' });
     const copy = h('button', {
       type: 'button', class: 'btn', onclick: async () => {
@@ -71,15 +72,15 @@ export function keyOnce(title, key, note) {
           await navigator.clipboard.writeText(key);
           copied.textContent = 'Copied.';
         } catch {
-          copied.textContent = 'Copying is not allowed here: the key is selected, copy it with the keyboard.';
+          copied.textContent = `Copying is not allowed here: the ${what} is selected, copy it with the keyboard.`;
         }
       },
     }, 'Copy');
     const dlg = open(title, h('div', {},
-      h('p', { class: 'warn' }, 'This is the only time the full key is shown. Store it now: it cannot be retrieved again.'),
+      h('p', { class: 'warn' }, `This is the only time the full ${what} is shown. Store it now: it cannot be retrieved again.`),
       note ? h('p', { class: 'muted' }, note) : null,
       h('div', { class: 'keyrow' }, input, copy), copied,
-      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => dlg.close() }, 'I have stored the key'))), { wide: true });
+      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => dlg.close() }, `I have stored the ${what}`))), { wide: true });
     dlg.addEventListener('close', () => { input.value = ''; resolve(); });
   });
 }

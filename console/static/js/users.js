@@ -120,9 +120,9 @@ export async function userView(view, ctx, id) {
       fact('External id', u.external_id || '—'), fact('E-mail', u.email || '—'), fact('Billing plan', u.billing_plan || '—'),
       fact('Created', fmtTime(u.created_at)), fact('Updated', fmtTime(u.updated_at)),
       fact('Metadata', Object.keys(u.metadata || {}).length ? JSON.stringify(u.metadata) : '—'), fact('User id', h('code', {}, u.id))));
-  if (ctx.can('view_usage')) {
-    view.append(h('p', {}, h('a', { href: '#/usage/user/' + id, class: 'btn small' }, 'Usage of this user ›')));
-  }
+  view.append(h('p', { class: 'btns' },
+    h('a', { href: '#/webhooks/user/' + id, class: 'btn small', id: 'user-webhooks' }, 'Webhooks of this user ›'),
+    ctx.can('view_usage') ? h('a', { href: '#/usage/user/' + id, class: 'btn small' }, 'Usage of this user ›') : null));
   if (ctx.can('manage_credentials')) await credentialsSection(view, ctx, u);
 }
 

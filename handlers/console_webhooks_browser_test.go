@@ -1,0 +1,229 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/auth"
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/config"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/events"
+)
+
+// TestConsoleWebhooksInBrowser drives the console's Webhooks page in
+// headless Chromium against a real server: a user's webhooks made with
+// their data key, reached from the nav and from the user's page; a test
+// event and its delivery row (pending: no delivery service runs here), a
+// redelivery, a secret roll shown once, disabling and deleting. The same
+// watch as TestConsoleInBrowser: any console error, exception, CSP
+// violation or foreign request fails it.
+func TestConsoleWebhooksInBrowser(t *testing.T) {
+	requireServices(t) // and Chromium
+	chain := seededChains(t)[0]
+	env := newAdminEnv(t)
+	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
+	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})
+	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
+	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
+	cfg := config.Config{StatementTimeout: 10 * time.Second, WebhookSecretKey: make([]byte, 32), WebhooksPerUser: 20}
+	sealer, err := events.NewSealer(cfg.WebhookSecretKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Deps{
+		Config:      cfg,
+		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
+		Redis:       env.redis,
+		Credentials: authn,
+		Admin:       store,
+		Events:      events.NewStore(env.db, events.Options{Sealer: sealer}),
+		Limiter:     cache.NewLimiter(fast, time.Now),
+		Log:         slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+	})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+
+	// A partner, its user and the user's data key, then two webhooks made
+	// with that key: one pushing with a watch set of three, one pull only.
+	var created struct {
+		Data struct {
+			Key    string `json:"key"`
+			ID     string `json:"id"`
+			APIKey string `json:"api_key"`
+		} `json:"data"`
+	}
+	httpJSON(t, "POST", ts.URL+"/v1/admin/keys", testBootstrapKey, `{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials"]}`, 201, &created)
+	partnerKey := created.Data.Key
+	httpJSON(t, "POST", ts.URL+"/v1/admin/users", partnerKey, `{"name":"Acme Wallet"}`, 201, &created)
+	userID := created.Data.ID
+	httpJSON(t, "POST", ts.URL+"/v1/admin/credentials", partnerKey, `{"name":"hooks","user_account_id":"`+userID+`","network_id":0}`, 201, &created)
+	dataKey := created.Data.APIKey
+	var hook struct {
+		Data struct {
+			ID     string `json:"id"`
+			Secret string `json:"secret"`
+			Status string `json:"status"`
+		} `json:"data"`
+	}
+	httpJSON(t, "POST", ts.URL+"/v1/webhooks", dataKey, `{"url":"https://receiver.example.com/cardano/hook","depth":2,"items":`+txItems(1, 3)+`}`, 201, &hook)
+	hookID, firstSecret := hook.Data.ID, hook.Data.Secret
+	httpJSON(t, "POST", ts.URL+"/v1/webhooks", dataKey, `{"description":"feed reader","event_types":["tx.confirmed"]}`, 201, &hook)
+	pullID := hook.Data.ID
+
+	ctx, must, finish := startBrowser(t, ts.URL)
+	defer finish()
+	shots := newScreenshots(t, ctx)
+	// waitJS polls a page expression until it is true.
+	waitJS := func(what, js string) {
+		t.Helper()
+		step, cancel := context.WithTimeout(ctx, 25*time.Second)
+		defer cancel()
+		if _, err := chromedp.Run(step, chromedp.Poll[bool](js)); err != nil {
+			page, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash + "\n" + document.body.innerText`))
+			t.Fatalf("%s: %v\npage: %s", what, err, page)
+		}
+	}
+	row := `[data-webhook="` + hookID + `"]`
+
+	must("sign in", chromedp.Navigate(ts.URL+"/console"), chromedp.WaitVisible(chromedp.ID("signin-key")),
+		chromedp.SendKeys(chromedp.ID("signin-key"), partnerKey), chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("new-user")))
+
+	// From the nav: choose the user, see both webhooks.
+	must("open Webhooks", chromedp.Click(chromedp.CSS(`nav a[href="#/webhooks"]`)), chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Choose a user"]`)))
+	shots.take("webhooks", "")
+	must("choose the user", chromedp.Click(chromedp.CSS(`table[aria-label="Choose a user"] a[href="#/webhooks/user/`+userID+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Webhooks"] `+row)))
+	list := eval[[]string](t, ctx, `[...document.querySelectorAll('table[aria-label="Webhooks"] tbody tr')].map(r => r.innerText.replace(/\s+/g, ' '))`)
+	if len(list) != 2 || !strings.Contains(list[0], "https://receiver.example.com/cardano/hook mainnet 2 active tx.confirmed, tx.rolled_back 3 0") ||
+		!strings.Contains(list[1], "pull only mainnet 0 active tx.confirmed 0 0") {
+		t.Fatalf("webhook rows %q", list)
+	}
+	if active := eval[string](t, ctx, `document.querySelector('nav a.active').textContent`); active != "Webhooks" {
+		t.Errorf("nav marks %q", active)
+	}
+	shots.take("webhooks-user", "")
+
+	// From the user's page too.
+	must("the user's page", chromedp.Navigate(ts.URL+"/console#/users/"+userID), chromedp.WaitVisible(chromedp.ID("user-webhooks")),
+		chromedp.Click(chromedp.ID("user-webhooks")), chromedp.WaitVisible(chromedp.CSS(row)))
+
+	// One webhook: its facts and watch set, no deliveries yet.
+	must("open the webhook", chromedp.Click(chromedp.CSS(row)), chromedp.WaitVisible(chromedp.ID("hook-test")),
+		chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Watch set"]`)))
+	wantText(t, ctx, "#hook-items", "3 items")
+	// The deliveries and the watch set fill in after their own requests.
+	waitJS("the watch set's three rows and no deliveries",
+		`document.querySelectorAll('table[aria-label="Watch set"] tbody tr').length === 3 && document.body.innerText.includes('No deliveries yet')`)
+
+	// A test event: its delivery row appears, pending.
+	must("send a test event", chromedp.Click(chromedp.ID("hook-test")), chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Deliveries"] [data-delivery]`)))
+	wantText(t, ctx, "#hook-note", "Test event #1 decided")
+	delivery := eval[string](t, ctx, `document.querySelector('table[aria-label="Deliveries"] tbody tr').innerText.replace(/\s+/g, ' ')`)
+	if !strings.Contains(delivery, "#1 webhook.test pending 0") {
+		t.Fatalf("delivery row %q", delivery)
+	}
+	eventID := attr(t, ctx, "[data-delivery]", "data-delivery")
+
+	// A failed delivery, redelivered: pending again, attempts kept.
+	if _, err := env.db.Exec(`UPDATE syncgate.webhook_deliveries SET status = 'failed', attempts = 5, last_code = 502, last_latency_ms = 1234,
+		last_error = 'HTTP 502 from the receiver', last_attempt_at = now() WHERE event_id = $1`, eventID); err != nil {
+		t.Fatal(err)
+	}
+	must("see it failed", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Deliveries"] .badge.failed`)))
+	delivery = eval[string](t, ctx, `document.querySelector('table[aria-label="Deliveries"] tbody tr').innerText.replace(/\s+/g, ' ')`)
+	if !strings.Contains(delivery, "failed 5 502 1,234 ms HTTP 502 from the receiver") {
+		t.Fatalf("failed delivery row %q", delivery)
+	}
+	shots.take("webhook", "")
+	must("redeliver", chromedp.Click(chromedp.CSS(`[data-delivery="`+eventID+`"] [data-action=redeliver]`)),
+		chromedp.WaitVisible(chromedp.CSS(`table[aria-label="Deliveries"] .badge.pending`)))
+	wantText(t, ctx, "#hook-note", "Event #1 scheduled for delivery again")
+	var status string
+	var attempts int
+	if err := env.db.QueryRow(`SELECT status, attempts FROM syncgate.webhook_deliveries WHERE event_id = $1`, eventID).Scan(&status, &attempts); err != nil || status != "pending" || attempts != 5 {
+		t.Fatalf("redelivered: %s %d %v", status, attempts, err)
+	}
+
+	// Roll the secret: shown once, with the overlap's end.
+	must("roll the secret", chromedp.Click(chromedp.ID("hook-roll")), chromedp.WaitVisible(chromedp.CSS("dialog[open] #f-overlap_seconds")),
+		chromedp.SetValue(chromedp.CSS("dialog[open] #f-overlap_seconds"), "600"),
+		chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")), chromedp.WaitVisible(chromedp.ID("new-secret")))
+	secret := value(t, ctx, "#new-secret")
+	if !strings.HasPrefix(secret, "whsec_") || len(secret) != len(firstSecret) || secret == firstSecret {
+		t.Fatalf("rolled secret %q", secret)
+	}
+	wantText(t, ctx, "dialog[open] .warn", "only time the full secret is shown")
+	wantText(t, ctx, "dialog[open]", "The previous secret also signs until")
+	var overlap float64
+	if err := env.db.QueryRow(`SELECT extract(epoch FROM previous_secret_expires_at - updated_at) FROM syncgate.webhooks WHERE id = $1`, hookID).Scan(&overlap); err != nil || overlap != 600 {
+		t.Fatalf("overlap %v %v", overlap, err)
+	}
+	shots.take("webhook-secret", "")
+	must("close the secret", chromedp.Click(chromedp.CSS("dialog[open] .btn.primary")), chromedp.WaitVisible(chromedp.ID("hook-note")))
+	waitJS("the roll noted", `document.querySelector('#hook-note')?.textContent === 'Secret rolled.'`)
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('input')].filter(i => i.value.startsWith('whsec_')).length + (document.body.innerText.includes('whsec_') ? 1 : 0)`); n != 0 {
+		t.Fatal("the secret is still in the page after its dialog closed")
+	}
+	wantText(t, ctx, ".facts", "Previous secret signs until")
+
+	// Disable with a reason: the status and the reason show, redelivery is off.
+	must("disable", chromedp.Click(chromedp.ID("hook-disable")), chromedp.WaitVisible(chromedp.CSS("dialog[open] #f-reason")),
+		chromedp.SendKeys(chromedp.CSS("dialog[open] #f-reason"), "receiver answers 502 for days"),
+		chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")), chromedp.WaitVisible(chromedp.ID("hook-problem")))
+	wantText(t, ctx, ".hook-title .badge", "disabled")
+	wantText(t, ctx, "#hook-problem", "receiver answers 502 for days")
+	if eval[bool](t, ctx, `!!document.querySelector('#hook-disable')`) {
+		t.Fatal("a disabled webhook still offers disabling")
+	}
+	waitJS("redelivery off", `document.querySelector('[data-action=redeliver]')?.disabled === true`)
+	httpJSON(t, "GET", ts.URL+"/v1/webhooks/"+hookID, dataKey, "", 200, &hook)
+	if hook.Data.Status != "disabled" {
+		t.Fatalf("the user sees status %q", hook.Data.Status)
+	}
+	must("back to the list", chromedp.Click(chromedp.CSS(`.crumbs a[href="#/webhooks/user/`+userID+`"]`)), chromedp.WaitVisible(chromedp.CSS(row)))
+	list = eval[[]string](t, ctx, `[...document.querySelectorAll('table[aria-label="Webhooks"] tbody tr')].map(r => r.innerText.replace(/\s+/g, ' '))`)
+	if !strings.Contains(list[0], "disabled") || !strings.Contains(list[0], "receiver answers 502 for days") {
+		t.Fatalf("disabled row %q", list[0])
+	}
+	shots.take("webhooks-user", "")
+
+	shots.phone(map[string]string{
+		"webhooks":      "#/webhooks",
+		"webhooks-user": "#/webhooks/user/" + userID,
+		"webhook":       "#/webhooks/user/" + userID + "/" + hookID,
+	}, partnerKey, ts.URL)
+	if shots.dir != "" {
+		must("sign in again", chromedp.Navigate(ts.URL+"/console"), chromedp.WaitVisible(chromedp.ID("signin-key")),
+			chromedp.SendKeys(chromedp.ID("signin-key"), partnerKey), chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("new-user")))
+	}
+
+	// Delete, after confirmation: gone from the list and from the user's API.
+	must("open it again", chromedp.Navigate(ts.URL+"/console#/webhooks/user/"+userID+"/"+hookID), chromedp.WaitVisible(chromedp.ID("hook-delete")),
+		chromedp.Click(chromedp.ID("hook-delete")), chromedp.WaitVisible(chromedp.CSS("dialog[open] button[type=submit]")))
+	wantText(t, ctx, "dialog[open]", "This cannot be undone")
+	must("delete", chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-webhook="`+pullID+`"]`)))
+	if n := eval[int](t, ctx, `document.querySelectorAll('`+row+`').length`); n != 0 {
+		t.Fatal("the deleted webhook is still listed")
+	}
+	httpJSON(t, "GET", ts.URL+"/v1/webhooks/"+hookID, dataKey, "", 404, nil)
+
+	// Every action the console took is in the audit log, no secret in it.
+	var actions string
+	if err := env.db.QueryRow(`SELECT string_agg(DISTINCT action, ' ' ORDER BY action) FROM syncgate.audit_logs WHERE target_type = 'webhook'
+		AND details::text NOT LIKE '%whsec_%'`).Scan(&actions); err != nil {
+		t.Fatal(err)
+	}
+	if want := "webhook.deleted webhook.deliveries_viewed webhook.disabled webhook.items_viewed webhook.listed webhook.redelivered webhook.secret_rolled webhook.tested webhook.viewed"; actions != want {
+		t.Fatalf("audited %q\nwant    %q", actions, want)
+	}
+}

@@ -538,7 +538,7 @@ func TestRedeliveryAfterCompletion(t *testing.T) {
 	// The store's redelivery, as the API calls it, with this service as
 	// its Enqueuer.
 	e.store.SetEnqueuer(s)
-	again, err := e.store.Redeliver(ctx, events.Owner{UserID: e.user}, hook, d[0].ID)
+	again, err := e.store.Redeliver(ctx, events.Owner{UserID: e.user}, hook, d[0].ID, nil)
 	if err != nil || again.Seq != d[0].Seq || again.Status != events.DeliveryPending {
 		t.Fatalf("redeliver %+v %v", again, err)
 	}

@@ -461,8 +461,9 @@ func (s *screenshots) phone(views map[string]string, key, base string) {
 		s.t.Fatal(err)
 	}
 	s.take("signin", "390")
+	// Signed in, the console reopens the last view, whichever it was.
 	if err := chromedp.Do(s.ctx, chromedp.SendKeys(chromedp.ID("signin-key"), key), chromedp.Click(chromedp.ID("signin-submit")),
-		chromedp.WaitVisible(chromedp.ID("new-user"))); err != nil {
+		chromedp.WaitVisible(chromedp.CSS(".view > *"))); err != nil {
 		s.t.Fatal(err)
 	}
 	for name, hash := range views {

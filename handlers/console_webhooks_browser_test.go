@@ -203,7 +203,7 @@ func TestConsoleWebhooksInBrowser(t *testing.T) {
 	}, partnerKey, ts.URL)
 	if shots.dir != "" {
 		must("sign in again", chromedp.Navigate(ts.URL+"/console"), chromedp.WaitVisible(chromedp.ID("signin-key")),
-			chromedp.SendKeys(chromedp.ID("signin-key"), partnerKey), chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("new-user")))
+			chromedp.SendKeys(chromedp.ID("signin-key"), partnerKey), chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.CSS(".view > *")))
 	}
 
 	// Delete, after confirmation: gone from the list and from the user's API.

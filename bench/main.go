@@ -264,7 +264,7 @@ func mainErr() error {
 
 	rep := report{Label: *label, Gzip: *gzipMode, Started: time.Now().UTC(), Duration: duration.String(), Concurrency: conc,
 		Machine: machineInfo(), DataSet: m.Counts, Mode: m.Mode, Scenarios: map[string]string{}, Notes: prep.Notes, Population: pop}
-	var pgCPU func() (float64, error)
+	var pgCPU func() (map[int]float64, error)
 	if *dbURL != "" {
 		if pgCPU, err = pgCPUReader(*pgCPUMode, *dbURL); err != nil {
 			return err

@@ -134,35 +134,75 @@ func pgProcs(procRoot string) ([]pgProc, error) {
 	return out, nil
 }
 
-// pgCPUOf adds up the CPU seconds of the processes that count: with db
+// pgCPUOf is the CPU seconds of each process that counts, by pid: with db
 // set, that database's backends and the parallel workers they lead; with
-// db empty, every process and every reaped child.
-func pgCPUOf(procs []pgProc, db string) float64 {
-	var sum float64
+// db empty, every process, its reaped children included.
+func pgCPUOf(procs []pgProc, db string) map[int]float64 {
+	out := map[int]float64{}
 	if db == "" {
 		for _, p := range procs {
-			sum += p.CPU + p.Children
+			out[p.PID] = p.CPU + p.Children
 		}
-		return sum
+		return out
 	}
-	ours := map[int]bool{}
 	for _, p := range procs {
 		if p.Kind == "backend" && p.DB == db {
-			ours[p.PID] = true
-			sum += p.CPU
+			out[p.PID] = p.CPU
 		}
 	}
 	for _, p := range procs {
-		if p.Kind == "parallel" && ours[p.Leader] {
-			sum += p.CPU
+		if _, ours := out[p.Leader]; p.Kind == "parallel" && ours {
+			out[p.PID] = p.CPU
 		}
+	}
+	return out
+}
+
+// pgTracker adds up, over a run, the CPU each counted process spent: a
+// process that ends takes its time with it, and one that starts brings
+// what it spent before it was first seen, so a plain sum read before and
+// after would be off by both (and could go down). Each process counts
+// from its first sample (from zero when it started after the first) to
+// its last.
+type pgTracker struct {
+	first, last map[int]float64
+	ended       float64 // processes whose pid a new one took
+	sampled     bool
+}
+
+func (t *pgTracker) add(s map[int]float64) {
+	if t.first == nil {
+		t.first, t.last = map[int]float64{}, map[int]float64{}
+	}
+	for pid, v := range s {
+		if _, seen := t.first[pid]; !seen {
+			if t.sampled {
+				t.first[pid] = 0 // started during the run
+			} else {
+				t.first[pid] = v
+			}
+		}
+		if v < t.last[pid] { // the pid was reused by a new process
+			t.ended += t.last[pid] - t.first[pid]
+			t.first[pid] = 0
+		}
+		t.last[pid] = v
+	}
+	t.sampled = true
+}
+
+// seconds is the CPU the counted processes spent between the samples.
+func (t *pgTracker) seconds() float64 {
+	sum := t.ended
+	for pid, v := range t.last {
+		sum += v - t.first[pid]
 	}
 	return sum
 }
 
-// pgCPUReader returns what reads PostgreSQL's CPU seconds so far for
-// --pg-cpu: "db" counts dbURL's database, "all" everything.
-func pgCPUReader(mode, dbURL string) (func() (float64, error), error) {
+// pgCPUReader returns what reads PostgreSQL's CPU seconds so far, by
+// process, for --pg-cpu: "db" counts dbURL's database, "all" everything.
+func pgCPUReader(mode, dbURL string) (func() (map[int]float64, error), error) {
 	var db string
 	switch mode {
 	case "all":
@@ -173,10 +213,10 @@ func pgCPUReader(mode, dbURL string) (func() (float64, error), error) {
 	default:
 		return nil, fmt.Errorf("--pg-cpu %q: want db or all", mode)
 	}
-	return func() (float64, error) {
+	return func() (map[int]float64, error) {
 		ps, err := pgProcs("/proc")
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		return pgCPUOf(ps, db), nil
 	}, nil

@@ -140,12 +140,14 @@ func samplePopulation(ctx context.Context, db *sqlx.DB, variant string, o popula
 	seed := float64(o.Seed)
 	wantRows := int64(o.Max) * int64(populationOutputRowsFactor)
 	pct := samplePercent(wantRows, sizes.TxOut)
+	// The LIMIT only bounds a wrong estimate (it cuts the newest pages).
+	limitRows := 2 * wantRows
 
 	addrs, creds, stakeIDs := newTally(), newTally(), map[int64]int64{}
 	var rows int64
 	switch variant {
 	case "core":
-		r, err := db.QueryxContext(ctx, sqlPopulationOutputs, pct, seed, wantRows)
+		r, err := db.QueryxContext(ctx, sqlPopulationOutputs, pct, seed, limitRows)
 		if err != nil {
 			return nil, fmt.Errorf("population: outputs: %w", err)
 		}
@@ -171,7 +173,7 @@ func samplePopulation(ctx context.Context, db *sqlx.DB, variant string, o popula
 		}
 		r.Close()
 	case "address":
-		r, err := db.QueryxContext(ctx, sqlPopulationOutputsByID, pct, seed, wantRows)
+		r, err := db.QueryxContext(ctx, sqlPopulationOutputsByID, pct, seed, limitRows)
 		if err != nil {
 			return nil, fmt.Errorf("population: outputs: %w", err)
 		}
@@ -248,7 +250,10 @@ func samplePopulation(ctx context.Context, db *sqlx.DB, variant string, o popula
 	}
 
 	var hashes []string
-	if err := db.SelectContext(ctx, &hashes, sqlPopulationTxs, samplePercent(int64(o.Max), sizes.Tx), seed, o.Max); err != nil {
+	// A page sample reads about the share asked for: ask for half again
+	// as many rows; the LIMIT only bounds a wrong estimate (it would cut
+	// the table's newest pages), keep truncates at random.
+	if err := db.SelectContext(ctx, &hashes, sqlPopulationTxs, samplePercent(int64(o.Max)*3/2, sizes.Tx), seed, 3*o.Max); err != nil {
 		return nil, fmt.Errorf("population: transactions: %w", err)
 	}
 

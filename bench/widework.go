@@ -417,25 +417,63 @@ type runCost struct {
 	Blocks      int64   `json:"blocks_during_run,omitempty"`
 }
 
+// pgSampleEvery is how often a run reads PostgreSQL's processes, so the
+// CPU of a backend that ends during the run is counted up to its last
+// sample.
+const pgSampleEvery = 500 * time.Millisecond
+
 // observeCost starts measuring; the returned function takes the run's
 // completed requests and reports. pg nil: no PostgreSQL figures.
-func observeCost(serverPID int, pg func() (float64, error), f *follower) func(requests int) runCost {
+func observeCost(serverPID int, pg func() (map[int]float64, error), f *follower) func(requests int) runCost {
 	start := time.Now()
 	s0, _ := procCPU(serverPID)
-	var p0 float64
-	var perr error = errors.New("off")
-	if pg != nil {
-		p0, perr = pg()
-	}
 	b0 := f.appendedSoFar()
+	var (
+		mu    sync.Mutex
+		track pgTracker
+		pgErr error
+		done  = make(chan struct{})
+		wg    sync.WaitGroup
+	)
+	sample := func() {
+		s, err := pg()
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			pgErr = err
+			return
+		}
+		track.add(s)
+	}
+	if pg != nil {
+		sample()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := time.NewTicker(pgSampleEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					sample()
+				}
+			}
+		}()
+	}
 	return func(requests int) runCost {
+		close(done)
+		wg.Wait()
 		c := runCost{Blocks: f.appendedSoFar() - b0}
 		el := time.Since(start).Seconds()
-		if perr == nil {
-			if p1, err := pg(); err == nil {
-				c.PGCores = (p1 - p0) / el
+		if pg != nil {
+			sample()
+			if pgErr == nil {
+				cpu := track.seconds()
+				c.PGCores = cpu / el
 				if requests > 0 {
-					c.PGCPUus = (p1 - p0) * 1e6 / float64(requests)
+					c.PGCPUus = cpu * 1e6 / float64(requests)
 				}
 			}
 		}

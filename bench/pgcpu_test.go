@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,11 +109,12 @@ func TestPGProcsAndCPU(t *testing.T) {
 		return s
 	}
 	// The bench database: its two backends and the worker of one of them.
-	if got := pgCPUOf(ps, "sg_bench"); len(got) != 3 || sum(got) != 5.5 {
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if got := pgCPUOf(ps, "sg_bench"); len(got) != 3 || !near(sum(got), 5.5) {
 		t.Errorf("sg_bench: %v (%.2f s), want pids 20, 21, 30 (5.5 s)", got, sum(got))
 	}
 	// Everything, the postmaster's reaped children included.
-	if got := sum(pgCPUOf(ps, "")); got != 1.0+50+0.4+3+2+9+0.5+0.7 {
+	if got := sum(pgCPUOf(ps, "")); !near(got, 1.0+50+0.4+3+2+9+0.5+0.7) {
 		t.Errorf("all: %.2f s", got)
 	}
 }
@@ -127,7 +129,7 @@ func TestPGTracker(t *testing.T) {
 	tr.add(map[int]float64{1: 12, 3: 4})        // 2 ended
 	tr.add(map[int]float64{1: 13, 3: 5, 2: 0.5})
 	// 1: 3 s; 2: 2 s, then a new process on its pid: 0.5 s; 3: 5 s.
-	if got := tr.seconds(); got != 3+2+0.5+5 {
+	if got := tr.seconds(); math.Abs(got-10.5) > 1e-9 {
 		t.Errorf("seconds = %v, want 10.5", got)
 	}
 	var empty pgTracker

@@ -24,7 +24,7 @@ test: ## the whole test suite: gofmt, go vet, go test -race (real PostgreSQL and
 test-short: ## the pure tests only (go test -short): seconds, no PostgreSQL, Redis or Chromium needed
 	$(GO) test -short $(PKGS)
 
-bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario (bench/run.sh; docs/PERFORMANCE.md)
+bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every scenario, the wide workload last (bench/run.sh; docs/PERFORMANCE.md)
 	@bash .ci/services
 	@bash bench/run.sh
 

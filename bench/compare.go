@@ -50,6 +50,12 @@ func writeMarkdown(w io.Writer, before, after *report) {
 		header += " first byte p99 ms |"
 		rule += "---:|"
 	}
+	// Results taken since the bench records them show the CPU per request.
+	costs := slices.ContainsFunc(after.Results, func(r Result) bool { return r.ServerCPUus > 0 || r.PGCPUus > 0 })
+	if costs {
+		header += " server µs/req | pg µs/req | raw pg µs/req |"
+		rule += "---:|---:|---:|"
+	}
 	if before != nil {
 		header += " before req/s | before p99 ms |"
 		rule += "---:|---:|"
@@ -64,8 +70,9 @@ func writeMarkdown(w io.Writer, before, after *report) {
 		if r.Concurrency == 16 && r.P99ms >= 50 {
 			p99 = "**" + p99 + "**" // over the target
 		}
-		rawRPS, ratio := "-", "-"
+		rawRPS, ratio, rawPG := "-", "-", "-"
 		if rr, ok := raw[key(r)]; ok && rr.RPS > 0 {
+			rawPG = usPerReq(rr.PGCPUus)
 			rawRPS = fmt.Sprintf("%.0f", rr.RPS)
 			ratio = fmt.Sprintf("%.0f%%", 100*r.RPS/rr.RPS)
 			if r.Concurrency == 16 && r.RPS < 0.7*rr.RPS {
@@ -79,6 +86,9 @@ func writeMarkdown(w io.Writer, before, after *report) {
 		fmt.Fprintf(w, "| %s | %d | %.0f | %.1f | %s | %s | %s | %s |", r.Scenario, r.Concurrency, r.RPS, r.P50ms, p99, errs, rawRPS, ratio)
 		if firstBytes {
 			fmt.Fprintf(w, " %.1f |", r.FirstByteP99ms)
+		}
+		if costs {
+			fmt.Fprintf(w, " %s | %s | %s |", usPerReq(r.ServerCPUus), usPerReq(r.PGCPUus), rawPG)
 		}
 		if before != nil {
 			if o, ok := old[key(r)]; ok {

@@ -32,6 +32,9 @@ type Scenario struct {
 	Raw func(ctx context.Context, r *rand.Rand) error
 	// RawAt runs the raw call of Paths[i] (for priming).
 	RawAt func(ctx context.Context, i int) error
+	// Population, when set, is how many targets Next draws from (wide
+	// scenarios: Paths then lists only a sample).
+	Population int
 }
 
 // Result is what one scenario did at one concurrency.
@@ -59,6 +62,7 @@ type Result struct {
 	// FirstError is a sample of what failed, for the report.
 	FirstError string `json:"first_error,omitempty"`
 	usage
+	runCost
 }
 
 // run drives call with `concurrency` workers for d (bounded: it also stops

@@ -63,7 +63,12 @@ type report struct {
 	Scenarios   map[string]string `json:"scenarios"`      // name → one sample path
 	Gzip        string            `json:"gzip,omitempty"` // --gzip: decode or wire
 	Notes       []string          `json:"notes,omitempty"`
-	Results     []Result          `json:"results"`
+	// Population and Follow describe the wide scenarios' targets and the
+	// moving tip (widework.go); PGCPU is --pg-cpu.
+	Population *population `json:"wide_population,omitempty"`
+	Follow     *follower   `json:"follow,omitempty"`
+	PGCPU      string      `json:"pg_cpu,omitempty"`
+	Results    []Result    `json:"results"`
 }
 
 type machine struct {
@@ -228,6 +233,14 @@ func mainErr() error {
 	if err != nil {
 		return err
 	}
+	var pop *population
+	if *wideWorkload && raw != nil && wideWanted(*only) {
+		var wide []Scenario
+		if wide, pop, err = buildWide(ctx, *dbURL, m, raw); err != nil {
+			return err
+		}
+		scenarios = append(scenarios, wide...) // last: the follower starts with the first of them
+	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(os.Stderr, "bench: nothing to aim at in this chain for %s; skipped\n", strings.Join(skipped, ", "))
 	}
@@ -255,13 +268,22 @@ func mainErr() error {
 	}
 	if *list {
 		for _, s := range scenarios {
-			fmt.Printf("%-26s %3d requests in the mix, e.g. GET %s\n", s.Name, len(s.Paths), s.Paths[0])
+			fmt.Printf("%-26s %6d requests in the mix, e.g. GET %s\n", s.Name, max(len(s.Paths), s.Population), s.Paths[0])
 		}
 		return nil
 	}
 
 	rep := report{Label: *label, Gzip: *gzipMode, Started: time.Now().UTC(), Duration: duration.String(), Concurrency: conc,
-		Machine: machineInfo(), DataSet: m.Counts, Mode: m.Mode, Scenarios: map[string]string{}, Notes: prep.Notes}
+		Machine: machineInfo(), DataSet: m.Counts, Mode: m.Mode, Scenarios: map[string]string{}, Notes: prep.Notes, Population: pop}
+	var pgCPU func() (map[int]float64, error)
+	if *dbURL != "" {
+		if pgCPU, err = pgCPUReader(*pgCPUMode, *dbURL); err != nil {
+			return err
+		}
+		rep.PGCPU = *pgCPUMode
+	}
+	var follow *follower
+	defer func() { follow.stop() }()
 	for _, s := range scenarios {
 		rep.Scenarios[s.Name] = s.Paths[0]
 	}
@@ -272,6 +294,12 @@ func mainErr() error {
 	for _, s := range scenarios {
 		if ctx.Err() != nil {
 			break
+		}
+		if s.Population > 0 && follow == nil && *followEvery > 0 {
+			if follow, err = startFollower(ctx, *dbURL, m, *followEvery); err != nil {
+				return fmt.Errorf("starting the follower: %w", err)
+			}
+			rep.Follow = follow
 		}
 		call := httpCaller(client, gw, keys, s.Next)
 		if err := prime(ctx, s, client, gw, keys); err != nil {
@@ -298,19 +326,20 @@ func mainErr() error {
 			if ctx.Err() != nil {
 				break
 			}
-			obs := observe(*serverPID)
+			obs, cost := observe(*serverPID), observeCost(*serverPID, pgCPU, follow)
 			g := run(ctx, s.Name, "gateway", c, *duration, *maxReq, call)
-			g.usage = obs()
+			g.usage, g.runCost = obs(), cost(g.Requests)
 			rep.Results = append(rep.Results, g)
 			if s.Raw != nil {
-				obs := observe(0)
+				obs, cost := observe(0), observeCost(0, pgCPU, follow)
 				r := run(ctx, s.Name, "raw", c, *duration, *maxReq, s.Raw)
-				r.usage = obs()
+				r.usage, r.runCost = obs(), cost(r.Requests)
 				rep.Results = append(rep.Results, r)
 			}
 			fmt.Fprintf(os.Stderr, "done %-26s c=%-3d %8.0f req/s p99 %6.1f ms errors %d\n", s.Name, c, g.RPS, g.P99ms, g.Errors)
 		}
 	}
+	follow.stop()
 	printTable(os.Stdout, rep.Results)
 	if *jsonOut != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
@@ -424,7 +453,7 @@ func machineInfo() machine {
 // gateway/raw throughput ratio when a raw run exists.
 func printTable(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tconc\treq/s\tp50 ms\tp95 ms\tp99 ms\t1st byte p99\terrors\tcut\traw req/s\traw p99\tgw/raw\tclient cpu\tserver cpu\tserver MB\t")
+	fmt.Fprintln(tw, "scenario\tconc\treq/s\tp50 ms\tp95 ms\tp99 ms\t1st byte p99\terrors\tcut\traw req/s\traw p99\tgw/raw\tclient cpu\tserver cpu\tserver MB\tsrv µs/req\tpg µs/req\traw pg µs/req\tblocks\t")
 	rawBy := map[string]Result{}
 	for _, r := range results {
 		if r.Mode == "raw" {
@@ -435,16 +464,26 @@ func printTable(w io.Writer, results []Result) {
 		if r.Mode != "gateway" {
 			continue
 		}
-		rawRPS, rawP99, ratio := "-", "-", "-"
+		rawRPS, rawP99, ratio, rawPG := "-", "-", "-", "-"
 		if rr, ok := rawBy[r.Scenario+"/"+strconv.Itoa(r.Concurrency)]; ok && rr.RPS > 0 {
 			rawRPS = fmt.Sprintf("%.1f", rr.RPS)
+			rawPG = usPerReq(rr.PGCPUus)
 			rawP99 = fmt.Sprintf("%.1f", rr.P99ms)
 			ratio = fmt.Sprintf("%.0f%%", 100*r.RPS/rr.RPS)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%s\t%s\t%s\t%.2f\t%.2f\t%.0f\t\n", r.Scenario, r.Concurrency, r.RPS,
-			r.P50ms, r.P95ms, r.P99ms, r.FirstByteP99ms, r.Errors, r.Incomplete, rawRPS, rawP99, ratio, r.ClientCores, r.ServerCores, r.ServerRSSMB)
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%d\t%s\t%s\t%s\t%.2f\t%.2f\t%.0f\t%s\t%s\t%s\t%d\t\n", r.Scenario, r.Concurrency, r.RPS,
+			r.P50ms, r.P95ms, r.P99ms, r.FirstByteP99ms, r.Errors, r.Incomplete, rawRPS, rawP99, ratio, r.ClientCores, r.ServerCores, r.ServerRSSMB,
+			usPerReq(r.ServerCPUus), usPerReq(r.PGCPUus), rawPG, r.Blocks)
 	}
 	tw.Flush()
+}
+
+// usPerReq prints a per-request CPU figure ("-" when not measured).
+func usPerReq(us float64) string {
+	if us <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", us)
 }
 
 // pick returns a random element.

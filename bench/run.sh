@@ -27,6 +27,15 @@
 #   BENCH_NODE_TXS  off. N: the bench runs a fake cardano-node (node/nodetest) whose mempool
 #                   holds N transactions and the server reads it (NODE_SOCKET_MAINNET):
 #                   scenarios mempool, tx_status_mempool, utxos_by_address_pending
+#   BENCH_WIDE_WORKLOAD   the wide workload           1 (on). 0 leaves it out. Its scenarios
+#                   (wide_<endpoint>_uniform and _zipf: UTxOs, balance and light history first
+#                   page by address, UTxOs by stake address and by payment credential, tx by
+#                   hash) run after the others: each request aims at a different target drawn
+#                   from up to BENCH_POPULATION of each kind sampled from BENCH_DB at start,
+#                   while a follower appends a block to BENCH_DB every BENCH_FOLLOW_EVERY
+#                   (it writes to the database: the bench chain's tip moves for good).
+#   BENCH_POPULATION      targets sampled of each kind   200000 (--population)
+#   BENCH_FOLLOW_EVERY    a block this often          20s (--follow-every; 0: a still tip)
 # Extra arguments go to the bench (e.g. `bash bench/run.sh --only tx_hash`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +47,10 @@ BENCH_MANIFEST=${BENCH_MANIFEST:-bench/results/manifest-4m.json}
 BENCH_ADDR=${BENCH_ADDR:-127.0.0.1:18080}
 BENCH_OUT=${BENCH_OUT:-bench/results/$(date -u +%Y%m%dT%H%M%SZ).json}
 BENCH_FLAGS=${BENCH_FLAGS:---duration 10s --concurrency 1,16,64 --raw-sql}
+wide_flags=(--population "${BENCH_POPULATION:-200000}" --follow-every "${BENCH_FOLLOW_EVERY:-20s}")
+if [ "${BENCH_WIDE_WORKLOAD:-1}" = 0 ]; then
+  wide_flags=(--wide-workload=false)
+fi
 
 case "$BENCH_ADDR" in
   127.0.0.1:*|localhost:*) ;;
@@ -88,5 +101,5 @@ done
 
 # shellcheck disable=SC2086 # BENCH_FLAGS is a list of flags
 "$work/bench" --url "http://$BENCH_ADDR" --key-file "$work/keys.txt" --db "$BENCH_DB" --admin-db "$BENCH_ADMIN_DB" \
-  --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" "${node_flags[@]}" $BENCH_FLAGS "$@"
+  --manifest "$BENCH_MANIFEST" --server-pid "$server" --json "$BENCH_OUT" "${node_flags[@]}" "${wide_flags[@]}" $BENCH_FLAGS "$@"
 echo "bench: server peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2/1024 " MB"}'); results in $BENCH_OUT" >&2

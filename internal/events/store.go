@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -81,19 +80,29 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 		}
 		counts[e.WebhookID]++
 	}
-	for _, id := range order {
+	n := make([]int64, len(order))
+	for i, id := range order {
+		n[i] = counts[id]
+		per[id] = &reserved{gone: true} // unless the reservation finds it
+	}
+	rows, err := tx.QueryxContext(ctx, sqlReserveSeq, pq.Array(uuidStrings(order)), pq.Array(n))
+	if err != nil {
+		return nil, fmt.Errorf("events: reserve: %w", err)
+	}
+	for rows.Next() {
+		var id uuid.UUID
 		var last int64
 		var push bool
-		err := tx.QueryRowxContext(ctx, sqlReserveSeq, id, counts[id]).Scan(&last, &push)
-		switch {
-		case errors.Is(err, sqlNoRows):
-			per[id] = &reserved{gone: true}
-		case err != nil:
+		if err := rows.Scan(&id, &last, &push); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("events: reserve: %w", err)
-		default:
-			per[id] = &reserved{next: last - counts[id] + 1, push: push}
 		}
+		per[id] = &reserved{next: last - counts[id] + 1, push: push}
 	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("events: reserve: %w", err)
+	}
+	rows.Close()
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var (
 		ids, hooks            []uuid.UUID

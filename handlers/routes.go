@@ -66,6 +66,16 @@ func dataRouteGroups() map[string]string {
 		"/v1/accounts/:stakeAddress/registrations": admin.GroupHistory,
 		"/v1/accounts/:stakeAddress/withdrawals":   admin.GroupHistory,
 		"/v1/accounts/:stakeAddress/addresses":     admin.GroupHistory,
+
+		"/v1/webhooks":                               admin.GroupWebhooks,
+		"/v1/webhooks/:id":                           admin.GroupWebhooks,
+		"/v1/webhooks/:id/items":                     admin.GroupWebhooks,
+		"/v1/webhooks/:id/items/delete":              admin.GroupWebhooks,
+		"/v1/webhooks/:id/events":                    admin.GroupWebhooks,
+		"/v1/webhooks/:id/events/:eventId/redeliver": admin.GroupWebhooks,
+		"/v1/webhooks/:id/deliveries":                admin.GroupWebhooks,
+		"/v1/webhooks/:id/test":                      admin.GroupWebhooks,
+		"/v1/webhooks/:id/secret/roll":               admin.GroupWebhooks,
 	}
 }
 

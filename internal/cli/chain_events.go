@@ -3,6 +3,9 @@ package cli
 import (
 	"context"
 	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/config"
@@ -10,6 +13,7 @@ import (
 	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/service/delivery"
+	"github.com/syncgate/syncgate/internal/service/quota"
 	"github.com/syncgate/syncgate/internal/service/scanner"
 )
 
@@ -82,4 +86,18 @@ func startChainEvents(ctx context.Context, cfg config.Config, conn pgconn.Option
 		}
 		pool.Close()
 	}, nil
+}
+
+// quotaNotices turns a plan quota's thresholds into account events in the
+// user's webhook feeds (nil without chain events).
+func quotaNotices(store *events.Store, log *slog.Logger) func(context.Context, uuid.UUID, string, quota.Policy) {
+	if store == nil {
+		return nil
+	}
+	return func(ctx context.Context, user uuid.UUID, notice string, p quota.Policy) {
+		data := events.QuotaNotice{Policy: p.Name, Quota: p.Quota, Used: p.Used, ResetsAt: time.Now().Add(p.Reset).UTC().Truncate(time.Second)}
+		if _, err := store.UserNotice(ctx, user, notice, data); err != nil {
+			log.Warn("quota notice not recorded", slog.String("notice", notice), slog.String("error", err.Error()))
+		}
+	}
 }

@@ -63,7 +63,20 @@ type Options struct {
 	Recorder Unflushed // nil: nothing unflushed (tests without usage)
 	Now      func() time.Time
 	Log      *slog.Logger
+	// Notify, when set, is told once per period when a user's count
+	// reaches 80 % of a quota (NoticeWarning) and when its first request
+	// is refused (NoticeExceeded); it runs off the request's path.
+	Notify func(ctx context.Context, user uuid.UUID, notice string, p Policy)
 }
+
+// Quota notices (the event types users receive through their webhooks).
+const (
+	NoticeWarning  = "quota.warning"
+	NoticeExceeded = "quota.exceeded"
+)
+
+// noticeTimeout bounds the delivery of one notice to the events store.
+const noticeTimeout = 5 * time.Second
 
 // Service checks quotas. One per instance.
 type Service struct {
@@ -181,7 +194,9 @@ func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (
 			counted[i] = ps[i].key + "|" + st.Gen
 		}
 		s.settleOwed(ctx, ps, states)
-		return s.result(ps, counts, counted, now), nil
+		r := s.result(ps, counts, counted, now)
+		s.notices(user, r)
+		return r, nil
 	}
 }
 
@@ -199,6 +214,34 @@ func (s *Service) result(ps []period, counts []int64, counted []string, now time
 		}
 	}
 	return r
+}
+
+// notices tells Notify about the thresholds this request reached. The
+// shared counter is incremented atomically, so exactly one request in the
+// deployment sees each count: the one that reaches 80 % of a quota and the
+// first one past it. (Counting locally, with Redis gone, each instance may
+// notice once; a rebuilt counter may jump over a threshold.)
+func (s *Service) notices(user uuid.UUID, r Result) {
+	if s.o.Notify == nil {
+		return
+	}
+	for _, p := range r.Policies {
+		notice := ""
+		switch p.Used {
+		case (p.Quota*8 + 9) / 10: // 80 %, rounded up
+			notice = NoticeWarning
+		case p.Quota + 1:
+			notice = NoticeExceeded
+		}
+		if notice == "" {
+			continue
+		}
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), noticeTimeout)
+			defer cancel()
+			s.o.Notify(ctx, user, notice, p)
+		}()
+	}
 }
 
 // Done ends r's request: it is in the usage recorder now.

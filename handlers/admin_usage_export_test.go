@@ -22,6 +22,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/syncgate/syncgate/admin"
+	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 // The billing export's NDJSON answer is checked line by line against the
@@ -339,10 +340,10 @@ func (d *discardWriter) Write(b []byte) (int, error) {
 // TestUsageExportMemory: an export of about a million rows (2,740
 // credentials × 365 days, one bucket each, made with generate_series)
 // streams with the heap flat: HeapInuse sampled during the stream stays
-// within 20 MB of the heap before it.
+// within 20 MB of the heap before it. It runs under the default request
+// deadline, which the export's route extends.
 func TestUsageExportMemory(t *testing.T) {
 	e := newAdminEnv(t)
-	e.cfg.StatementTimeout = 10 * time.Minute // the request deadline follows it
 	in := e.instance()
 	_, p := e.adminKey(in, "P", allPerms...)
 	user := e.userWithExternalID(in, p, "big", "cust-big")
@@ -358,9 +359,29 @@ func TestUsageExportMemory(t *testing.T) {
 		FROM syncgate.credentials c, generate_series(0, $1 - 1) d WHERE c.user_account_id = $2`, days, user); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.db.Exec(`ANALYZE syncgate.usage_hourly`); err != nil {
+	if _, err := e.db.Exec(`VACUUM ANALYZE syncgate.usage_hourly, syncgate.credentials, syncgate.user_accounts`); err != nil {
 		t.Fatal(err)
 	}
+	// The plan of the cursor as the export declares it (a cursor's plan
+	// favours its first rows).
+	var partner string
+	if err := e.db.Get(&partner, `SELECT partner_id FROM syncgate.credentials WHERE id = $1`, c0); err != nil {
+		t.Fatal(err)
+	}
+	stmt := sqlfiles.Must("admin/usage_export.sql")
+	var plan []string
+	if err := e.db.Select(&plan, "EXPLAIN "+stmt, partner, "2025-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "day"); err != nil {
+		t.Fatal(err)
+	}
+	// Each credential's buckets by the key, and no sort of the whole export:
+	// only each credential's periods are sorted (presorted by user, credential).
+	if p := strings.Join(plan, "\n"); !strings.Contains(p, "Index Only Scan using usage_hourly_pkey on usage_hourly") ||
+		!strings.HasPrefix(plan[0], "Incremental Sort") || !strings.Contains(p, "Presorted Key: u.id, c.id") {
+		t.Fatalf("the export's plan reads more than it streams:\n%s", p)
+	} else {
+		t.Logf("plan:\n%s", p)
+	}
+
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)

@@ -23,6 +23,11 @@ import (
 // invoice with the month either side of it).
 const maxExportMonths = 13
 
+// MaxExportDuration is how much longer than other requests an export may
+// stream: a million rows take about 15 s, so this leaves room for far
+// bigger partners while a stuck client still lets go of its connection.
+const MaxExportDuration = 10 * time.Minute
+
 // exportFlushRows is how many rows go out between flushes to the client.
 const exportFlushRows = 1000
 

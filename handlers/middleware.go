@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/handlers/adminapi"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/events"
 )
@@ -30,6 +31,9 @@ var bigBodyRoutes = map[string]bool{
 
 // longPollRoutes may wait for news before answering (events.MaxWait).
 var longPollRoutes = map[string]bool{"/v1/webhooks/:id/events": true}
+
+// usageExportRoute streams up to 13 months of a partner's usage.
+const usageExportRoute = "/v1/admin/usage/export"
 
 // withRequestID takes a sane X-Request-Id from the client (so a caller can
 // correlate) or makes one, and echoes it on every response.
@@ -112,12 +116,16 @@ func accessLog() gin.HandlerFunc {
 
 // withDeadline bounds the whole request so that nothing holds a connection
 // past the point where the client has given up. A long-poll route
-// (longPollRoutes) gets its longest wait on top.
+// (longPollRoutes) gets its longest wait on top, the billing export its
+// longest stream.
 func withDeadline(d time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		limit := d
 		if longPollRoutes[c.FullPath()] {
 			limit += events.MaxWait
+		}
+		if c.FullPath() == usageExportRoute {
+			limit += adminapi.MaxExportDuration
 		}
 		ctx, cancel := context.WithTimeout(c.Request.Context(), limit)
 		defer cancel()

@@ -193,6 +193,7 @@ func (s *Server) routes() {
 	adm.POST("/credentials/:id/roll", s.adm.RequireAdmin(admin.PermManageCredentials), httpx.H(s.adm.RollCredential))
 
 	adm.GET("/usage", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.ListUsage))
+	adm.GET("/usage/export", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.UsageExport))
 	adm.GET("/usage/:id", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.CredentialUsage))
 	adm.GET("/usage/:id/hourly", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.CredentialUsageHourly))
 	adm.GET("/users/:id/usage", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.UserUsage))

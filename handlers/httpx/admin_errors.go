@@ -42,6 +42,15 @@ var (
 	ErrInvalidStartDate    = NewAPIError(http.StatusBadRequest, "Invalid start_date format")
 	ErrInvalidEndDate      = NewAPIError(http.StatusBadRequest, "Invalid end_date format")
 	ErrUsageDateOrder      = NewAPIError(http.StatusBadRequest, "start_date must be before end_date")
+	// The billing export (GET /v1/admin/usage/export) takes whole UTC days only.
+	ErrExportStartDateMissing = NewAPIError(http.StatusBadRequest, "start_date is required (YYYY-MM-DD)")
+	ErrExportEndDateMissing   = NewAPIError(http.StatusBadRequest, "end_date is required (YYYY-MM-DD)")
+	ErrExportStartDate        = NewAPIError(http.StatusBadRequest, "Invalid start_date format: expected YYYY-MM-DD")
+	ErrExportEndDate          = NewAPIError(http.StatusBadRequest, "Invalid end_date format: expected YYYY-MM-DD")
+	ErrExportDateOrder        = NewAPIError(http.StatusBadRequest, "end_date must not be before start_date")
+	ErrExportRangeTooWide     = NewAPIError(http.StatusBadRequest, "The export covers at most 13 months: narrow start_date and end_date")
+	ErrExportGranularity      = ErrInvalidParam("granularity", "must be day or month")
+	ErrExportFormat           = ErrInvalidParam("format", "must be csv or ndjson")
 	// A bound outside these years would be rounded (end of day, end of
 	// hour, 30 days back) out of what JSON and PostgreSQL can hold.
 	ErrStartDateRange = NewAPIError(http.StatusBadRequest, "Invalid start_date format: the year must be from 0001 to 9998")

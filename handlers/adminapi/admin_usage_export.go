@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -132,7 +133,7 @@ func (s *API) UsageExport(c *gin.Context) error {
 		cw := csv.NewWriter(bw)
 		rec := make([]string, len(exportColumns))
 		write = func(r admin.UsageExportRow) error {
-			rec[0], rec[1], rec[2] = r.UserID.String(), r.ExternalID, r.CredentialID.String()
+			rec[0], rec[1], rec[2] = r.UserID.String(), spreadsheetSafe(r.ExternalID), r.CredentialID.String()
 			rec[3] = isoTime(r.PeriodStart)
 			rec[4] = strconv.FormatInt(r.Total, 10)
 			rec[5] = strconv.FormatInt(r.Successful, 10)
@@ -185,4 +186,15 @@ func (s *API) UsageExport(c *gin.Context) error {
 		httpx.Logger(c).Warn("usage export cut short", "rows", n, "err", err)
 	}
 	return nil
+}
+
+// spreadsheetSafe keeps a text cell a spreadsheet opens as text: a value
+// starting with =, +, -, @, tab or CR would be taken as a formula (CSV
+// injection), so it gets a leading apostrophe. NDJSON carries values as
+// they are.
+func spreadsheetSafe(v string) string {
+	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
+		return "'" + v
+	}
+	return v
 }

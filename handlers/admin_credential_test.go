@@ -214,8 +214,8 @@ func TestUpdateCredential(t *testing.T) {
 		}{
 			{"xyz", `{"name":"a"}`, 400, "Invalid credential ID format"},
 			{id, `{}`, 400, "At least one field (name or description) must be provided"},
-			{id, `{"network_id":1}`, 400, "Unknown field: network_id. Allowed: name, description"},
-			{id, `{"name":"x","network_id":2,"rate_limit_per_minute":1}`, 400, "Unknown fields: network_id, rate_limit_per_minute. Allowed: name, description"},
+			{id, `{"network_id":1}`, 400, "Unknown field: network_id. Allowed: name, description, allowed_ips, allowed_origins, allowed_route_groups"},
+			{id, `{"name":"x","network_id":2,"rate_limit_per_minute":1}`, 400, "Unknown fields: network_id, rate_limit_per_minute. Allowed: name, description, allowed_ips, allowed_origins, allowed_route_groups"},
 			{id, `{"name":null}`, 400, "At least one field (name or description) must be provided"},
 			{id, `{"name":"` + strings.Repeat("x", 256) + `"}`, 400, "Name must be 255 characters or less"},
 			{id, `{"name":""}`, 400, "Name must be a non-empty string"},

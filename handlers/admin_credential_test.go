@@ -13,7 +13,8 @@ import (
 var (
 	credentialFields = []string{"id", "name", "description", "api_key_prefix", "created_at", "user_account_id",
 		"user_account_name", "user_external_id", "admin_key_id", "admin_entity_name", "network_id", "last_used_at",
-		"expires_at", "revoked", "revoked_at", "rate_limit_per_minute", "metadata"}
+		"expires_at", "revoked", "revoked_at", "rate_limit_per_minute", "metadata",
+		"allowed_ips", "allowed_origins", "allowed_route_groups"}
 	revokedFields = []string{"id", "name", "api_key_prefix", "user_account_id", "user_account_name", "admin_key_id",
 		"admin_entity_name", "network_id", "revoked", "revoked_at"}
 	credentialKeyFormat = regexp.MustCompile(`^sgk1_[0-9a-f]{48}$`)

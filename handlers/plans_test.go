@@ -548,7 +548,7 @@ func cpuTime() int64 {
 func TestDataRouteGroups(t *testing.T) {
 	s := New(Deps{Log: quiet})
 	groups := dataRouteGroups()
-	seen := 0
+	seen := map[string]bool{} // paths: a webhook path has several methods
 	for _, r := range s.engine.Routes() {
 		if !strings.HasPrefix(r.Path, "/v1/") || strings.HasPrefix(r.Path, "/v1/admin") || r.Path == "/v1/health" {
 			continue
@@ -557,9 +557,9 @@ func TestDataRouteGroups(t *testing.T) {
 		if !ok || !admin.ValidRouteGroup(g) {
 			t.Errorf("%s %s: route group %q", r.Method, r.Path, g)
 		}
-		seen++
+		seen[r.Path] = true
 	}
-	if seen != len(groups) {
-		t.Errorf("%d data routes, %d in dataRouteGroups (a stale entry?)", seen, len(groups))
+	if len(seen) != len(groups) {
+		t.Errorf("%d data route paths, %d in dataRouteGroups (a stale entry?)", len(seen), len(groups))
 	}
 }

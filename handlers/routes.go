@@ -31,7 +31,7 @@ import (
 //
 // dataRouteGroups is the plan route group of every data route (a plan
 // allows some groups; a test fails for a data route missing here). The
-// names are admin.RouteGroups; webhooks has no data route yet.
+// names are admin.RouteGroups.
 func dataRouteGroups() map[string]string {
 	return map[string]string{
 		"/v1/tx/submit":       admin.GroupSubmit,
@@ -66,6 +66,16 @@ func dataRouteGroups() map[string]string {
 		"/v1/accounts/:stakeAddress/registrations": admin.GroupHistory,
 		"/v1/accounts/:stakeAddress/withdrawals":   admin.GroupHistory,
 		"/v1/accounts/:stakeAddress/addresses":     admin.GroupHistory,
+
+		"/v1/webhooks":                               admin.GroupWebhooks,
+		"/v1/webhooks/:id":                           admin.GroupWebhooks,
+		"/v1/webhooks/:id/items":                     admin.GroupWebhooks,
+		"/v1/webhooks/:id/items/delete":              admin.GroupWebhooks,
+		"/v1/webhooks/:id/events":                    admin.GroupWebhooks,
+		"/v1/webhooks/:id/deliveries":                admin.GroupWebhooks,
+		"/v1/webhooks/:id/events/:eventId/redeliver": admin.GroupWebhooks,
+		"/v1/webhooks/:id/test":                      admin.GroupWebhooks,
+		"/v1/webhooks/:id/secret/roll":               admin.GroupWebhooks,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/sql"
@@ -46,6 +47,23 @@ type Credential struct {
 	RevokedAt          *time.Time `db:"revoked_at"`
 	RateLimitPerMinute int        `db:"rate_limit_per_minute"`
 	Metadata           []byte     `db:"metadata"` // a JSON object
+	CredentialFilters
+}
+
+// CredentialFilters are a credential's access filters (docs/DECISIONS.md
+// "Access filters"), validated and canonical; nil or empty: no filter.
+type CredentialFilters struct {
+	AllowedIPs         pq.StringArray `db:"allowed_ips"`
+	AllowedOrigins     pq.StringArray `db:"allowed_origins"`
+	AllowedRouteGroups pq.StringArray `db:"allowed_route_groups"`
+}
+
+// nullIfEmpty stores an empty list as NULL (no filter).
+func nullIfEmpty(l []string) any {
+	if len(l) == 0 {
+		return nil
+	}
+	return pq.StringArray(l)
 }
 
 // NewCredential is a validated POST /v1/admin/credentials body.
@@ -57,14 +75,20 @@ type NewCredential struct {
 	ExpiresAt          *time.Time
 	RateLimitPerMinute int
 	Metadata           []byte // a JSON object; nil means {}
+	Filters            CredentialFilters
 }
 
 // CredentialPatch holds the supplied fields of PATCH
 // /v1/admin/credentials/:id. SetDescription with a nil Description clears it.
+// The Set* flags say which access filters to replace (an empty list clears).
 type CredentialPatch struct {
 	Name           *string
 	SetDescription bool
 	Description    *string
+	SetIPs         bool
+	SetOrigins     bool
+	SetRouteGroups bool
+	Filters        CredentialFilters
 }
 
 // CreateCredential issues a key for one of a's users and returns the
@@ -93,7 +117,8 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 	}
 	var id uuid.UUID
 	if err := getOne(ctx, tx, &id, sqlCreateCredential, newID(), a.ID, in.UserAccountID, in.Name, in.Description,
-		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID); err != nil {
+		hash[:], display, in.NetworkID, in.RateLimitPerMinute, string(meta), in.ExpiresAt, a.PartnerID,
+		nullIfEmpty(in.Filters.AllowedIPs), nullIfEmpty(in.Filters.AllowedOrigins), nullIfEmpty(in.Filters.AllowedRouteGroups)); err != nil {
 		return Credential{}, "", err
 	}
 	if fromPlan {
@@ -108,6 +133,9 @@ func (s *Store) createCredential(ctx context.Context, tx *sqlx.Tx, a Admin, in N
 	details := map[string]any{
 		"name": c.Name, "user_account_id": c.UserAccountID, "network_id": c.NetworkID,
 		"rate_limit_per_minute": c.RateLimitPerMinute, "expires_at": c.ExpiresAt, "api_key_prefix": c.APIKeyPrefix,
+	}
+	for k, v := range filterChanges(true, true, true, c.CredentialFilters) {
+		details[k] = v
 	}
 	return c, key, s.audit(ctx, tx, a, ActionCredentialCreated, TargetCredential, &c.ID, details)
 }
@@ -139,12 +167,20 @@ func (s *Store) Credential(ctx context.Context, a Admin, id uuid.UUID) (c Creden
 	return c, err
 }
 
-// UpdateCredential changes name and/or description of one of a's live
-// credentials. ErrNotFound when missing, not a's, or revoked.
+// UpdateCredential changes name, description and/or access filters of
+// one of a's live credentials; a filter change invalidates its keys' cache
+// entries on every instance once committed. ErrNotFound when missing, not
+// a's, or revoked.
 func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p CredentialPatch) (c Credential, err error) {
+	var hashes struct {
+		Key      []byte `db:"key_hash"`
+		Previous []byte `db:"previous_key_hash"`
+	}
 	err = s.inTx(ctx, "UpdateCredential", func(tx *sqlx.Tx) error {
-		var got uuid.UUID
-		if err := getOne(ctx, tx, &got, sqlUpdateCredential, id, a.PartnerID, p.Name, p.SetDescription, p.Description); err != nil {
+		f := p.Filters
+		if err := getOne(ctx, tx, &hashes, sqlUpdateCredential, id, a.PartnerID, p.Name, p.SetDescription, p.Description,
+			p.SetIPs, nullIfEmpty(f.AllowedIPs), p.SetOrigins, nullIfEmpty(f.AllowedOrigins),
+			p.SetRouteGroups, nullIfEmpty(f.AllowedRouteGroups)); err != nil {
 			return err
 		}
 		if err := tx.GetContext(ctx, &c, sqlCredential, id, a.PartnerID); err != nil {
@@ -157,9 +193,36 @@ func (s *Store) UpdateCredential(ctx context.Context, a Admin, id uuid.UUID, p C
 		if p.SetDescription {
 			changes["description"] = p.Description
 		}
+		for k, v := range filterChanges(p.SetIPs, p.SetOrigins, p.SetRouteGroups, c.CredentialFilters) {
+			changes[k] = v
+		}
 		return s.audit(ctx, tx, a, ActionCredentialUpdated, TargetCredential, &c.ID, map[string]any{"changes": changes})
 	})
+	if err == nil && (p.SetIPs || p.SetOrigins || p.SetRouteGroups) {
+		s.invalidate(ctx, hashes.Key, hashes.Previous)
+	}
 	return c, err
+}
+
+// filterChanges is the audit record of the filters set (as stored; [] none).
+func filterChanges(ips, origins, groups bool, f CredentialFilters) map[string]any {
+	m := map[string]any{}
+	list := func(l []string) []string {
+		if l == nil {
+			return []string{}
+		}
+		return l
+	}
+	if ips {
+		m["allowed_ips"] = list(f.AllowedIPs)
+	}
+	if origins {
+		m["allowed_origins"] = list(f.AllowedOrigins)
+	}
+	if groups {
+		m["allowed_route_groups"] = list(f.AllowedRouteGroups)
+	}
+	return m
 }
 
 // RevokeCredential revokes (soft-deletes) one of a's live credentials; its

@@ -104,6 +104,9 @@ type Caller struct {
 	// Plan is the user's plan; nil: none. A plan change invalidates the
 	// keys of its users, so it reaches them as a revocation would.
 	Plan *Plan
+	// Filters are the credential's access filters (allowed IPs, origins,
+	// route groups); a change invalidates the key like a revocation.
+	Filters *Filters
 }
 
 // Plan is what the request path needs of a user's plan.
@@ -434,6 +437,9 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 		PlanDaily  *int64         `db:"plan_daily_quota"`
 		PlanMonth  *int64         `db:"plan_monthly_quota"`
 		PlanGroups pq.StringArray `db:"plan_route_groups"`
+		IPs        pq.StringArray `db:"allowed_ips"`
+		Origins    pq.StringArray `db:"allowed_origins"`
+		Groups     pq.StringArray `db:"allowed_route_groups"`
 	}
 	if a.opts.Ready != nil && !a.opts.Ready() {
 		return nil, ErrUnavailable
@@ -450,6 +456,10 @@ func (a *Authenticator) load(ctx context.Context, h [32]byte, version string) (*
 	e.caller = Caller{
 		CredentialID: row.ID, UserAccountID: row.UserID, KeyPrefix: row.Prefix,
 		NetworkID: row.NetworkID, RateLimitPerMinute: row.RateLimit, VersionKey: a.versionKey(h),
+	}
+	if len(row.IPs)+len(row.Origins)+len(row.Groups) > 0 {
+		f := NewFilters(row.IPs, row.Origins, row.Groups)
+		e.caller.Filters = &f
 	}
 	if row.PlanID != nil {
 		p := &Plan{ID: *row.PlanID, RouteGroups: row.PlanGroups, RateFromPlan: !row.RateSet}

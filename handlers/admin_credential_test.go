@@ -13,7 +13,8 @@ import (
 var (
 	credentialFields = []string{"id", "name", "description", "api_key_prefix", "created_at", "user_account_id",
 		"user_account_name", "user_external_id", "admin_key_id", "admin_entity_name", "network_id", "last_used_at",
-		"expires_at", "revoked", "revoked_at", "rate_limit_per_minute", "metadata"}
+		"expires_at", "revoked", "revoked_at", "rate_limit_per_minute", "metadata",
+		"allowed_ips", "allowed_origins", "allowed_route_groups"}
 	revokedFields = []string{"id", "name", "api_key_prefix", "user_account_id", "user_account_name", "admin_key_id",
 		"admin_entity_name", "network_id", "revoked", "revoked_at"}
 	credentialKeyFormat = regexp.MustCompile(`^sgk1_[0-9a-f]{48}$`)
@@ -214,8 +215,8 @@ func TestUpdateCredential(t *testing.T) {
 		}{
 			{"xyz", `{"name":"a"}`, 400, "Invalid credential ID format"},
 			{id, `{}`, 400, "At least one field (name or description) must be provided"},
-			{id, `{"network_id":1}`, 400, "Unknown field: network_id. Allowed: name, description"},
-			{id, `{"name":"x","network_id":2,"rate_limit_per_minute":1}`, 400, "Unknown fields: network_id, rate_limit_per_minute. Allowed: name, description"},
+			{id, `{"network_id":1}`, 400, "Unknown field: network_id. Allowed: name, description, allowed_ips, allowed_origins, allowed_route_groups"},
+			{id, `{"name":"x","network_id":2,"rate_limit_per_minute":1}`, 400, "Unknown fields: network_id, rate_limit_per_minute. Allowed: name, description, allowed_ips, allowed_origins, allowed_route_groups"},
 			{id, `{"name":null}`, 400, "At least one field (name or description) must be provided"},
 			{id, `{"name":"` + strings.Repeat("x", 256) + `"}`, 400, "Name must be 255 characters or less"},
 			{id, `{"name":""}`, 400, "Name must be a non-empty string"},

@@ -58,8 +58,8 @@ func (s *Server) quotaDone(c *gin.Context) {
 	}
 }
 
-// planLimits answers what the caller's plan refuses, in order: a route
-// group it leaves out (403), a spent quota (402), the per-minute limit
+// planLimits answers what the caller's key and plan refuse, in order: its
+// access filters (403), a route group the plan leaves out (403), a spent quota (402), the per-minute limit
 // (429). Every answer carries the X-RateLimit-* headers of the minute and
 // the RateLimit-Policy / RateLimit fields of every policy. False: refused.
 func (s *Server) planLimits(c *gin.Context, caller auth.Caller, d answer.Decision) bool {
@@ -69,6 +69,9 @@ func (s *Server) planLimits(c *gin.Context, caller auth.Caller, d answer.Decisio
 	}
 	httpx.SetRateLimitHeaders(c, d)
 	setRateLimitFields(c, d, q)
+	if !s.accessFilters(c, caller) {
+		return false
+	}
 	if p := caller.Plan; p != nil {
 		if g := s.groups[c.FullPath()]; g != "" && !p.Allows(g) {
 			httpx.Fail(c, httpx.ErrRouteGroup(g))

@@ -31,7 +31,7 @@ import (
 //
 // dataRouteGroups is the plan route group of every data route (a plan
 // allows some groups; a test fails for a data route missing here). The
-// names are admin.RouteGroups; webhooks has no data route yet.
+// names are admin.RouteGroups.
 func dataRouteGroups() map[string]string {
 	return map[string]string{
 		"/v1/tx/submit":       admin.GroupSubmit,

@@ -211,7 +211,7 @@ func TestWebhookAdminConsoleRefusals(t *testing.T) {
 		{"items cursor", "GET", base + "/items?cursor=!!", "", 400, "Invalid cursor: must be the next_cursor of a previous page"},
 		{"roll overlap", "POST", base + "/secret/roll", `{"overlap_seconds":86401}`, 400, "Invalid overlap_seconds: must be an integer from 0 to 86400"},
 		{"roll overlap type", "POST", base + "/secret/roll", `{"overlap_seconds":"60"}`, 400, "Invalid overlap_seconds: must be an integer from 0 to 86400"},
-		{"roll unknown field", "POST", base + "/secret/roll", `{"overlap":60}`, 400, "Unknown field(s): overlap"},
+		{"roll unknown field", "POST", base + "/secret/roll", `{"overlap":60}`, 400, "Unknown field: overlap. Allowed: overlap_seconds"},
 		{"roll not json", "POST", base + "/secret/roll", `[`, 400, "Invalid JSON body"},
 		{"redeliver bad event id", "POST", base + "/events/nope/redeliver", "", 404, "Event not found"},
 		{"redeliver unknown event", "POST", base + "/events/" + uuid.NewString() + "/redeliver", "", 404, "Event not found"},

@@ -32,6 +32,9 @@ type credentialJSON struct {
 	RevokedAt          *string         `json:"revoked_at"`
 	RateLimitPerMinute int             `json:"rate_limit_per_minute"`
 	Metadata           json.RawMessage `json:"metadata"`
+	AllowedIPs         []string        `json:"allowed_ips"`
+	AllowedOrigins     []string        `json:"allowed_origins"`
+	AllowedRouteGroups []string        `json:"allowed_route_groups"`
 }
 
 func credentialView(c admin.Credential) credentialJSON {
@@ -41,7 +44,8 @@ func credentialView(c admin.Credential) credentialJSON {
 		UserExternalID: c.UserExternalID, AdminKeyID: c.AdminKeyID, AdminEntityName: c.EntityName,
 		NetworkID: c.NetworkID, LastUsedAt: isoTimePtr(c.LastUsedAt), ExpiresAt: isoTimePtr(c.ExpiresAt),
 		Revoked: c.Revoked, RevokedAt: isoTimePtr(c.RevokedAt), RateLimitPerMinute: c.RateLimitPerMinute,
-		Metadata: jsonOrEmpty(c.Metadata),
+		Metadata: jsonOrEmpty(c.Metadata), AllowedIPs: orEmpty(c.AllowedIPs), AllowedOrigins: orEmpty(c.AllowedOrigins),
+		AllowedRouteGroups: orEmpty(c.AllowedRouteGroups),
 	}
 }
 
@@ -111,6 +115,9 @@ func (s *API) CreateCredential(c *gin.Context) error {
 		in.RateLimitPerMinute = n
 	}
 	if in.Metadata, err = optionalMetadata(obj); err != nil {
+		return err
+	}
+	if in.Filters, _, _, _, err = credentialFilters(obj); err != nil {
 		return err
 	}
 	if userErr != nil {
@@ -189,8 +196,9 @@ func (s *API) GetCredential(c *gin.Context) error {
 	return nil
 }
 
-// UpdateCredential: PATCH /v1/admin/credentials/:id — name and/or
-// description (null clears it); nothing else can change.
+// UpdateCredential: PATCH /v1/admin/credentials/:id — name, description
+// (null clears it) and/or access filters (null or [] clears one); nothing
+// else can change.
 func (s *API) UpdateCredential(c *gin.Context) error {
 	id, err := credentialID(c)
 	if err != nil {
@@ -200,7 +208,7 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyFields(obj, "name", "description"); err != nil {
+	if err := onlyFields(obj, "name", "description", fieldAllowedIPs, fieldAllowedOrigins, fieldAllowedGroups); err != nil {
 		return err
 	}
 	var p admin.CredentialPatch
@@ -224,7 +232,10 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 			p.Description = &d
 		}
 	}
-	if p.Name == nil && !p.SetDescription {
+	if p.Filters, p.SetIPs, p.SetOrigins, p.SetRouteGroups, err = credentialFilters(obj); err != nil {
+		return err
+	}
+	if p.Name == nil && !p.SetDescription && !p.SetIPs && !p.SetOrigins && !p.SetRouteGroups {
 		return httpx.ErrCredentialPatchNone
 	}
 	cred, err := s.deps.Admin.UpdateCredential(c.Request.Context(), adminOf(c), id, p)

@@ -1,6 +1,7 @@
 -- credential_by_hash: what authentication of a data API key needs, by the key's SHA-256: the
 -- credential's current key, or its previous key while a roll's overlap runs (key_expires_at is
--- then the overlap's end, else NULL), and its user's plan (NULLs without one).
+-- then the overlap's end, else NULL), its access filters (NULL: none), and its user's plan
+-- (NULLs without one).
 -- $1 key_hash (bytea, 32 bytes). Uses credentials_key_hash_key and
 -- credentials_previous_key_hash_key (both unique).
 SELECT
@@ -14,6 +15,9 @@ SELECT
   c.revoked,
   u.status AS user_status,
   c.rate_limit_explicit,
+  c.allowed_ips,
+  c.allowed_origins,
+  c.allowed_route_groups,
   p.id AS plan_id,
   p.name AS plan_name,
   p.rate_limit_per_minute AS plan_rate_limit,

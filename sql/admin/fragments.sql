@@ -40,7 +40,10 @@ SELECT
   c.revoked,
   c.revoked_at,
   c.rate_limit_per_minute,
-  c.metadata
+  c.metadata,
+  c.allowed_ips,
+  c.allowed_origins,
+  c.allowed_route_groups
 FROM syncgate.credentials c
 JOIN syncgate.user_accounts u ON u.id = c.user_account_id
 JOIN syncgate.admin_keys k ON k.id = c.admin_key_id

@@ -208,7 +208,7 @@ func (s *API) UpdateCredential(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyFields(obj, "name", "description", fieldAllowedIPs, fieldAllowedOrigins, fieldAllowedGroups); err != nil {
+	if err := httpx.OnlyFields(obj, "name", "description", fieldAllowedIPs, fieldAllowedOrigins, fieldAllowedGroups); err != nil {
 		return err
 	}
 	var p admin.CredentialPatch

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,23 +87,6 @@ func storable(v any) bool {
 		}
 	}
 	return true
-}
-
-// onlyFields refuses a body with fields other than allowed, naming them,
-// so a misspelt field is never taken as "not supplied" (which would answer
-// 200 and change nothing, or fall back to a default).
-func onlyFields(obj map[string]json.RawMessage, allowed ...string) error {
-	var unknown []string
-	for k := range obj {
-		if !slices.Contains(allowed, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	slices.Sort(unknown)
-	return httpx.ErrUnknownFields(unknown, allowed)
 }
 
 // requiredName reads a required, non-empty name of at most 255 characters.

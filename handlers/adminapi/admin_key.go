@@ -210,7 +210,7 @@ func rollOverlap(c *gin.Context) (time.Duration, error) {
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return 0, httpx.ErrInvalidJSON
 	}
-	if err := onlyFields(obj, "expires_in_seconds"); err != nil {
+	if err := httpx.OnlyFields(obj, "expires_in_seconds"); err != nil {
 		return 0, err
 	}
 	raw, present := obj["expires_in_seconds"]

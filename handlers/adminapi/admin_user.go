@@ -147,7 +147,7 @@ func (s *API) UpdateUser(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyFields(obj, "name", "external_id", "email", "billing_plan", "metadata", "plan_id"); err != nil {
+	if err := httpx.OnlyFields(obj, "name", "external_id", "email", "billing_plan", "metadata", "plan_id"); err != nil {
 		return err
 	}
 	var p admin.UserPatch

@@ -88,7 +88,7 @@ func (a *API) AdminDisable(c *gin.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := knownFields(obj, "reason"); err != nil {
+		if err := httpx.OnlyFields(obj, "reason"); err != nil {
 			return err
 		}
 		if raw, ok := obj["reason"]; ok && !isNull(raw) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -78,29 +77,6 @@ func isoTimePtr(t *time.Time) *string {
 	}
 	s := isoTime(*t)
 	return &s
-}
-
-// knownFields answers 400 naming every field of obj not in allowed.
-func knownFields(obj map[string]json.RawMessage, allowed ...string) error {
-	var unknown []string
-	for k := range obj {
-		if !slices.Contains(allowed, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) == 0 {
-		return nil
-	}
-	sort.Strings(unknown)
-	for i, k := range unknown {
-		if len(k) > 64 {
-			unknown[i] = k[:64] + "…"
-		}
-	}
-	if len(unknown) > 10 {
-		unknown = append(unknown[:10], "…")
-	}
-	return httpx.ErrUnknownFields(unknown, allowed)
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }

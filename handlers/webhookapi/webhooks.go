@@ -25,7 +25,7 @@ func (a *API) Create(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := knownFields(obj, "url", "description", "depth", "event_types", "items"); err != nil {
+	if err := httpx.OnlyFields(obj, "url", "description", "depth", "event_types", "items"); err != nil {
 		return err
 	}
 	in := events.NewWebhook{Owner: o, Limit: a.deps.Config.WebhooksPerUser}
@@ -131,7 +131,7 @@ func (a *API) Update(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := knownFields(obj, "url", "description", "depth", "event_types", "status"); err != nil {
+	if err := httpx.OnlyFields(obj, "url", "description", "depth", "event_types", "status"); err != nil {
 		return err
 	}
 	if len(obj) == 0 {
@@ -227,7 +227,7 @@ func (a *API) changeItems(c *gin.Context, add bool) error {
 	if err != nil {
 		return err
 	}
-	if err := knownFields(obj, "items"); err != nil {
+	if err := httpx.OnlyFields(obj, "items"); err != nil {
 		return err
 	}
 	raw, ok := obj["items"]
@@ -434,7 +434,7 @@ func (a *API) rollSecret(c *gin.Context, scope hookScope) error {
 		if err != nil {
 			return err
 		}
-		if err := knownFields(obj, "overlap_seconds"); err != nil {
+		if err := httpx.OnlyFields(obj, "overlap_seconds"); err != nil {
 			return err
 		}
 		if raw, ok := obj["overlap_seconds"]; ok && !isNull(raw) {

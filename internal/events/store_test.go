@@ -20,17 +20,7 @@ func migratedAdmin(t *testing.T) (*sqlx.DB, uuid.UUID) {
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	var partner, key, user uuid.UUID
-	if err := db.Get(&partner, `INSERT INTO syncgate.partners (name) VALUES ('p') RETURNING id`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Get(&key, `INSERT INTO syncgate.admin_keys (admin_entity_name, key_hash, api_key_prefix, partner_id)
-		VALUES ('p', sha256('k'::bytea), 'x', $1) RETURNING id`, partner); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Get(&user, `INSERT INTO syncgate.user_accounts (admin_key_id, partner_id, name) VALUES ($1, $2, 'u') RETURNING id`, key, partner); err != nil {
-		t.Fatal(err)
-	}
+	user := testdb.AdminUser(t, db)
 	return db, user
 }
 

@@ -26,17 +26,8 @@ func TestQuotaNotices(t *testing.T) {
 	if _, err := admin.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	var partner, key, user, hook uuid.UUID
-	if err := db.Get(&partner, `INSERT INTO syncgate.partners (name) VALUES ('p') RETURNING id`); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Get(&key, `INSERT INTO syncgate.admin_keys (admin_entity_name, key_hash, api_key_prefix, partner_id)
-		VALUES ('p', sha256('k'::bytea), 'x', $1) RETURNING id`, partner); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Get(&user, `INSERT INTO syncgate.user_accounts (admin_key_id, partner_id, name) VALUES ($1, $2, 'u') RETURNING id`, key, partner); err != nil {
-		t.Fatal(err)
-	}
+	var hook uuid.UUID
+	user := testdb.AdminUser(t, db)
 	if err := db.Get(&hook, `INSERT INTO syncgate.webhooks (user_account_id, network, depth, event_types, secret_sealed, scanned_through)
 		VALUES ($1, 'mainnet', 0, '{tx.confirmed}', '\x00', 0) RETURNING id`, user); err != nil {
 		t.Fatal(err)

@@ -57,18 +57,7 @@ func newEnvTB(t testing.TB, mode chaingen.Mode, txsPerBlock int) *env {
 	if _, err := admin.Migrate(t.Context(), e.admin); err != nil {
 		t.Fatal(err)
 	}
-	var partner, key uuid.UUID
-	e.admin.MustExec(`INSERT INTO syncgate.partners (name) VALUES ('p')`)
-	if err := e.admin.Get(&partner, `SELECT id FROM syncgate.partners`); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.admin.Get(&key, `INSERT INTO syncgate.admin_keys (admin_entity_name, key_hash, api_key_prefix, partner_id)
-		VALUES ('p', sha256('k'::bytea), 'x', $1) RETURNING id`, partner); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.admin.Get(&e.user, `INSERT INTO syncgate.user_accounts (admin_key_id, partner_id, name) VALUES ($1, $2, 'u') RETURNING id`, key, partner); err != nil {
-		t.Fatal(err)
-	}
+	e.user = testdb.AdminUser(t, e.admin)
 	e.store = events.NewStore(e.admin, events.Options{})
 	e.f, err = chaingen.NewFollower(t.Context(), e.raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: txsPerBlock, Seed: 9,
 		Manifest: m, Pending: func() []chaingen.PendingTx {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -13,6 +14,8 @@ import (
 // Elsewhere (a log file, CI) it keeps a line every few seconds and the
 // last one.
 type statusLine struct {
+	// mu: the generator logs and reports progress from several goroutines.
+	mu       sync.Mutex
 	out      io.Writer
 	terminal bool
 	now      func() time.Time
@@ -36,9 +39,13 @@ func newStatusLine(out io.Writer, now func() time.Time) *statusLine {
 
 // logf is a chaingen Logf: the line replaces the previous one.
 func (s *statusLine) logf(format string, args ...any) {
-	s.show(fmt.Sprintf(format, args...), false)
+	line := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.show(line, false)
 }
 
+// show writes or holds back a line; s.mu is held.
 func (s *statusLine) show(line string, force bool) {
 	t := s.now()
 	if !force && t.Sub(s.last) < s.every {
@@ -57,6 +64,8 @@ func (s *statusLine) show(line string, force bool) {
 // progress is a chaingen Progress callback: count, percent, rate and ETA,
 // always shown when done.
 func (s *statusLine) progress(done, total int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	t := s.now()
 	if s.start.IsZero() {
 		s.start = t
@@ -79,6 +88,8 @@ func (s *statusLine) progress(done, total int) {
 
 // done ends the line (and prints the last one it held back).
 func (s *statusLine) done() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.pending != "" {
 		s.show(s.pending, true)
 	}

@@ -77,6 +77,10 @@ func newAdminEnv(t testing.TB) *adminEnv {
 	requireServices(t)
 	dsn := testdb.New(t, "sg_test_handlers_admin")
 	db := testdb.Open(t, dsn)
+	// As serve does: a flood of concurrent requests waits for one of 16
+	// connections instead of opening a connection each and, with the
+	// other test packages connected too, running into max_connections.
+	db.SetMaxOpenConns(16)
 	if _, err := admin.Migrate(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ const (
 	usageReportCredential  = "credential"
 	usageReportUser        = "user"
 	usageReportUsers       = "users"
+	usageReportQuota       = "quota"
 )
 
 // UsageWindow selects the hourly buckets whose hour start lies in
@@ -225,6 +226,27 @@ func (s *Store) UsageUser(ctx context.Context, a Admin, id uuid.UUID, start, end
 		return s.audit(ctx, tx, a, ActionUsageViewed, TargetUserAccount, &u.UserAccountID, w.details(usageReportUser))
 	})
 	return u, err
+}
+
+// UserQuotaPlan reads one of a's user accounts (any status) and its plan
+// (nil: none) in one snapshot, for the user's quota report, audited as a
+// usage read; ErrNotFound when missing or not a's.
+func (s *Store) UserQuotaPlan(ctx context.Context, a Admin, id uuid.UUID) (u User, p *Plan, err error) {
+	err = s.inSnapshotTx(ctx, "UserQuotaPlan", func(tx *sqlx.Tx) error {
+		p = nil
+		if err := getOne(ctx, tx, &u, sqlUser, id, a.PartnerID); err != nil {
+			return err
+		}
+		if u.PlanID != nil {
+			var pl Plan
+			if err := getOne(ctx, tx, &pl, sqlPlan, *u.PlanID, a.PartnerID); err != nil {
+				return err
+			}
+			p = &pl
+		}
+		return s.audit(ctx, tx, a, ActionUsageViewed, TargetUserAccount, &u.ID, map[string]any{"report": usageReportQuota})
+	})
+	return u, p, err
 }
 
 // UsageUsers lists a's active user accounts (suspended and pending ones

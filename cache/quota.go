@@ -79,6 +79,17 @@ redis.call("HINCRBY", KEYS[1], "n", ARGV[2])
 return 1
 `)
 
+// quotaPeekScript reads every counter KEYS[i] without counting: {n1, n2,
+// …}, -1 for a missing one. One call, so both periods are read at once.
+var quotaPeekScript = redis.NewScript(`
+local out = {}
+for i = 1, #KEYS do
+  local n = redis.call("HGET", KEYS[i], "n")
+  if n then out[i] = tonumber(n) else out[i] = -1 end
+end
+return out
+`)
+
 // QuotaCounter runs the quota scripts over the hot-path client.
 type QuotaCounter struct{ fast *FastClient }
 
@@ -135,6 +146,27 @@ func (q *QuotaCounter) Count(ctx context.Context, periods []QuotaPeriod) ([]Quot
 		out[i] = QuotaState{Count: n, Gen: g, Snapshot: snap}
 	}
 	return out, nil
+}
+
+// Peek reads the counts of keys without counting; -1: that counter is
+// missing (nothing is created).
+func (q *QuotaCounter) Peek(ctx context.Context, keys []string) ([]int64, error) {
+	if q == nil {
+		return nil, ErrRedisSkipped
+	}
+	var v []int64
+	err := q.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
+		var err error
+		v, err = quotaPeekScript.Run(ctx, rdb, keys).Int64Slice()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(v) != len(keys) {
+		return nil, fmt.Errorf("cache: quota peek returned %v", v)
+	}
+	return v, nil
 }
 
 // Rebuild creates p's counter at n, generation gen read in snapshot,

@@ -197,6 +197,7 @@ func (s *Server) routes() {
 	adm.GET("/usage/:id", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.CredentialUsage))
 	adm.GET("/usage/:id/hourly", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.CredentialUsageHourly))
 	adm.GET("/users/:id/usage", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.UserUsage))
+	adm.GET("/users/:id/quota", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.UserQuota))
 	adm.GET("/users/usage/summary", s.adm.RequireAdmin(admin.PermViewUsage), httpx.H(s.adm.UsersUsageSummary))
 
 	adm.GET("/audit-logs", s.adm.RequireAdmin(admin.PermViewAuditLogs), httpx.H(s.adm.ListAuditLogs))

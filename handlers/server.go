@@ -138,7 +138,7 @@ func New(deps Deps) *Server {
 		answers: answer.New(answer.Options{Redis: deps.Redis, Spool: deps.Spool, Registry: deps.Registry, PoolStats: deps.PoolStats,
 			Mempool: deps.Mempool, Now: deps.Now, MaxTipLag: deps.Config.MaxTipLag, Tuning: deps.AnswerTuning})}
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
-		Limiter: deps.Limiter, Guard: s.guard, Now: deps.Now})
+		Limiter: deps.Limiter, Guard: s.guard, Quota: deps.Quota, Now: deps.Now})
 	s.hooks = webhookapi.New(webhookapi.Deps{Config: deps.Config, Events: deps.Events, Admin: deps.Admin,
 		AdminReady: deps.AdminReady, Caller: callerOf, ChainDB: s.chainDB, AdminOf: adminapi.AdminOf, Now: deps.Now})
 	var subLog txstatus.Log

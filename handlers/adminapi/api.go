@@ -13,6 +13,7 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
 // Deps is what the admin handlers need.
@@ -30,6 +31,8 @@ type Deps struct {
 	// Guard counts failed authentications per client IP, shared with the
 	// data API.
 	Guard *httpx.AuthGuard
+	// Quota reads users' quota counters (the data requests' own).
+	Quota *quota.Service
 	Now   func() time.Time
 }
 

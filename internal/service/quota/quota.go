@@ -116,6 +116,8 @@ type Policy struct {
 	Used   int64         // this request included
 	Window time.Duration // the period's length (a day; this month's days)
 	Reset  time.Duration // until the period ends
+	// Start and End bound the period (UTC midnights; End is when it resets).
+	Start, End time.Time
 }
 
 // Remaining is what is left after this request (never negative).
@@ -148,6 +150,10 @@ func (s *Service) periods(user uuid.UUID, lim Limits, now time.Time) []period {
 		ps = append(ps, period{Monthly, lim.Monthly, s.o.Counter.Key(user.String(), "m:"+start.Format("2006-01")), start, start.AddDate(0, 1, 0)})
 	}
 	return ps
+}
+
+func (p period) policy(used int64, now time.Time) Policy {
+	return Policy{Name: p.name, Quota: p.quota, Used: used, Window: p.end.Sub(p.start), Reset: p.end.Sub(now), Start: p.start, End: p.end}
 }
 
 // keyTTL keeps a counter a day past its period (clock skew between
@@ -208,12 +214,57 @@ func (s *Service) result(ps []period, counts []int64, counted []string, now time
 	}
 	s.mu.Unlock()
 	for i, p := range ps {
-		r.Policies[i] = Policy{Name: p.name, Quota: p.quota, Used: counts[i], Window: p.end.Sub(p.start), Reset: p.end.Sub(now)}
+		r.Policies[i] = p.policy(counts[i], now)
 		if r.Refused == nil && counts[i] > p.quota {
 			r.Refused = &r.Policies[i]
 		}
 	}
 	return r
+}
+
+// Current reads what user has used of lim's quotas, counting nothing: the
+// counters Check counts in, so what it reports is what the next request is
+// checked against (refused when Used >= Quota). A counter Redis lacks is
+// computed as a rebuild would compute it (usage_hourly and this instance's
+// unflushed counts) but not created; with Redis unavailable, this
+// instance's local count when it has one. Used may exceed Quota: refused
+// requests count too.
+func (s *Service) Current(ctx context.Context, user uuid.UUID, lim Limits) ([]Policy, error) {
+	now := s.now().UTC()
+	ps := s.periods(user, lim, now)
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		keys[i] = p.key
+	}
+	counts, err := s.o.Counter.Peek(ctx, keys)
+	if err != nil {
+		counts = nil // Redis unavailable: this instance's view
+	}
+	out := make([]Policy, len(ps))
+	for i, p := range ps {
+		s.mu.Lock()
+		local, hasLocal := s.local[p.key]
+		owed := s.owed[p.key]
+		s.mu.Unlock()
+		var n int64
+		switch {
+		case counts != nil && counts[i] >= 0:
+			n = counts[i] + owed // owed: counted here in an outage, not yet added
+		case counts == nil && hasLocal:
+			n = local
+		default:
+			total, creds, snap, err := s.stored(ctx, user, p)
+			if err != nil {
+				return nil, err
+			}
+			n = total + s.pendingHere(user, p, "", creds, snap)
+		}
+		out[i] = p.policy(n, now)
+	}
+	return out, nil
 }
 
 // notices tells Notify about the thresholds this request reached. The

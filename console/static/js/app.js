@@ -6,6 +6,7 @@ import { usageView, credentialUsageView, userUsageView } from './usage.js';
 import { auditView } from './audit.js';
 import { keysView, securityView } from './keys.js';
 import { webhooksView, userWebhooksView, webhookView } from './webhooks.js';
+import { plansView } from './plans.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
@@ -23,7 +24,7 @@ function sections() {
     out.push(['#/keys', 'Admin keys'], ['#/security', 'Security events'], ['#/audit', 'Audit log']);
     return out;
   }
-  if (can('manage_users')) out.push(['#/users', 'Users'], ['#/webhooks', 'Webhooks']);
+  if (can('manage_users')) out.push(['#/users', 'Users'], ['#/plans', 'Plans'], ['#/webhooks', 'Webhooks']);
   if (can('view_usage')) out.push(['#/usage', 'Usage']);
   if (can('view_audit_logs')) out.push(['#/audit', 'Audit log']);
   return out;
@@ -32,6 +33,7 @@ function sections() {
 const routes = [
   [/^#\/users$/, usersView],
   [/^#\/users\/([0-9a-f-]{36})$/, userView],
+  [/^#\/plans$/, plansView],
   [/^#\/webhooks$/, webhooksView],
   [/^#\/webhooks\/user\/([0-9a-f-]{36})$/, userWebhooksView],
   [/^#\/webhooks\/user\/([0-9a-f-]{36})\/([0-9a-f-]{36})$/, webhookView],

@@ -7,6 +7,7 @@ const ACTIONS = [
   'credential.created', 'credential.updated', 'credential.revoked', 'credential.rolled', 'credential.viewed', 'credential.listed',
   'user_account.created', 'user_account.updated', 'user_account.suspended', 'user_account.reactivated',
   'user_account.viewed', 'user_account.listed', 'admin_key.created', 'admin_key.revoked', 'admin_key.rolled', 'admin_key.listed', 'security_event.viewed',
+  'plan.created', 'plan.updated', 'plan.deleted', 'plan.viewed', 'plan.listed',
   'usage.viewed', 'audit_log.viewed',
 ];
 const filters = { action: '', admin_key_id: '', target_id: '', offset: 0 };

@@ -2,6 +2,7 @@
 import { api, get, getAll, query } from './api.js';
 import { h, table, pager, badge, fmtTime, fmtNum, alertBox, NETWORKS } from './dom.js';
 import { formDialog, confirmDialog, keyOnce, field } from './dialog.js';
+import { loadPlans, planDialog, quotaSection } from './plans.js';
 
 const PAGE = 20;
 // The list filters by status on the server; the admin API has no text
@@ -26,6 +27,7 @@ export async function usersView(view, ctx) {
     err, body, note);
   status.addEventListener('change', () => { listState.status = status.value; listState.offset = 0; load(); });
 
+  let planNames = new Map();
   async function load() {
     err.show('');
     note.textContent = '';
@@ -43,6 +45,7 @@ export async function usersView(view, ctx) {
         rows = env.data;
         total = env.pagination.total;
       }
+      if (rows.some((u) => u.plan_id)) planNames = new Map((await loadPlans()).map((p) => [p.id, p.name]));
     } catch (e) {
       err.show(e.message);
       return;
@@ -53,7 +56,8 @@ export async function usersView(view, ctx) {
         { label: 'Name', cell: (u) => h('a', { href: '#/users/' + u.id }, u.name) },
         { label: 'External id', cell: (u) => u.external_id || '—', opt: true },
         { label: 'E-mail', cell: (u) => u.email || '—', opt: true },
-        { label: 'Plan', cell: (u) => u.billing_plan || '—', opt: true },
+        { label: 'Plan', cell: (u) => (u.plan_id ? planNames.get(u.plan_id) ?? '?' : '—'), opt: true },
+        { label: 'Billing plan', cell: (u) => u.billing_plan || '—', opt: true },
         { label: 'Status', cell: (u) => badge(u.status) },
         { label: 'Created', cell: (u) => fmtTime(u.created_at), opt: true },
       ], rows, { label: 'Users', onRow: (u) => { location.hash = '#/users/' + u.id; }, empty: listState.q ? 'No user matches.' : 'No users yet: create the first one.' }),
@@ -88,8 +92,10 @@ async function createUser() {
 }
 
 export async function userView(view, ctx, id) {
-  const u = (await get('/v1/admin/users/' + id)).data;
+  const [env, plans] = await Promise.all([get('/v1/admin/users/' + id), loadPlans()]);
   if (ctx.stale()) return;
+  const u = env.data;
+  const plan = plans.find((p) => p.id === u.plan_id);
   const err = alertBox();
   const suspended = u.status === 'suspended';
   view.append(
@@ -117,13 +123,27 @@ export async function userView(view, ctx, id) {
           }, 'Suspend'))),
     err,
     h('dl', { class: 'card facts' },
+      fact('Plan', h('span', { class: 'plan-fact' }, h('span', { id: 'user-plan' }, plan ? plan.name : 'none'), ' ',
+        h('button', {
+          type: 'button', class: 'btn small', id: 'change-plan', onclick: async () => {
+            const r = await planDialog(u, plans);
+            if (r) ctx.rerender();
+          },
+        }, 'Change plan'))),
       fact('External id', u.external_id || '—'), fact('E-mail', u.email || '—'), fact('Billing plan', u.billing_plan || '—'),
       fact('Created', fmtTime(u.created_at)), fact('Updated', fmtTime(u.updated_at)),
       fact('Metadata', Object.keys(u.metadata || {}).length ? JSON.stringify(u.metadata) : '—'), fact('User id', h('code', {}, u.id))));
   view.append(h('p', { class: 'btns' },
     h('a', { href: '#/webhooks/user/' + id, class: 'btn small', id: 'user-webhooks' }, 'Webhooks of this user ›'),
     ctx.can('view_usage') ? h('a', { href: '#/usage/user/' + id, class: 'btn small' }, 'Usage of this user ›') : null));
-  if (ctx.can('manage_credentials')) await credentialsSection(view, ctx, u);
+  const waits = [];
+  if (ctx.can('view_usage')) {
+    const sec = h('section', { class: 'sub' });
+    view.append(sec);
+    waits.push(quotaSection(sec, ctx, id));
+  }
+  if (ctx.can('manage_credentials')) waits.push(credentialsSection(view, ctx, u));
+  await Promise.all(waits);
 }
 
 const fact = (k, v) => [h('dt', {}, k), h('dd', {}, v)];

@@ -20,6 +20,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -548,5 +549,64 @@ func TestUsageExportMemory(t *testing.T) {
 		w.lines.Load(), w.bytes.Load()>>20, time.Since(began).Round(time.Millisecond), base>>20, peak.Load()>>20, float64(growth)/(1<<20))
 	if growth > 20<<20 {
 		t.Fatalf("heap grew by %d MB during the export", growth>>20)
+	}
+}
+
+// TestUsageBytesOverTheWire: bytes_sent is the response body a client
+// reads over a real connection (a streamed, chunked answer and an error
+// envelope), not the chunk framing or headers; the export bills exactly
+// that.
+func TestUsageBytesOverTheWire(t *testing.T) {
+	e := newAdminEnv(t)
+	e.setClock(time.Date(2026, 11, 10, 9, 15, 0, 0, time.UTC))
+	rec := admin.NewUsageRecorder(e.db, time.Hour, quiet) // flushed by Close
+	in := e.usageInstance(rec)
+	e.addUsageRoutes(in)
+	chunk := bytes.Repeat([]byte("0123456789abcdef"), 2500) // 40,000 bytes
+	in.srv.engine.GET("/v1/test/stream", append(in.srv.dataMiddleware(), func(c *gin.Context) {
+		c.Header("Content-Type", "application/octet-stream")
+		for range 3 {
+			_, _ = c.Writer.Write(chunk)
+			c.Writer.Flush() // no Content-Length: chunked on the wire
+		}
+	})...)
+	_, p := e.adminKey(in, "P", allPerms...)
+	user := e.user(in, p, "u")
+	cred, key := e.credential(in, p, user, "")
+
+	srv := httptest.NewServer(in.srv.Handler())
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var received int64
+	for _, path := range []string{"/v1/test/stream", "/v1/test/missing", "/v1/test/stream"} {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path == "/v1/test/stream" && (n != 3*int64(len(chunk)) || len(resp.TransferEncoding) == 0) {
+			t.Fatalf("stream: %d bytes, transfer encoding %v", n, resp.TransferEncoding)
+		}
+		received += n
+	}
+	if err := rec.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var stored int64
+	if err := e.db.Get(&stored, `SELECT sum(bytes_sent) FROM syncgate.usage_route_hourly WHERE credential_id = $1`, cred); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := in.export(t, p, "start_date=2026-11-10&end_date=2026-11-10&format=ndjson")
+	if len(rows) != 1 || rows[0].BytesSent == nil || rows[0].RouteGroup != admin.RouteGroupOther || rows[0].TotalRequests != 3 {
+		t.Fatalf("export rows %+v", rows)
+	}
+	if stored != received || *rows[0].BytesSent != received {
+		t.Fatalf("client received %d body bytes; usage_route_hourly %d, export %d", received, stored, *rows[0].BytesSent)
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // The billing export (GET /v1/admin/usage/export): a partner's usage per
-// user × credential × period, read through a server-side cursor a page at
+// user × credential × period × route group, read through a server-side cursor a page at
 // a time, so neither PostgreSQL's client nor ours holds the whole export.
 
 var (
@@ -29,20 +29,32 @@ const (
 	GranularityMonth = "month"
 )
 
-// UsageExportRow is one user × credential × period with traffic. The
-// usage tables count requests as successful or failed only, and record no
-// route group and no bytes, so the export has no such columns.
+// RouteGroupUnrecorded is the export's route group for requests that
+// usage_hourly counts and usage_route_hourly does not (counted before
+// migration 0014, or by an older instance during an upgrade): their
+// status classes and bytes are unknown.
+const RouteGroupUnrecorded = "unrecorded"
+
+// UsageExportRow is one user × credential × period × route group with
+// traffic. The status classes and bytes are null (not Valid) only for
+// RouteGroupUnrecorded.
 type UsageExportRow struct {
 	UserID       uuid.UUID `db:"user_id"`
 	ExternalID   string    `db:"external_id"`
 	CredentialID uuid.UUID `db:"credential_id"`
 	PeriodStart  time.Time `db:"period_start"`
+	RouteGroup   string    `db:"route_group"`
 	UsageCounts
+	Requests2xx sql.NullInt64 `db:"requests_2xx"`
+	Requests3xx sql.NullInt64 `db:"requests_3xx"`
+	Requests4xx sql.NullInt64 `db:"requests_4xx"`
+	Requests5xx sql.NullInt64 `db:"requests_5xx"`
+	BytesSent   sql.NullInt64 `db:"bytes_sent"`
 }
 
 // UsageExport calls each for every row of a's usage in [start, end) (both
 // rounded up to the hour), ordered by user id, credential id, period
-// start; granularity is GranularityDay or GranularityMonth. The rows come
+// start, route group; granularity is GranularityDay or GranularityMonth. The rows come
 // from one snapshot. The read is audited (usage.viewed, report "export")
 // before the first row. An error of each stops the export and is returned.
 func (s *Store) UsageExport(ctx context.Context, a Admin, start, end time.Time, granularity string, each func(UsageExportRow) error) error {

@@ -18,6 +18,7 @@ import (
 
 var (
 	sqlUsageFlush      = sqlfiles.Must("admin/usage_flush.sql")
+	sqlUsageRouteFlush = sqlfiles.Must("admin/usage_route_flush.sql")
 	sqlUsageBatchClaim = sqlfiles.Must("admin/usage_batch_claim.sql")
 	sqlUsageBatchPrune = sqlfiles.Must("admin/usage_batches_prune.sql")
 	sqlUsageLastUsed   = sqlfiles.Must("admin/usage_last_used.sql")
@@ -40,9 +41,10 @@ const FinalFlushTimeout = 10 * time.Second
 // pruneEvery is how often an instance forgets old batch ids.
 const pruneEvery = time.Hour
 
-// UsageRecorder counts authenticated data requests per credential and UTC
-// hour in memory and adds them to syncgate.usage_hourly in batches. The
-// request path only takes a mutex and bumps four numbers: no I/O.
+// UsageRecorder counts authenticated data requests per credential, UTC
+// hour and route group in memory and adds them to syncgate.usage_hourly
+// and syncgate.usage_route_hourly in batches, both in one transaction. The
+// request path only takes a mutex and bumps a few numbers: no I/O.
 type UsageRecorder struct {
 	db       *sqlx.DB
 	interval time.Duration
@@ -75,12 +77,31 @@ type UsageRecorder struct {
 
 type usageBucket struct {
 	credential uuid.UUID
-	hour       int64 // unix seconds of the hour's start (UTC)
+	hour       int64  // unix seconds of the hour's start (UTC)
+	group      string // the route's group (RouteGroupOther outside the plans' groups)
 }
 
+// usageCounts are one bucket's requests by status class (2xx, 3xx, 4xx,
+// 5xx), body bytes sent and summed response time.
 type usageCounts struct {
-	total, success, failed int64
-	responseMs             float64
+	class      [4]int64
+	bytes      int64
+	responseMs float64
+}
+
+func (c *usageCounts) total() int64 { return c.class[0] + c.class[1] + c.class[2] + c.class[3] }
+
+// RouteGroupOther is the usage route group of a data route outside the
+// plans' groups (admin.RouteGroups): none in the service, only routes
+// tests add.
+const RouteGroupOther = "other"
+
+// statusClass is the index of status's class in usageCounts.class. Codes
+// below 200 count as 2xx and above 599 as 5xx (the service sends neither),
+// so 2xx + 3xx is exactly what usage_hourly counts as successful (below
+// 400) and 4xx + 5xx what it counts as failed.
+func statusClass(status int) int {
+	return min(max(status/100, 2), 5) - 2
 }
 
 // usageBatch is one flush: its id (unique per instance and flush) and what
@@ -107,23 +128,21 @@ func NewUsageRecorder(db *sqlx.DB, interval time.Duration, log *slog.Logger) *Us
 		lastUsed: map[uuid.UUID]time.Time{}, stop: make(chan struct{}), done: make(chan struct{})}
 }
 
-// Record counts one request: status 2xx/3xx is a success, 4xx/5xx a
-// failure (DECISIONS.md), at time at with the given response time.
-func (r *UsageRecorder) Record(credential uuid.UUID, status int, elapsed time.Duration, at time.Time) {
-	b := usageBucket{credential: credential, hour: at.UTC().Truncate(time.Hour).Unix()}
+// Record counts one request of route group group: status 2xx/3xx is a
+// success, 4xx/5xx a failure (DECISIONS.md), at time at with the given
+// response time and bytes body bytes written to the client.
+func (r *UsageRecorder) Record(credential uuid.UUID, group string, status int, bytes int64, elapsed time.Duration, at time.Time) {
+	b := usageBucket{credential: credential, hour: at.UTC().Truncate(time.Hour).Unix(), group: group}
 	ms := float64(elapsed) / float64(time.Millisecond)
+	class := statusClass(status)
 	r.mu.Lock()
 	c := r.pending[b]
 	if c == nil {
 		c = &usageCounts{}
 		r.pending[b] = c
 	}
-	c.total++
-	if status < 400 {
-		c.success++
-	} else {
-		c.failed++
-	}
+	c.class[class]++
+	c.bytes += bytes
 	c.responseMs += ms
 	if at.After(r.lastUsed[credential]) {
 		r.lastUsed[credential] = at
@@ -172,19 +191,53 @@ func (r *UsageRecorder) Flush(ctx context.Context) (err error) {
 	return nil
 }
 
-// send applies b in one transaction unless its id was applied before.
+// send applies b in one transaction unless its id was applied before:
+// usage_hourly's buckets (b's summed over route groups) and
+// usage_route_hourly's, so both always hold the same requests.
 func (r *UsageRecorder) send(ctx context.Context, b *usageBatch) error {
+	type hourKey struct {
+		credential uuid.UUID
+		hour       int64
+	}
+	hourly := make(map[hourKey]*usageCounts, len(b.counts))
 	n := len(b.counts)
+	rCreds, rGroups := make([]string, 0, n), make([]string, 0, n)
+	rHours := make([]time.Time, 0, n)
+	var rClass [4][]int64
+	for i := range rClass {
+		rClass[i] = make([]int64, 0, n)
+	}
+	rBytes := make([]int64, 0, n)
+	for k, c := range b.counts {
+		rCreds = append(rCreds, k.credential.String())
+		rHours = append(rHours, time.Unix(k.hour, 0).UTC())
+		rGroups = append(rGroups, k.group)
+		for i := range rClass {
+			rClass[i] = append(rClass[i], c.class[i])
+		}
+		rBytes = append(rBytes, c.bytes)
+		hk := hourKey{k.credential, k.hour}
+		h := hourly[hk]
+		if h == nil {
+			h = &usageCounts{}
+			hourly[hk] = h
+		}
+		for i := range h.class {
+			h.class[i] += c.class[i]
+		}
+		h.responseMs += c.responseMs
+	}
+	n = len(hourly)
 	creds := make([]string, 0, n)
 	hours := make([]time.Time, 0, n)
 	totals, oks, fails := make([]int64, 0, n), make([]int64, 0, n), make([]int64, 0, n)
 	resp := make([]float64, 0, n)
-	for k, c := range b.counts {
+	for k, c := range hourly {
 		creds = append(creds, k.credential.String())
 		hours = append(hours, time.Unix(k.hour, 0).UTC())
-		totals = append(totals, c.total)
-		oks = append(oks, c.success)
-		fails = append(fails, c.failed)
+		totals = append(totals, c.total())
+		oks = append(oks, c.class[0]+c.class[1])
+		fails = append(fails, c.class[2]+c.class[3])
 		resp = append(resp, c.responseMs)
 	}
 	usedIDs := make([]string, 0, len(b.lastUsed))
@@ -217,6 +270,10 @@ func (r *UsageRecorder) send(ctx context.Context, b *usageBatch) error {
 	}
 	if _, err := tx.ExecContext(ctx, sqlUsageFlush, pq.Array(creds), pq.Array(hours), pq.Array(totals),
 		pq.Array(oks), pq.Array(fails), pq.Array(resp)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, sqlUsageRouteFlush, pq.Array(rCreds), pq.Array(rHours), pq.Array(rGroups),
+		pq.Array(rClass[0]), pq.Array(rClass[1]), pq.Array(rClass[2]), pq.Array(rClass[3]), pq.Array(rBytes)); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

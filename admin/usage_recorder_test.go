@@ -35,6 +35,7 @@ func TestUsageRecorderTwoInstancesExactCounts(t *testing.T) {
 	h1 := time.Date(2026, 11, 20, 23, 59, 59, 0, time.UTC)
 	h2 := h1.Add(time.Second) // next hour and next day
 	statuses := []int{200, 204, 304, 400, 401, 404, 429, 500, 503}
+	groups := []string{GroupChain, GroupHistory, GroupSubmit, GroupWebhooks}
 
 	const perWorker = 500
 	var wg sync.WaitGroup
@@ -54,7 +55,7 @@ func TestUsageRecorderTwoInstancesExactCounts(t *testing.T) {
 				if i%2 == 0 {
 					at = h2
 				}
-				rec.Record(cred, statuses[(w+i)%len(statuses)], 2*time.Millisecond, at)
+				rec.Record(cred, groups[i%len(groups)], statuses[(w+i)%len(statuses)], int64(i%7*100), 2*time.Millisecond, at)
 			}
 		}(w, rec)
 	}
@@ -110,6 +111,49 @@ func TestUsageRecorderTwoInstancesExactCounts(t *testing.T) {
 	if sum != 8*perWorker {
 		t.Errorf("total %d, want %d", sum, 8*perWorker)
 	}
+
+	// The same requests per route group: status classes and bytes.
+	type routeKey struct{ cred, hour, group string }
+	wantRoute := map[routeKey][5]int64{}
+	for w := 0; w < 8; w++ {
+		for i := 0; i < perWorker; i++ {
+			cred, at := cred1, h1
+			if i%3 == 0 {
+				cred = cred2
+			}
+			if i%2 == 0 {
+				at = h2
+			}
+			k := routeKey{cred.String(), at.Truncate(time.Hour).Format(time.RFC3339), groups[i%len(groups)]}
+			v := wantRoute[k]
+			v[statuses[(w+i)%len(statuses)]/100-2]++
+			v[4] += int64(i % 7 * 100)
+			wantRoute[k] = v
+		}
+	}
+	var route []struct {
+		Cred  uuid.UUID `db:"credential_id"`
+		Hour  time.Time `db:"hour"`
+		Group string    `db:"route_group"`
+		S2    int64     `db:"requests_2xx"`
+		S3    int64     `db:"requests_3xx"`
+		S4    int64     `db:"requests_4xx"`
+		S5    int64     `db:"requests_5xx"`
+		Bytes int64     `db:"bytes_sent"`
+	}
+	if err := db.Select(&route, `SELECT credential_id, hour, route_group, requests_2xx, requests_3xx, requests_4xx, requests_5xx, bytes_sent
+		FROM syncgate.usage_route_hourly`); err != nil {
+		t.Fatal(err)
+	}
+	if len(route) != len(wantRoute) {
+		t.Fatalf("got %d route buckets, want %d", len(route), len(wantRoute))
+	}
+	for _, r := range route {
+		k := routeKey{r.Cred.String(), r.Hour.UTC().Format(time.RFC3339), r.Group}
+		if got := [5]int64{r.S2, r.S3, r.S4, r.S5, r.Bytes}; got != wantRoute[k] {
+			t.Errorf("route bucket %v = %v, want %v", k, got, wantRoute[k])
+		}
+	}
 }
 
 func TestUsageRecorderKeepsCountsWhenFlushFails(t *testing.T) {
@@ -118,13 +162,13 @@ func TestUsageRecorderKeepsCountsWhenFlushFails(t *testing.T) {
 	cred := uuid.New()
 	at := time.Date(2026, 11, 21, 8, 30, 0, 0, time.UTC)
 	for i := 0; i < 7; i++ {
-		rec.Record(cred, 200, time.Millisecond, at)
+		rec.Record(cred, GroupChain, 200, 10, time.Millisecond, at)
 	}
 	// The table does not exist yet: the flush fails and must keep the counts.
 	if err := rec.Flush(t.Context()); err == nil {
 		t.Fatal("flush into a missing table succeeded")
 	}
-	rec.Record(cred, 500, time.Millisecond, at)
+	rec.Record(cred, GroupChain, 500, 10, time.Millisecond, at)
 	if _, err := Migrate(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +199,7 @@ func BenchmarkUsageRecord(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
-			rec.Record(creds[i%len(creds)], 200, time.Millisecond, now)
+			rec.Record(creds[i%len(creds)], GroupChain, 200, 1200, time.Millisecond, now)
 			i++
 		}
 	})
@@ -188,7 +232,7 @@ func TestUsageFlushIdempotent(t *testing.T) {
 	rec := NewUsageRecorder(db, time.Hour, nil)
 	at := time.Date(2026, 11, 21, 8, 30, 0, 0, time.UTC)
 	for i := range 5 {
-		rec.Record(c.ID, 200, time.Millisecond, at.Add(time.Duration(i)*time.Second))
+		rec.Record(c.ID, GroupChain, 200, 100, time.Millisecond, at.Add(time.Duration(i)*time.Second))
 	}
 	lost := true
 	rec.afterCommit = func() error {
@@ -204,7 +248,7 @@ func TestUsageFlushIdempotent(t *testing.T) {
 	if total, _, _, last := usageOf(t, db, c.ID); total != 5 || last == nil || !last.Equal(at.Add(4*time.Second)) {
 		t.Fatalf("after the committed flush: total %d last_used_at %v", total, last)
 	}
-	rec.Record(c.ID, 429, time.Millisecond, at.Add(time.Minute))
+	rec.Record(c.ID, GroupHistory, 429, 100, time.Millisecond, at.Add(time.Minute))
 	if err := rec.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -212,8 +256,19 @@ func TestUsageFlushIdempotent(t *testing.T) {
 	if total != 6 || ok != 5 || failed != 1 || last == nil || !last.Equal(at.Add(time.Minute)) {
 		t.Fatalf("after the retry: %d/%d/%d last_used_at %v, want 6/5/1 and %v", total, ok, failed, last, at.Add(time.Minute))
 	}
+	// The route-group rows were in the claimed batch too: not doubled either.
+	var route struct {
+		N, S2, S4, Bytes int64
+	}
+	if err := db.Get(&route, `SELECT count(*) AS n, sum(requests_2xx) AS s2, sum(requests_4xx) AS s4, sum(bytes_sent) AS bytes
+		FROM syncgate.usage_route_hourly WHERE credential_id = $1`, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if route != (struct{ N, S2, S4, Bytes int64 }{2, 5, 1, 600}) {
+		t.Fatalf("route-group rows after the retry: %+v, want 2 rows, 5 2xx, 1 4xx, 600 bytes", route)
+	}
 	// last_used_at never moves backwards.
-	rec.Record(c.ID, 200, time.Millisecond, at)
+	rec.Record(c.ID, GroupChain, 200, 100, time.Millisecond, at)
 	if err := rec.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +285,7 @@ func TestUsageFinalFlushOwnTimeout(t *testing.T) {
 	rec.Start()
 	cred := uuid.New()
 	for range 3 {
-		rec.Record(cred, 200, time.Millisecond, time.Now())
+		rec.Record(cred, GroupChain, 200, 0, time.Millisecond, time.Now())
 	}
 	exhausted, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()

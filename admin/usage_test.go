@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/lib/pq"
 )
 
 func TestCeilHour(t *testing.T) {
@@ -197,5 +200,23 @@ func TestUsageWindowAligned(t *testing.T) {
 	}
 	if !s.Equal(time.Date(2026, 11, 1, 10, 30, 0, 0, time.UTC)) {
 		t.Fatal("aligned changed its input")
+	}
+}
+
+// TestUsageRouteFlushPlan: the recorder's per-route-group upsert finds its
+// conflicting rows through usage_route_hourly's primary key (the counts
+// in its INCLUDE keep the export index-only) and reads no other table.
+func TestUsageRouteFlushPlan(t *testing.T) {
+	db := migrated(t)
+	var plan []string
+	if err := db.Select(&plan, "EXPLAIN "+sqlUsageRouteFlush, pq.Array([]string{uuid.NewString()}),
+		pq.Array([]time.Time{time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}), pq.Array([]string{GroupChain}),
+		pq.Array([]int64{1}), pq.Array([]int64{0}), pq.Array([]int64{0}), pq.Array([]int64{0}), pq.Array([]int64{512})); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(plan, "\n")
+	if !strings.Contains(text, "Insert on usage_route_hourly") || !strings.Contains(text, "Conflict Arbiter Indexes: usage_route_hourly_pkey") ||
+		regexp.MustCompile(`(Seq|Index|Index Only|Bitmap Heap) Scan`).MatchString(text) {
+		t.Errorf("route flush plan:\n%s", text)
 	}
 }

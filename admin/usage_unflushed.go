@@ -57,7 +57,7 @@ func (r *UsageRecorder) Unflushed(creds map[uuid.UUID]bool, since time.Time, sna
 	sum := func(m map[usageBucket]*usageCounts) (n int64) {
 		for b, c := range m {
 			if b.hour >= from && creds[b.credential] {
-				n += c.total
+				n += c.total()
 			}
 		}
 		return n

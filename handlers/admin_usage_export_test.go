@@ -20,6 +20,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
 	sqlfiles "github.com/syncgate/syncgate/sql"
@@ -43,7 +44,8 @@ func init() {
 		}
 		if last == nil {
 			last = map[string]any{"user_id": "00000000-0000-0000-0000-000000000000", "external_id": "", "credential_id": "00000000-0000-0000-0000-000000000000",
-				"period_start": "2026-01-01T00:00:00.000Z", "total_requests": 1, "successful_requests": 1, "failed_requests": 0, "quota_used": 1}
+				"period_start": "2026-01-01T00:00:00.000Z", "total_requests": 1, "successful_requests": 1, "failed_requests": 0, "quota_used": 1,
+				"route_group": "chain", "requests_2xx": 1, "requests_3xx": 0, "requests_4xx": 0, "requests_5xx": 0, "bytes_sent": 10}
 		}
 		return last, sc.Err()
 	})
@@ -59,6 +61,34 @@ type exportRow struct {
 	SuccessfulRequests int64  `json:"successful_requests"`
 	FailedRequests     int64  `json:"failed_requests"`
 	QuotaUsed          int64  `json:"quota_used"`
+	RouteGroup         string `json:"route_group"`
+	Requests2xx        *int64 `json:"requests_2xx"`
+	Requests3xx        *int64 `json:"requests_3xx"`
+	Requests4xx        *int64 `json:"requests_4xx"`
+	Requests5xx        *int64 `json:"requests_5xx"`
+	BytesSent          *int64 `json:"bytes_sent"`
+}
+
+// detail is the row's classes and bytes ("unknown" when null, as for the
+// route group "unrecorded").
+func (r exportRow) detail() string {
+	vs := []*int64{r.Requests2xx, r.Requests3xx, r.Requests4xx, r.Requests5xx, r.BytesSent}
+	if vs[0] == nil {
+		for _, v := range vs {
+			if v != nil {
+				return "partly null"
+			}
+		}
+		return "unknown"
+	}
+	var out []string
+	for _, v := range vs {
+		if v == nil {
+			return "partly null"
+		}
+		out = append(out, strconv.FormatInt(*v, 10))
+	}
+	return strings.Join(out, "/")
 }
 
 // export fetches an export (checked against the OpenAPI document) and
@@ -80,7 +110,8 @@ func (in *instance) export(t *testing.T, key, query string) (*httptest.ResponseR
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Join(recs[0], ","); got != "user_id,external_id,credential_id,period_start,total_requests,successful_requests,failed_requests,quota_used" {
+		if got := strings.Join(recs[0], ","); got != "user_id,external_id,credential_id,period_start,total_requests,successful_requests,failed_requests,quota_used,"+
+			"route_group,requests_2xx,requests_3xx,requests_4xx,requests_5xx,bytes_sent" {
 			t.Fatalf("CSV header %q", got)
 		}
 		for _, r := range recs[1:] {
@@ -91,7 +122,14 @@ func (in *instance) export(t *testing.T, key, query string) (*httptest.ResponseR
 				}
 				return v
 			}
-			rows = append(rows, exportRow{r[0], r[1], r[2], r[3], n(4), n(5), n(6), n(7)})
+			null := func(i int) *int64 { // an empty cell is null
+				if r[i] == "" {
+					return nil
+				}
+				v := n(i)
+				return &v
+			}
+			rows = append(rows, exportRow{r[0], r[1], r[2], r[3], n(4), n(5), n(6), n(7), r[8], null(9), null(10), null(11), null(12), null(13)})
 		}
 	case "application/x-ndjson":
 		sc := bufio.NewScanner(bytes.NewReader(w.Body.Bytes()))
@@ -147,6 +185,13 @@ func TestUsageExport(t *testing.T) {
 		tr.send(c2, k2, "GET", "/v1/test/chain")
 		tr.send(c3, k3, "GET", "/v1/test/whoami")
 		tr.send(cq, kq, "GET", "/v1/test/whoami")
+		// Real data routes of each plan group (answered without a chain:
+		// whatever they answer is tallied by its status and body).
+		tr.send(c1, k1, "GET", "/v1/tx/hash/zz")
+		tr.send(c1, k1, "POST", "/v1/tx/submit")
+		tr.send(c1, k1, "GET", "/v1/tx/history/zz")
+		tr.send(c3, k3, "GET", "/v1/mempool")
+		tr.send(c3, k3, "GET", "/v1/tx/hash/zz")
 	}
 	send()
 	e.clock.Add(time.Hour) // 2026-11-01 00:40
@@ -170,8 +215,8 @@ func TestUsageExport(t *testing.T) {
 					t.Fatalf("Content-Disposition %q, want %q", cd, want)
 				}
 				// Every row is one of P's credentials with the ledger's counts
-				// for its period; every ledger entry appears once.
-				got := map[string]usageTally{}
+				// for its period and route group; every ledger entry appears once.
+				got := map[string]string{}
 				prev := ""
 				for _, r := range rows {
 					user, ok := owner[r.CredentialID]
@@ -181,33 +226,51 @@ func TestUsageExport(t *testing.T) {
 					if ext := map[string]string{alice: "cust-1", bob: ""}[user]; r.ExternalID != ext {
 						t.Fatalf("external_id %q, want %q", r.ExternalID, ext)
 					}
-					if r.QuotaUsed != r.TotalRequests || r.TotalRequests != r.SuccessfulRequests+r.FailedRequests {
-						t.Fatalf("inconsistent row %+v", r)
+					if r.QuotaUsed != r.TotalRequests || r.TotalRequests != r.SuccessfulRequests+r.FailedRequests ||
+						r.Requests2xx == nil || *r.Requests2xx+*r.Requests3xx != r.SuccessfulRequests || *r.Requests4xx+*r.Requests5xx != r.FailedRequests {
+						t.Fatalf("inconsistent row %+v (%s)", r, r.detail())
 					}
-					key := r.UserID + "/" + r.CredentialID + "/" + r.PeriodStart
+					key := r.UserID + "/" + r.CredentialID + "/" + r.PeriodStart + "/" + r.RouteGroup
 					if key <= prev {
 						t.Fatalf("rows out of order: %s after %s", key, prev)
 					}
 					prev = key
-					got[r.CredentialID+"/"+r.PeriodStart] = usageTally{total: r.TotalRequests, ok: r.SuccessfulRequests, failed: r.FailedRequests}
+					got[r.CredentialID+"/"+r.PeriodStart+"/"+r.RouteGroup] = r.detail()
 				}
-				wantRows := map[string]usageTally{}
+				sums := map[string]*routeTally{}
 				for cred := range owner {
-					for day, d := range tr.ledger[cred] {
+					for day, groups := range tr.routes[cred] {
 						period := day + "T00:00:00.000Z"
 						if gran == "month" {
 							period = day[:8] + "01T00:00:00.000Z"
 						}
-						u := wantRows[cred+"/"+period]
-						u.add(usageTally{total: d.total, ok: d.ok, failed: d.failed})
-						wantRows[cred+"/"+period] = u
+						for g, rt := range groups {
+							k := cred + "/" + period + "/" + g
+							if sums[k] == nil {
+								sums[k] = &routeTally{}
+							}
+							for i := range rt.class {
+								sums[k].class[i] += rt.class[i]
+							}
+							sums[k].bytes += rt.bytes
+						}
 					}
 				}
-				if fmt.Sprint(got) != fmt.Sprint(wantRows) {
-					t.Fatalf("export\n%v\nwant\n%v", got, wantRows)
+				wantRows := map[string]string{}
+				for k, rt := range sums {
+					wantRows[k] = fmt.Sprintf("%d/%d/%d/%d/%d", rt.class[0], rt.class[1], rt.class[2], rt.class[3], rt.bytes)
 				}
-				if n := map[string]int{"day": 6, "month": 6}[gran]; len(rows) != n {
-					t.Fatalf("%d rows, want %d", len(rows), n)
+				if fmt.Sprint(got) != fmt.Sprint(wantRows) {
+					t.Fatalf("export (2xx/3xx/4xx/5xx/bytes)\n%v\nwant\n%v", got, wantRows)
+				}
+				groups := map[string]bool{}
+				for k := range got {
+					groups[k[strings.LastIndex(k, "/")+1:]] = true
+				}
+				for _, g := range []string{admin.GroupChain, admin.GroupHistory, admin.GroupSubmit, admin.GroupMempool, admin.RouteGroupOther} {
+					if !groups[g] {
+						t.Fatalf("no row of route group %s: %v", g, got)
+					}
 				}
 			})
 		}
@@ -263,6 +326,63 @@ func TestUsageExport(t *testing.T) {
 		w, _ := in.export(t, noUsage, window)
 		if w.Code != 403 || !strings.Contains(w.Body.String(), "Permission denied: view_usage required") {
 			t.Fatalf("without view_usage: %d %s", w.Code, w.Body)
+		}
+	})
+
+	// Requests counted before usage_route_hourly existed (only in
+	// usage_hourly): the route group "unrecorded", classes and bytes
+	// null, and the totals still those of the usage endpoints.
+	t.Run("unrecorded", func(t *testing.T) {
+		if _, err := e.db.Exec(`INSERT INTO syncgate.usage_hourly (credential_id, hour, total_requests, successful_requests, failed_requests)
+			VALUES ($1, '2026-10-31 05:00Z', 5, 4, 1)`, c3); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.db.Exec(`UPDATE syncgate.usage_hourly SET total_requests = total_requests + 2, failed_requests = failed_requests + 2
+			WHERE credential_id = $1 AND hour = '2026-10-31 23:00Z'`, c1); err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"csv", "ndjson"} {
+			_, rows := in.export(t, p, window+"&format="+format)
+			var sum, unrec [3]int64
+			for _, r := range rows {
+				sum[0] += r.TotalRequests
+				sum[1] += r.SuccessfulRequests
+				sum[2] += r.FailedRequests
+				if r.RouteGroup != admin.RouteGroupUnrecorded {
+					continue
+				}
+				if r.PeriodStart != day1+"T00:00:00.000Z" || r.detail() != "unknown" || r.QuotaUsed != r.TotalRequests {
+					t.Fatalf("%s: unrecorded row %+v (%s)", format, r, r.detail())
+				}
+				switch r.CredentialID {
+				case c1:
+					unrec[0] += r.TotalRequests
+					if r.SuccessfulRequests != 0 || r.FailedRequests != 2 {
+						t.Fatalf("%s: c1 unrecorded %+v", format, r)
+					}
+				case c3:
+					unrec[1] += r.TotalRequests
+					if r.SuccessfulRequests != 4 || r.FailedRequests != 1 {
+						t.Fatalf("%s: c3 unrecorded %+v", format, r)
+					}
+				default:
+					unrec[2]++
+				}
+			}
+			if unrec != [3]int64{2, 5, 0} {
+				t.Fatalf("%s: unrecorded requests c1 %d, c3 %d, rows of others %d", format, unrec[0], unrec[1], unrec[2])
+			}
+			var list []usageRowJSON
+			in.call(t, "GET", "/v1/admin/usage?limit=100&"+window, p, "").want(t, 200, "").into(t, &list)
+			var want [3]int64
+			for _, r := range list {
+				for i, v := range r.counts() {
+					want[i] += v
+				}
+			}
+			if sum != want {
+				t.Fatalf("%s: export totals %v, GET /v1/admin/usage %v", format, sum, want)
+			}
 		}
 	})
 
@@ -337,9 +457,9 @@ func (d *discardWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// TestUsageExportMemory: an export of about a million rows (2,740
-// credentials × 365 days, one bucket each, made with generate_series)
-// streams with the heap flat: HeapInuse sampled during the stream stays
+// TestUsageExportMemory: an export of about a million rows (1,370
+// credentials × 365 days × 2 route groups, one bucket each, made with
+// generate_series) streams with the heap flat: HeapInuse sampled during the stream stays
 // within 20 MB of the heap before it. It runs under the default request
 // deadline, which the export's route extends.
 func TestUsageExportMemory(t *testing.T) {
@@ -348,18 +468,26 @@ func TestUsageExportMemory(t *testing.T) {
 	_, p := e.adminKey(in, "P", allPerms...)
 	user := e.userWithExternalID(in, p, "big", "cust-big")
 	c0, _ := e.credential(in, p, user, "")
-	const creds, days = 2740, 365
+	const creds, days, groups = 1370, 365, 2
 	if _, err := e.db.Exec(`INSERT INTO syncgate.credentials (id, user_account_id, admin_key_id, partner_id, name, key_hash, api_key_prefix, network_id)
 		SELECT gen_random_uuid(), c.user_account_id, c.admin_key_id, c.partner_id, 'k' || g, sha256(g::text::bytea), c.api_key_prefix, c.network_id
 		FROM syncgate.credentials c, generate_series(2, $2) g WHERE c.id = $1`, c0, creds); err != nil {
 		t.Fatal(err)
 	}
+	// Each hour: chain 2xx 2, 3xx 1, 4xx 1; history 2xx 1, 5xx 1 (so
+	// usage_hourly's 6 = 4 + 2 and no "unrecorded" rows).
 	if _, err := e.db.Exec(`INSERT INTO syncgate.usage_hourly (credential_id, hour, total_requests, successful_requests, failed_requests)
-		SELECT c.id, timestamptz '2025-01-01 12:00Z' + d * interval '1 day', 3, 2, 1
+		SELECT c.id, timestamptz '2025-01-01 12:00Z' + d * interval '1 day', 6, 4, 2
 		FROM syncgate.credentials c, generate_series(0, $1 - 1) d WHERE c.user_account_id = $2`, days, user); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.db.Exec(`VACUUM ANALYZE syncgate.usage_hourly, syncgate.credentials, syncgate.user_accounts`); err != nil {
+	if _, err := e.db.Exec(`INSERT INTO syncgate.usage_route_hourly (credential_id, hour, route_group, requests_2xx, requests_3xx, requests_4xx, requests_5xx, bytes_sent)
+		SELECT h.credential_id, h.hour, g.name, g.s2, g.s3, g.s4, g.s5, g.bytes
+		FROM syncgate.usage_hourly h, (VALUES ('chain', 2, 1, 1, 0, 5000), ('history', 1, 0, 0, 1, 900)) g (name, s2, s3, s4, s5, bytes)
+		WHERE h.credential_id IN (SELECT id FROM syncgate.credentials WHERE user_account_id = $1)`, user); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Exec(`VACUUM ANALYZE syncgate.usage_hourly, syncgate.usage_route_hourly, syncgate.credentials, syncgate.user_accounts`); err != nil {
 		t.Fatal(err)
 	}
 	// The plan of the cursor as the export declares it (a cursor's plan
@@ -373,9 +501,10 @@ func TestUsageExportMemory(t *testing.T) {
 	if err := e.db.Select(&plan, "EXPLAIN "+stmt, partner, "2025-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "day"); err != nil {
 		t.Fatal(err)
 	}
-	// Each credential's buckets by the key, and no sort of the whole export:
-	// only each credential's periods are sorted (presorted by user, credential).
+	// Each credential's buckets by the keys, and no sort of the whole export:
+	// only each credential's rows are sorted (presorted by user, credential).
 	if p := strings.Join(plan, "\n"); !strings.Contains(p, "Index Only Scan using usage_hourly_pkey on usage_hourly") ||
+		!strings.Contains(p, "Index Only Scan using usage_route_hourly_pkey on usage_route_hourly") ||
 		!strings.HasPrefix(plan[0], "Incremental Sort") || !strings.Contains(p, "Presorted Key: u.id, c.id") {
 		t.Fatalf("the export's plan reads more than it streams:\n%s", p)
 	} else {
@@ -412,13 +541,72 @@ func TestUsageExportMemory(t *testing.T) {
 	in.srv.Handler().ServeHTTP(w, req)
 	close(stop)
 	wg.Wait()
-	if w.code != 200 || w.lines.Load() != creds*days {
-		t.Fatalf("%d: %d lines, want %d; %s", w.code, w.lines.Load(), creds*days, w.first)
+	if w.code != 200 || w.lines.Load() != creds*days*groups {
+		t.Fatalf("%d: %d lines, want %d; %s", w.code, w.lines.Load(), creds*days*groups, w.first)
 	}
 	growth := int64(peak.Load()) - int64(base)
 	t.Logf("%d rows, %d MB in %s; HeapInuse %d MB before, peak %d MB: growth %.1f MB",
 		w.lines.Load(), w.bytes.Load()>>20, time.Since(began).Round(time.Millisecond), base>>20, peak.Load()>>20, float64(growth)/(1<<20))
 	if growth > 20<<20 {
 		t.Fatalf("heap grew by %d MB during the export", growth>>20)
+	}
+}
+
+// TestUsageBytesOverTheWire: bytes_sent is the response body a client
+// reads over a real connection (a streamed, chunked answer and an error
+// envelope), not the chunk framing or headers; the export bills exactly
+// that.
+func TestUsageBytesOverTheWire(t *testing.T) {
+	e := newAdminEnv(t)
+	e.setClock(time.Date(2026, 11, 10, 9, 15, 0, 0, time.UTC))
+	rec := admin.NewUsageRecorder(e.db, time.Hour, quiet) // flushed by Close
+	in := e.usageInstance(rec)
+	e.addUsageRoutes(in)
+	chunk := bytes.Repeat([]byte("0123456789abcdef"), 2500) // 40,000 bytes
+	in.srv.engine.GET("/v1/test/stream", append(in.srv.dataMiddleware(), func(c *gin.Context) {
+		c.Header("Content-Type", "application/octet-stream")
+		for range 3 {
+			_, _ = c.Writer.Write(chunk)
+			c.Writer.Flush() // no Content-Length: chunked on the wire
+		}
+	})...)
+	_, p := e.adminKey(in, "P", allPerms...)
+	user := e.user(in, p, "u")
+	cred, key := e.credential(in, p, user, "")
+
+	srv := httptest.NewServer(in.srv.Handler())
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	var received int64
+	for _, path := range []string{"/v1/test/stream", "/v1/test/missing", "/v1/test/stream"} {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path == "/v1/test/stream" && (n != 3*int64(len(chunk)) || len(resp.TransferEncoding) == 0) {
+			t.Fatalf("stream: %d bytes, transfer encoding %v", n, resp.TransferEncoding)
+		}
+		received += n
+	}
+	if err := rec.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var stored int64
+	if err := e.db.Get(&stored, `SELECT sum(bytes_sent) FROM syncgate.usage_route_hourly WHERE credential_id = $1`, cred); err != nil {
+		t.Fatal(err)
+	}
+	_, rows := in.export(t, p, "start_date=2026-11-10&end_date=2026-11-10&format=ndjson")
+	if len(rows) != 1 || rows[0].BytesSent == nil || rows[0].RouteGroup != admin.RouteGroupOther || rows[0].TotalRequests != 3 {
+		t.Fatalf("export rows %+v", rows)
+	}
+	if stored != received || *rows[0].BytesSent != received {
+		t.Fatalf("client received %d body bytes; usage_route_hourly %d, export %d", received, stored, *rows[0].BytesSent)
 	}
 }

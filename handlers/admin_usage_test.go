@@ -57,11 +57,41 @@ type traffic struct {
 	ins    []*instance
 	sent   map[string]int
 	ledger map[string]map[string]*usageTally
+	// routes: credential → UTC day → route group → status classes and
+	// the body bytes the client received.
+	routes map[string]map[string]map[string]*routeTally
 	codes  map[int]int
 }
 
+// routeTally is one route group's requests by status class (2xx…5xx)
+// and body bytes.
+type routeTally struct {
+	class [4]int64
+	bytes int64
+}
+
 func newTraffic(t *testing.T, e *adminEnv, ins ...*instance) *traffic {
-	return &traffic{t: t, e: e, ins: ins, sent: map[string]int{}, ledger: map[string]map[string]*usageTally{}, codes: map[int]int{}}
+	return &traffic{t: t, e: e, ins: ins, sent: map[string]int{}, ledger: map[string]map[string]*usageTally{},
+		routes: map[string]map[string]map[string]*routeTally{}, codes: map[int]int{}}
+}
+
+// routeGroupOf is the usage route group of a test request's path: the
+// plans' group of the real routes the usage tests call, "other" for the
+// routes tests add.
+func routeGroupOf(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/v1/test/"):
+		return admin.RouteGroupOther
+	case strings.HasPrefix(path, "/v1/tx/submit"), strings.HasPrefix(path, "/v1/tx/status/"):
+		return admin.GroupSubmit
+	case strings.HasPrefix(path, "/v1/mempool"):
+		return admin.GroupMempool
+	case strings.HasPrefix(path, "/v1/tx/history/"), strings.HasPrefix(path, "/v1/tx/address/"):
+		return admin.GroupHistory
+	case strings.HasPrefix(path, "/v1/webhooks"):
+		return admin.GroupWebhooks
+	}
+	return admin.GroupChain
 }
 
 // send makes one data request with key (of credential cred; "" for a key
@@ -100,6 +130,19 @@ func (tr *traffic) send(cred, key, method, path string) int {
 	if path == "/v1/test/slow" && r.Code == 200 {
 		d.ms += slowMs
 	}
+	if tr.routes[cred] == nil {
+		tr.routes[cred] = map[string]map[string]*routeTally{}
+	}
+	if tr.routes[cred][day] == nil {
+		tr.routes[cred][day] = map[string]*routeTally{}
+	}
+	g := tr.routes[cred][day][routeGroupOf(path)]
+	if g == nil {
+		g = &routeTally{}
+		tr.routes[cred][day][routeGroupOf(path)] = g
+	}
+	g.class[r.Code/100-2]++
+	g.bytes += int64(len(r.Raw))
 	return r.Code
 }
 

@@ -5,11 +5,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/admin"
 )
 
 // UsageRecorder counts one authenticated data request (admin.UsageRecorder).
 type UsageRecorder interface {
-	Record(credential uuid.UUID, status int, elapsed time.Duration, at time.Time)
+	Record(credential uuid.UUID, group string, status int, bytes int64, elapsed time.Duration, at time.Time)
 }
 
 // recordUsage counts every authenticated data request for its credential,
@@ -23,7 +25,11 @@ func (s *Server) recordUsage(c *gin.Context) {
 		return
 	}
 	if caller, ok := callerOf(c); ok {
-		s.deps.Usage.Record(caller.CredentialID, c.Writer.Status(), s.deps.Now().Sub(start), start)
+		group := s.groups[c.FullPath()]
+		if group == "" {
+			group = admin.RouteGroupOther
+		}
+		s.deps.Usage.Record(caller.CredentialID, group, c.Writer.Status(), int64(max(c.Writer.Size(), 0)), s.deps.Now().Sub(start), start)
 	}
 	s.quotaDone(c)
 }

@@ -2,6 +2,7 @@ package adminapi
 
 import (
 	"bufio"
+	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -32,9 +33,12 @@ const MaxExportDuration = 10 * time.Minute
 // exportFlushRows is how many rows go out between flushes to the client.
 const exportFlushRows = 1000
 
+// exportColumns: the columns of one row per user × credential × period
+// before route groups came first, in their places, then the route group's.
 var exportColumns = []string{
 	"user_id", "external_id", "credential_id", "period_start",
 	"total_requests", "successful_requests", "failed_requests", "quota_used",
+	"route_group", "requests_2xx", "requests_3xx", "requests_4xx", "requests_5xx", "bytes_sent",
 }
 
 // usageExportJSON is one NDJSON line (OpenAPI "UsageExportRow").
@@ -44,7 +48,29 @@ type usageExportJSON struct {
 	CredentialID uuid.UUID `json:"credential_id"`
 	PeriodStart  string    `json:"period_start"`
 	usageCountsJSON
-	QuotaUsed int64 `json:"quota_used"`
+	QuotaUsed   int64  `json:"quota_used"`
+	RouteGroup  string `json:"route_group"`
+	Requests2xx *int64 `json:"requests_2xx"`
+	Requests3xx *int64 `json:"requests_3xx"`
+	Requests4xx *int64 `json:"requests_4xx"`
+	Requests5xx *int64 `json:"requests_5xx"`
+	BytesSent   *int64 `json:"bytes_sent"`
+}
+
+// nullable is n for JSON: null when unknown (route group "unrecorded").
+func nullable(n sql.NullInt64) *int64 {
+	if !n.Valid {
+		return nil
+	}
+	return &n.Int64
+}
+
+// csvNullable is n for CSV: an empty cell when unknown.
+func csvNullable(n sql.NullInt64) string {
+	if !n.Valid {
+		return ""
+	}
+	return strconv.FormatInt(n.Int64, 10)
 }
 
 type exportQuery struct {
@@ -138,7 +164,11 @@ func (s *API) UsageExport(c *gin.Context) error {
 			rec[4] = strconv.FormatInt(r.Total, 10)
 			rec[5] = strconv.FormatInt(r.Successful, 10)
 			rec[6] = strconv.FormatInt(r.Failed, 10)
-			rec[7] = rec[4]
+			rec[7] = rec[4] // every recorded request counts towards the quotas
+			rec[8] = spreadsheetSafe(r.RouteGroup)
+			rec[9], rec[10] = csvNullable(r.Requests2xx), csvNullable(r.Requests3xx)
+			rec[11], rec[12] = csvNullable(r.Requests4xx), csvNullable(r.Requests5xx)
+			rec[13] = csvNullable(r.BytesSent)
 			return cw.Write(rec)
 		}
 		finish = func() error { cw.Flush(); return cw.Error() }
@@ -149,7 +179,10 @@ func (s *API) UsageExport(c *gin.Context) error {
 			return enc.Encode(usageExportJSON{
 				UserID: r.UserID, ExternalID: r.ExternalID, CredentialID: r.CredentialID,
 				PeriodStart: isoTime(r.PeriodStart), usageCountsJSON: usageCountsView(r.UsageCounts),
-				QuotaUsed: r.Total,
+				QuotaUsed: r.Total, RouteGroup: r.RouteGroup,
+				Requests2xx: nullable(r.Requests2xx), Requests3xx: nullable(r.Requests3xx),
+				Requests4xx: nullable(r.Requests4xx), Requests5xx: nullable(r.Requests5xx),
+				BytesSent: nullable(r.BytesSent),
 			})
 		}
 		finish = func() error { return nil }

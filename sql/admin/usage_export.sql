@@ -1,24 +1,34 @@
--- usage_export: opens the cursor usage_export over a partner's request counts, one row per
--- user × credential × period (UTC day or calendar month) with traffic, ordered by user id,
--- credential id, period start. Read in pages by usage_export_fetch.sql, so no side holds the
--- whole export. Credentials of every status count (revoked ones included), as in
--- usage_credentials.sql, so the sums equal GET /v1/admin/usage for the same window.
+-- usage_export: opens the cursor usage_export over a partner's usage, one row per user ×
+-- credential × period (UTC day or calendar month) × route group with traffic, ordered by user
+-- id, credential id, period start, route group. Read in pages by usage_export_fetch.sql, so no
+-- side holds the whole export. Credentials of every status count (revoked ones included), as in
+-- usage_credentials.sql. Route groups, status classes and bytes come from usage_route_hourly;
+-- what usage_hourly counts beyond it (hours counted before migration 0014, or by an older
+-- instance during an upgrade) is the route group 'unrecorded', with the classes and bytes null.
+-- So the counts are usage_hourly's and their sums equal GET /v1/admin/usage for the same window.
 -- $1 partner_id, $2 window start (buckets with hour >= $2), $3 window end (buckets with
 -- hour < $3), $4 date_trunc unit: 'day' or 'month'.
 -- Uses credentials_partner_idx for the partner's credentials (sorted: a partner has thousands
--- at most), then per credential, in the LATERAL, an index-only range scan of usage_hourly_pkey
--- (credential_id, hour) INCLUDE (counts) (migration 0004) grouped into periods. Only one
--- credential's periods are ever sorted, so rows leave as soon as the first credential is
--- summed, however long the window (EXPLAIN checked in TestUsageExportMemory).
+-- at most), then per credential, in the LATERAL, index-only range scans of usage_route_hourly_pkey
+-- (credential_id, hour, route_group) and usage_hourly_pkey (credential_id, hour), both INCLUDE
+-- (counts), grouped into periods. Only one credential's rows are ever sorted, so rows leave as
+-- soon as the first credential is summed, however long the window (EXPLAIN checked in
+-- TestUsageExportMemory).
 DECLARE usage_export NO SCROLL CURSOR FOR
 SELECT
   c.user_id,
   c.external_id,
   c.credential_id,
   p.period_start,
-  p.total_requests,
+  p.route_group,
+  p.successful_requests + p.failed_requests AS total_requests,
   p.successful_requests,
-  p.failed_requests
+  p.failed_requests,
+  p.requests_2xx,
+  p.requests_3xx,
+  p.requests_4xx,
+  p.requests_5xx,
+  p.bytes_sent
 FROM (
   SELECT u.id AS user_id, u.external_id, c.id AS credential_id
   FROM syncgate.credentials c
@@ -28,14 +38,53 @@ FROM (
 ) c
 CROSS JOIN LATERAL (
   SELECT
-    date_trunc($4::text, h.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS period_start,
-    sum(h.total_requests)::bigint AS total_requests,
-    sum(h.successful_requests)::bigint AS successful_requests,
-    sum(h.failed_requests)::bigint AS failed_requests
-  FROM syncgate.usage_hourly h
-  WHERE h.credential_id = c.credential_id
-    AND h.hour >= $2
-    AND h.hour < $3
-  GROUP BY 1
+    b.period_start,
+    b.route_group,
+    sum(b.ok)::bigint AS successful_requests,
+    sum(b.failed)::bigint AS failed_requests,
+    sum(b.s2)::bigint AS requests_2xx,
+    sum(b.s3)::bigint AS requests_3xx,
+    sum(b.s4)::bigint AS requests_4xx,
+    sum(b.s5)::bigint AS requests_5xx,
+    sum(b.bytes)::bigint AS bytes_sent
+  FROM (
+    SELECT
+      date_trunc($4::text, r.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS period_start,
+      r.route_group,
+      r.requests_2xx + r.requests_3xx AS ok,
+      r.requests_4xx + r.requests_5xx AS failed,
+      r.requests_2xx AS s2, r.requests_3xx AS s3, r.requests_4xx AS s4, r.requests_5xx AS s5,
+      r.bytes_sent AS bytes
+    FROM syncgate.usage_route_hourly r
+    WHERE r.credential_id = c.credential_id
+      AND r.hour >= $2
+      AND r.hour < $3
+    UNION ALL
+    -- 'unrecorded': usage_hourly's counts less those of usage_route_hourly (never negative:
+    -- the recorder adds to both in one transaction).
+    SELECT
+      date_trunc($4::text, h.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+      'unrecorded',
+      h.successful_requests,
+      h.failed_requests,
+      NULL, NULL, NULL, NULL, NULL
+    FROM syncgate.usage_hourly h
+    WHERE h.credential_id = c.credential_id
+      AND h.hour >= $2
+      AND h.hour < $3
+    UNION ALL
+    SELECT
+      date_trunc($4::text, r.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+      'unrecorded',
+      -(r.requests_2xx + r.requests_3xx),
+      -(r.requests_4xx + r.requests_5xx),
+      NULL, NULL, NULL, NULL, NULL
+    FROM syncgate.usage_route_hourly r
+    WHERE r.credential_id = c.credential_id
+      AND r.hour >= $2
+      AND r.hour < $3
+  ) b
+  GROUP BY b.period_start, b.route_group
+  HAVING sum(b.ok) + sum(b.failed) <> 0
 ) p
-ORDER BY c.user_id, c.credential_id, p.period_start
+ORDER BY c.user_id, c.credential_id, p.period_start, p.route_group

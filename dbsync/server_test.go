@@ -93,7 +93,8 @@ func testPinnedReads(t *testing.T, pin func(db *dbsync.DB) (*dbsync.DB, context.
 	db.TakeOut(0)
 	start := time.Now()
 	_, err = db.TxHistory(ctx, mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 5}, nil)
-	if !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) > 50*time.Millisecond {
+	// At once: not after a wait for a probe or a connection (a second each).
+	if !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) >= time.Second {
 		t.Errorf("every server out: %v after %s", err, time.Since(start))
 	}
 }
@@ -114,7 +115,8 @@ func TestDetectionRetried(t *testing.T) {
 		t.Fatalf("first attempt on an empty database: %v", err)
 	}
 	start := time.Now()
-	if _, err := db.Tip(t.Context()); !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) > 50*time.Millisecond {
+	// At once: not after a detection attempt's connection (a second).
+	if _, err := db.Tip(t.Context()); !errors.Is(err, dbsync.ErrUnavailable) || time.Since(start) >= time.Second {
 		t.Errorf("read before ready: %v after %s", err, time.Since(start))
 	}
 	// db-sync creates its schema meanwhile.

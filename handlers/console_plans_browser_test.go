@@ -19,6 +19,9 @@ import (
 	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
+// pinnedNoon is where TestConsolePlansInBrowser's clock starts.
+var pinnedNoon = time.Date(2030, 1, 15, 12, 0, 0, 0, time.UTC)
+
 // TestConsolePlansInBrowser drives the console's Plans page and the quota
 // gauges in headless Chromium against a real server (seeded chain, admin
 // database, Redis quota counters): create a plan in the page, see it
@@ -36,6 +39,10 @@ func TestConsolePlansInBrowser(t *testing.T) {
 	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
 	rec := admin.NewUsageRecorder(env.db, time.Hour, quiet) // flushed by the test
 	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
+	// The server's clock (quota days and months included) runs from
+	// midday of a fixed day, so a run crossing 00:00 UTC counts in one day.
+	began := time.Now()
+	now := func() time.Time { return pinnedNoon.Add(time.Since(began)) }
 	srv := New(Deps{
 		Config:      config.Config{StatementTimeout: 10 * time.Second},
 		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
@@ -44,7 +51,8 @@ func TestConsolePlansInBrowser(t *testing.T) {
 		Admin:       store,
 		Limiter:     cache.NewLimiter(fast, time.Now),
 		Usage:       rec,
-		Quota:       quota.New(quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Recorder: rec, Log: quiet}),
+		Quota:       quota.New(quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Recorder: rec, Now: now, Log: quiet}),
+		Now:         now,
 		Log:         slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
 	})
 	ts := httptest.NewServer(srv.Handler())
@@ -182,6 +190,10 @@ func TestConsolePlansInBrowser(t *testing.T) {
 	httpJSON(t, "GET", ts.URL+"/v1/admin/users/"+userID+"/quota", partnerKey, "", 200, &q)
 	if q.Data.Daily == nil || q.Data.Daily.Used != 8 || q.Data.Monthly == nil || q.Data.Monthly.Used != 8 {
 		t.Fatalf("quota %+v", q.Data)
+	}
+	// The periods are the pinned clock's: the gauges count that day.
+	if q.Data.Daily.PeriodStart[:10] != "2030-01-15" || q.Data.Daily.ResetsAt[:10] != "2030-01-16" || q.Data.Monthly.ResetsAt[:10] != "2030-02-01" {
+		t.Fatalf("quota periods %+v %+v", *q.Data.Daily, *q.Data.Monthly)
 	}
 	reset := q.Data.Monthly.ResetsAt[:10]
 	wantText(t, ctx, "#quota-monthly", "resets "+reset+" 00:00 UTC")

@@ -123,9 +123,12 @@ func TestInFlightBound(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer "+mainnetKey)
 	start := time.Now()
 	s.Handler().ServeHTTP(w, req)
+	// Refused at arrival, not queued: the two in flight hold the gate
+	// until release() below. The bound, a second, is far above a refusal
+	// even on a loaded machine.
 	took := time.Since(start) // the answer only: the schema check below may load the document
 	checkResponse(t, req, nil, w)
-	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || took > 100*time.Millisecond ||
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || took >= time.Second ||
 		!json.Valid(w.Body.Bytes()) || errorOf(w) != "Service temporarily unavailable" {
 		t.Errorf("third request: %d Retry-After %q after %s: %s", w.Code, w.Header().Get("Retry-After"), took, w.Body)
 	}
@@ -155,7 +158,9 @@ func TestGateShedsWhenItsQueueIsFull(t *testing.T) {
 	waitQueued(t, db, 1)
 	start := time.Now()
 	r := get(t, s, "/v1/tx/history/"+smp.Small+"?offset=2") // another page: one asked again is cached
-	if took := time.Since(start); r.Status != http.StatusServiceUnavailable || r.Error != "Service temporarily unavailable" || took > 100*time.Millisecond {
+	// At once, not queued: the gate is held until release() below. The
+	// bound, a second, is far above a refusal even on a loaded machine.
+	if took := time.Since(start); r.Status != http.StatusServiceUnavailable || r.Error != "Service temporarily unavailable" || took >= time.Second {
 		t.Errorf("beyond the queue: %d %q after %s", r.Status, r.Error, took)
 	}
 	release()

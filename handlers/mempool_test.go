@@ -218,7 +218,8 @@ func TestMempoolRouteNodeDown(t *testing.T) {
 	n.Close()
 	start := time.Now()
 	wantError(t, get(t, s, "/v1/mempool"), 503, "Mempool is unavailable for network mainnet")
-	if d := time.Since(start); d > 500*time.Millisecond {
+	// At once: a refused dial, not a timeout (dial and handshake 5 s each).
+	if d := time.Since(start); d >= 2*time.Second {
 		t.Errorf("a dead node took %v", d)
 	}
 	wantError(t, get(t, s, "/v1/mempool/"+strings.Repeat("a", 64)), 503, "Mempool is unavailable for network mainnet")
@@ -235,7 +236,9 @@ func TestMempoolRouteNodeDown(t *testing.T) {
 	if w.Code != 504 || !strings.Contains(w.Body.String(), "Node did not answer in time") {
 		t.Errorf("silent node: %d %s", w.Code, w.Body)
 	}
-	if d := time.Since(start); d > 600*time.Millisecond {
+	// By its own deadline, not the read's (10 s); the slack is a loaded
+	// machine's.
+	if d := time.Since(start); d >= 2*time.Second {
 		t.Errorf("silent node answered after %v, deadline 300ms", d)
 	}
 

@@ -189,7 +189,8 @@ func TestMinSlot(t *testing.T) {
 			slot("/v1/utxos/address/"+addr, tip.Slot)} {
 			start := time.Now()
 			w := tipGet(t, h, p)
-			if w.Code != http.StatusOK || time.Since(start) > 500*time.Millisecond {
+			// Not a wait: one would end in the 5 s 503 (no block comes here).
+			if w.Code != http.StatusOK || time.Since(start) >= 2*time.Second {
 				t.Errorf("GET %s: %d after %v", p, w.Code, time.Since(start))
 			}
 			wantTipHeaders(t, p, w, tip)
@@ -202,7 +203,7 @@ func TestMinSlot(t *testing.T) {
 			start := time.Now()
 			w := tipGet(t, h, p)
 			wantEnvelopeError(t, p, w, http.StatusBadRequest, "Invalid min_slot: must be a non-negative integer (a slot number)")
-			if time.Since(start) > time.Second {
+			if time.Since(start) >= 2*time.Second { // not the 5 s wait
 				t.Errorf("GET %s took %v", p, time.Since(start))
 			}
 		}
@@ -212,7 +213,7 @@ func TestMinSlot(t *testing.T) {
 		w := tipGet(t, h, p)
 		wantEnvelopeError(t, p, w, http.StatusBadRequest, "Invalid min_slot: slot "+strconv.FormatInt(far, 10)+
 			" is more than one epoch (432000 slots) ahead of the chain tip (slot "+strconv.FormatInt(tip.Slot, 10)+")")
-		if time.Since(start) > time.Second {
+		if time.Since(start) >= 2*time.Second { // not the 5 s wait
 			t.Errorf("GET %s took %v", p, time.Since(start))
 		}
 	})
@@ -226,7 +227,9 @@ func TestMinSlot(t *testing.T) {
 		if ra := w.Header().Get("Retry-After"); ra != "7" {
 			t.Errorf("Retry-After %q, want 7 (one second per missing slot)", ra)
 		}
-		if took < 4900*time.Millisecond || took > 6500*time.Millisecond {
+		// The whole wait (MinSlotWait), and bounded: the upper end is a
+		// loaded machine's slack, not a latency target.
+		if took < 4900*time.Millisecond || took > 8*time.Second {
 			t.Errorf("503 after %v, want about 5 s", took)
 		}
 		t.Logf("503 after %v", took)
@@ -239,7 +242,8 @@ func TestMinSlot(t *testing.T) {
 		w := tipGet(t, short, p)
 		took := time.Since(start)
 		wantEnvelopeError(t, p, w, http.StatusServiceUnavailable, "Chain not yet at slot "+strconv.FormatInt(tip.Slot+3, 10))
-		if took < 2800*time.Millisecond || took > 3800*time.Millisecond {
+		// The deadline, not the 5 s wait, ends it.
+		if took < 2800*time.Millisecond || took >= 4900*time.Millisecond {
 			t.Errorf("503 after %v, want about 3 s (the request's deadline)", took)
 		}
 	})
@@ -276,8 +280,10 @@ func TestMinSlot(t *testing.T) {
 				t.Errorf("GET %s: %d %s", p, got[i].Code, got[i].Body.String())
 			}
 			wantTipHeaders(t, p, got[i], next)
-			// The memo of each server's tip is read again within a second.
-			if took[i] < appended || took[i] > appended+1500*time.Millisecond {
+			// Answered for the block (after it, and before a wait that
+			// missed it would give up at 5 s): the memo of each server's
+			// tip is read again within a second, plus a loaded machine's slack.
+			if took[i] < appended || took[i] > appended+3*time.Second {
 				t.Errorf("GET %s answered after %v, the block came after %v", p, took[i], appended)
 			}
 		}

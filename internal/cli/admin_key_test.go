@@ -135,7 +135,9 @@ func TestAdminKeyCLIRevocationReachesInstances(t *testing.T) {
 		if errors.Is(err, auth.ErrKeyRevoked) {
 			return
 		}
-		if err != nil || time.Since(revoked) > time.Second {
+		// The entry is trusted for CacheTTL (60 s): only the notification
+		// can end it sooner; 10 s is a lost one, not a latency bound.
+		if err != nil || time.Since(revoked) > 10*time.Second {
 			t.Fatalf("%v after the CLI revocation: %v", time.Since(revoked), err)
 		}
 		time.Sleep(time.Millisecond)

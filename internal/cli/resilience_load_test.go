@@ -27,7 +27,7 @@ import (
 
 // sharedChain seeds the tests' small chain on the shared test server,
 // dropped when the test ends.
-func sharedChain(t *testing.T) (string, *chaingen.Manifest) {
+func sharedChain(t testing.TB) (string, *chaingen.Manifest) {
 	t.Helper()
 	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
@@ -37,20 +37,27 @@ func sharedChain(t *testing.T) (string, *chaingen.Manifest) {
 	return dsn, m
 }
 
-// TestShedUnderFlood: with two requests admitted per db-sync server, eight
-// queued and 24 in flight, a flood of 64 clients is answered: what does
-// not fit is refused 503 with Retry-After within milliseconds, never
-// queued past its deadline.
-func TestShedUnderFlood(t *testing.T) {
-	testdb.RequireServices(t)
-	dsn, m := sharedChain(t)
-	s := startService(t, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(t, "sg_res_admin"),
+// floodRun is one flood's outcome.
+type floodRun struct {
+	rs           []result
+	took         time.Duration
+	noRetryAfter int64
+	refusals     []result // the 503s as the service's access log timed them
+}
+
+// flood starts a service admitting two requests per db-sync server, eight
+// queued and 24 in flight, and sends it 64 clients (each pausing 20 ms
+// between requests) for 3 s.
+func flood(tb testing.TB) floodRun {
+	testdb.RequireServices(tb)
+	dsn, m := sharedChain(tb)
+	s := startService(tb, nil, resEnv("DBSYNC_MAINNET_URL="+dsn, "ADMIN_DATABASE_URL="+testdb.New(tb, "sg_res_admin"),
 		"DBSYNC_MAX_ACTIVE=2", "DBSYNC_MAX_QUEUE=8", "MAX_IN_FLIGHT=24"))
 	keys := s.credentials(16) // 10,000 a minute each: the flood must not meet the rate limit
 	// History pages never asked for before: first pages, and pages asked
 	// for again, are cached under the tip, and concurrent requests for one
 	// share its read (so they would wait for it rather than meet the
-	// gate); this test is about the gate. Each request takes the next
+	// gate); this is about the gate. Each request takes the next
 	// (limit, offset) of the address's history.
 	var pageNo atomic.Int64
 	unseen := func(route, addr string, txs int64) string {
@@ -66,7 +73,7 @@ func TestShedUnderFlood(t *testing.T) {
 	stop := make(chan struct{})
 	time.AfterFunc(3*time.Second, func() { close(stop) })
 	var mu sync.Mutex
-	var rs []result
+	var out floodRun
 	var noRetryAfter atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -83,43 +90,79 @@ func TestShedUnderFlood(t *testing.T) {
 					noRetryAfter.Add(1)
 				}
 				mu.Lock()
-				rs = append(rs, r)
+				out.rs = append(out.rs, r)
 				mu.Unlock()
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
 	}
 	wg.Wait()
-	took := time.Since(start)
-	sum := checkFaultAnswers(t, "flood", rs)
-	shed := sum.byStatus[http.StatusServiceUnavailable]
-	t.Logf("flood: %.0f answers/s, %.0f%% shed (503), 200 p50 %s p99 %s, 503 p50 %s p99 %s, 504: %d",
-		float64(sum.n)/took.Seconds(), 100*float64(shed)/float64(sum.n),
-		percentile(rs, 200, 50), percentile(rs, 200, 99), percentile(rs, 503, 50), percentile(rs, 503, 99), sum.byStatus[504])
-	if shed == 0 || sum.byStatus[http.StatusOK] == 0 {
-		t.Errorf("flood: %s; want both answers and refusals", sum)
-	}
-	if n := noRetryAfter.Load(); n > 0 {
-		t.Errorf("%d refusals without Retry-After", n)
-	}
-	// How fast the service refuses, from its access log (the client's
-	// figures also hold its own queueing on a machine it shares).
-	var refusals []result
+	out.took = time.Since(start)
+	out.noRetryAfter = noRetryAfter.Load()
 	for _, l := range s.logs.lines("request") {
 		if l["status"] == float64(http.StatusServiceUnavailable) {
-			refusals = append(refusals, result{status: 503, elapsed: time.Duration(l["duration"].(float64))})
+			out.refusals = append(out.refusals, result{status: 503, elapsed: time.Duration(l["duration"].(float64))})
 		}
 	}
-	p50, p99 := percentile(refusals, 503, 50), percentile(refusals, 503, 99)
-	t.Logf("flood: refusals in the service: p50 %s p99 %s (%d logged)", p50, p99, len(refusals))
-	if p99 > 100*time.Millisecond || percentile(rs, 503, 99) > time.Second {
-		t.Errorf("refusals are not fast: service p99 %s, client p99 %s", p99, percentile(rs, 503, 99))
+	return out
+}
+
+// TestShedUnderFlood: a flood beyond what the gates admit is answered:
+// what does not fit is refused 503 with Retry-After and the spec's
+// message, the rest is served, and no request goes unanswered or past its
+// deadline (queued past it). How fast refusals are is a figure of
+// BenchmarkShedUnderFlood, not a bound here: on a shared machine it
+// measures the machine.
+func TestShedUnderFlood(t *testing.T) {
+	f := flood(t)
+	sum := checkFaultAnswers(t, "flood", f.rs)
+	if sum.byStatus[http.StatusServiceUnavailable] == 0 || sum.byStatus[http.StatusOK] == 0 {
+		t.Errorf("flood: %s; want both answers and refusals", sum)
 	}
-	for _, r := range rs {
+	if f.noRetryAfter > 0 {
+		t.Errorf("%d refusals without Retry-After", f.noRetryAfter)
+	}
+	if len(f.refusals) == 0 {
+		t.Error("no refusal in the access log")
+	}
+	for _, r := range f.rs {
 		if r.status == http.StatusServiceUnavailable && r.error != "Service temporarily unavailable" {
 			t.Errorf("refusal: %q", r.error)
 			break
 		}
+	}
+}
+
+// BenchmarkShedUnderFlood measures TestShedUnderFlood's flood (one flood
+// per iteration; run with -benchtime 1x): how fast the service refuses
+// (its access log: the client's figures also hold its own queueing on a
+// machine it shares) and answers. docs/PERFORMANCE.md keeps the figures.
+func BenchmarkShedUnderFlood(b *testing.B) {
+	var all floodRun
+	for b.Loop() {
+		f := flood(b)
+		all.rs = append(all.rs, f.rs...)
+		all.refusals = append(all.refusals, f.refusals...)
+		all.took += f.took
+		all.noRetryAfter += f.noRetryAfter
+	}
+	shed := 0
+	for _, r := range all.rs {
+		if r.status == http.StatusServiceUnavailable {
+			shed++
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(float64(len(all.rs))/all.took.Seconds(), "answers/s")
+	b.ReportMetric(100*float64(shed)/float64(max(len(all.rs), 1)), "%shed")
+	b.ReportMetric(ms(percentile(all.refusals, 503, 50)), "refusal-p50-ms")
+	b.ReportMetric(ms(percentile(all.refusals, 503, 99)), "refusal-p99-ms")
+	b.ReportMetric(ms(percentile(all.rs, 503, 99)), "client-503-p99-ms")
+	b.ReportMetric(ms(percentile(all.rs, 200, 50)), "client-200-p50-ms")
+	b.ReportMetric(ms(percentile(all.rs, 200, 99)), "client-200-p99-ms")
+	b.ReportMetric(0, "ns/op")
+	if all.noRetryAfter > 0 {
+		b.Errorf("%d refusals without Retry-After", all.noRetryAfter)
 	}
 }
 
@@ -295,8 +338,10 @@ func TestDrainOnSIGTERM(t *testing.T) {
 	if ok.Load() <= okBefore || closes.Load() == 0 {
 		t.Errorf("no requests answered with Connection: close after SIGTERM (%d before, %d after)", okBefore, ok.Load())
 	}
-	if d := time.Duration(notReadyAt.Load() - sentAt.UnixNano()); d > 300*time.Millisecond {
-		t.Errorf("readyz turned 503 %s after SIGTERM", d)
+	// The balancer (polling every 100 ms) must see it before the listener
+	// closes, SHUTDOWN_DELAY after SIGTERM.
+	if d := time.Duration(notReadyAt.Load() - sentAt.UnixNano()); d >= time.Second {
+		t.Errorf("readyz turned 503 %s after SIGTERM, SHUTDOWN_DELAY 1s", d)
 	}
 	if stoppedAfter < time.Second {
 		t.Errorf("serve returned %s after SIGTERM, before SHUTDOWN_DELAY", stoppedAfter)

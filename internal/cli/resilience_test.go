@@ -53,7 +53,7 @@ func (s *syncBuffer) lines(msg string) []map[string]any {
 
 // service is one running serve().
 type service struct {
-	t      *testing.T
+	t      testing.TB
 	base   string
 	addr   string
 	logs   *syncBuffer
@@ -81,7 +81,7 @@ func resEnv(extra ...string) []string {
 
 // startService runs serve() with env (ctx: the signal context, nil for
 // one the test cancels) and waits until it listens.
-func startService(t *testing.T, ctx context.Context, env []string) *service {
+func startService(t testing.TB, ctx context.Context, env []string) *service {
 	t.Helper()
 	cfg, err := config.Load(env, nil)
 	if err != nil {
@@ -166,7 +166,7 @@ func (s *service) get(path string) result {
 }
 
 // data decodes r's envelope data into v.
-func (r result) data(t *testing.T, v any) {
+func (r result) data(t testing.TB, v any) {
 	t.Helper()
 	var env struct {
 		Data json.RawMessage `json:"data"`

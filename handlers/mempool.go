@@ -18,12 +18,11 @@ func (s *Server) mempoolStatus(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.answers.MempoolStatus(c.Request.Context(), db)
+	b, err := s.answers.MempoolStatus(c.Request.Context(), db)
 	if err != nil {
 		return mempoolError(db.Network, err)
 	}
-	httpx.OK(c, m)
-	return nil
+	return answered(c)(b, nil)
 }
 
 // mempoolTx: GET /v1/mempool/:hash.

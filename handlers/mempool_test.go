@@ -473,6 +473,42 @@ func TestPendingUTxOs(t *testing.T) {
 	wantError(t, get(t, down, "/v1/assets/balance/address/"+pc.payee+"?pending=exclude"), 503, "Mempool is unavailable for network mainnet")
 }
 
+// A ?pending= answer is kept per tip and snapshot: asked again within one
+// snapshot it is the same bytes; once the node's mempool changed and a new
+// snapshot was taken, the answer is the new one (the mempool left empty:
+// no output created, none marked spent).
+func TestPendingUTxOsFollowSnapshots(t *testing.T) {
+	pc := seedPendingChain(t)
+	mainnet, _ := cardano.NetworkByName("mainnet")
+	n := nodetest.Start(t, mainnet.Magic)
+	n.SetMempool(mempoolOf(99, pc.tx))
+	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": pc.db}, Credentials: testCredentials, Log: quietLog})
+	mp := node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{MaxAge: time.Nanosecond, MaxStale: time.Nanosecond})
+	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": pc.db}, Credentials: testCredentials, Log: quietLog, Mempool: mp})
+	addr := "/v1/utxos/address/" + pc.payee
+	first := get(t, s, addr+"?pending=true")
+	if first.Status != 200 || !bytes.Contains(first.Raw, []byte(`"pending":true`)) || !bytes.Contains(first.Raw, []byte(`"pending_spent":true`)) {
+		t.Fatalf("with the transaction in the mempool: %d %s", first.Status, first.Raw)
+	}
+	n.SetMempool(mempoolOf(100))
+	want := get(t, plain, addr).Raw
+	for _, q := range []string{"?pending=true", "?pending=exclude"} {
+		// MaxAge of a nanosecond: each request reads the node anew.
+		if got := get(t, s, addr+q); got.Status != 200 || !bytes.Equal(got.Raw, want) {
+			t.Errorf("%s with an empty mempool:\n%s\nwant\n%s", q, got.Raw, want)
+		}
+	}
+
+	// One snapshot for a minute: the same bytes each time.
+	n.SetMempool(mempoolOf(101, pc.tx))
+	kept := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": pc.db}, Credentials: testCredentials, Log: quietLog,
+		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{MaxAge: time.Minute})})
+	a, b := get(t, kept, addr+"?pending=true"), get(t, kept, addr+"?pending=true")
+	if !bytes.Equal(a.Raw, first.Raw) || !bytes.Equal(b.Raw, first.Raw) {
+		t.Errorf("asked twice within one snapshot:\n%s\n%s\nwant\n%s", a.Raw, b.Raw, first.Raw)
+	}
+}
+
 // BenchmarkMempoolRoute measures GET /v1/mempool with 1,000 transactions
 // in the node's mempool, requests from 8 goroutines, the snapshot
 // refreshed every second as in production; it reports the p99 latency.

@@ -49,7 +49,9 @@ func (s *Server) txStatus(c *gin.Context) error {
 	if err != nil {
 		return httpx.ErrInvalidTxHash
 	}
-	st, err := s.txs.Status(c.Request.Context(), db.Network.Name, db, hash)
+	// Pinned: the recent tip a status is kept under and the reads deciding
+	// it come from one db-sync server.
+	st, err := s.txs.Status(c.Request.Context(), db.Network.Name, db.Pinned(), hash)
 	if err != nil {
 		return err
 	}
@@ -76,14 +78,14 @@ func (s *Server) txStatus(c *gin.Context) error {
 // nodeMempool is the node's mempool reader as transaction status asks it.
 type nodeMempool struct{ m *node.Mempool }
 
-func (n nodeMempool) Contains(ctx context.Context, network string, hash [32]byte) (bool, time.Time, error) {
+func (n nodeMempool) Contains(ctx context.Context, network string, hash [32]byte) (txstatus.MempoolAnswer, error) {
 	nw, ok := cardano.NetworkByName(network)
 	if !ok {
-		return false, time.Time{}, fmt.Errorf("mempool: unknown network %q", network)
+		return txstatus.MempoolAnswer{}, fmt.Errorf("mempool: unknown network %q", network)
 	}
 	snap, err := n.m.Snapshot(ctx, nw)
 	if err != nil {
-		return false, time.Time{}, err
+		return txstatus.MempoolAnswer{}, err
 	}
-	return snap.Has(hex.EncodeToString(hash[:])), snap.TakenAt, nil
+	return txstatus.MempoolAnswer{In: snap.Has(hex.EncodeToString(hash[:])), TakenAt: snap.TakenAt, Gen: snap.Gen}, nil
 }

@@ -26,16 +26,16 @@ func TestNodeMempoolForStatus(t *testing.T) {
 	}{{in, true}, {out, false}} {
 		h, _ := cardano.ParseTxHash(c.tx.Hash)
 		before := time.Now()
-		got, at, err := m.Contains(t.Context(), "mainnet", h)
-		if err != nil || got != c.want || at.After(time.Now()) || at.Before(before.Add(-time.Second)) {
-			t.Fatalf("%s: %v %v %v, want %v (snapshot taken within the second)", c.tx.Hash, got, at, err, c.want)
+		got, err := m.Contains(t.Context(), "mainnet", h)
+		if err != nil || got.In != c.want || got.TakenAt.After(time.Now()) || got.TakenAt.Before(before.Add(-time.Second)) || got.Gen != 1 {
+			t.Fatalf("%s: %+v %v, want %v (snapshot taken within the second, the first one)", c.tx.Hash, got, err, c.want)
 		}
 	}
-	if _, _, err := m.Contains(t.Context(), "nonet", [32]byte{}); err == nil {
+	if _, err := m.Contains(t.Context(), "nonet", [32]byte{}); err == nil {
 		t.Fatal("unknown network: no error")
 	}
 	gone := nodeMempool{node.NewMempool(map[string]string{}, node.MempoolOptions{})}
-	if _, _, err := gone.Contains(t.Context(), "mainnet", [32]byte{}); err == nil {
+	if _, err := gone.Contains(t.Context(), "mainnet", [32]byte{}); err == nil {
 		t.Fatal("no node: no error")
 	}
 }

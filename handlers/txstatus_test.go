@@ -274,3 +274,41 @@ func TestSubmitAgainWhileMempoolCannotTell(t *testing.T) {
 		t.Fatalf("log: %+v %v", sub, err)
 	}
 }
+
+// A status is kept under the chain's tip, the mempool snapshot and this
+// instance's log writes for the hash. With one snapshot for a minute: a
+// submission through another instance is not seen here yet (the answer
+// lags its log no more than this instance's snapshot lags the node); one
+// through this instance is seen at once; so is a block that includes it.
+func TestTxStatusKept(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Minute, MaxStale: time.Minute}
+	a, b := e.instance(e.redis), e.instance(e.redis)
+	tx := vectorTx(t, "gouroboros-shelleyTxCborHex")
+	txHex := hex.EncodeToString(tx.CBOR)
+	expect := func(step string, srv *Server, want string) {
+		t.Helper()
+		if code, body := e.status(srv, tx.Hash); code != 200 || body.Data.Status != want || body.Data.Mempool != "ok" {
+			t.Fatalf("%s: %d %+v, want %s", step, code, body.Data, want)
+		}
+	}
+	expect("before any submission", a, "unknown")
+	if code, body := e.submit(b, txHex, true); code != 200 || body.Data == nil || body.Data.Status != "submitted" {
+		t.Fatalf("submission through the other instance: %d %+v", code, body)
+	}
+	expect("submitted elsewhere, same snapshot", a, "unknown")
+	expect("on the instance that submitted it", b, "in_mempool")
+	// Submitted again through this instance: the log (the other
+	// instance's acceptance, newer than this snapshot) answers, and the
+	// record of it is this instance's write.
+	if code, body := e.submit(a, txHex, true); code != 200 || body.Data == nil || body.Data.Status != "in_mempool" {
+		t.Fatalf("submission through this instance: %d %+v", code, body)
+	}
+	expect("submitted here", a, "in_mempool")
+	f := e.follower(20, e.takeMempool)
+	if _, err := f.AppendBlock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.db.ForgetTips() // the tip memo would lag the block by up to a second
+	expect("in a block", a, "in_block")
+}

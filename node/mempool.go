@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,12 +29,53 @@ type Snapshot struct {
 	CapacityBytes uint32
 	// TakenAt is when the snapshot was acquired.
 	TakenAt time.Time
+	// Gen numbers the network's snapshots of this reader, from 1, one up
+	// per read: an answer keyed by it is of this very snapshot.
+	Gen uint64
 	// Txs are the snapshot's transactions in the node's order.
 	Txs []MempoolTx
 
 	byHash map[string]int
 	spent  map[Input]string
+	// Outputs by address, stake address (hash_raw) and payment credential,
+	// built once per snapshot so a ?pending= request is map lookups.
+	byAddress, byStake, byCred map[string][]OutputRef
 }
+
+// OutputRef names one output of a snapshot: Txs[Tx].Outputs[Out].
+type OutputRef struct{ Tx, Out int }
+
+// Output returns the transaction id and the output r names.
+func (s *Snapshot) Output(r OutputRef) (string, Output) {
+	tx := &s.Txs[r.Tx]
+	return tx.Hash, tx.Outputs[r.Out]
+}
+
+// OutputsToAddress are the snapshot's outputs paying addr (bech32 or
+// base58, as Output.Address), in the node's order.
+func (s *Snapshot) OutputsToAddress(addr string) []OutputRef { return s.byAddress[addr] }
+
+// OutputsToStake are the outputs delegated to any of the stake addresses
+// (hash_raw forms), in the node's order.
+func (s *Snapshot) OutputsToStake(raws ...[]byte) []OutputRef {
+	if len(raws) == 1 {
+		return s.byStake[string(raws[0])]
+	}
+	var out []OutputRef
+	for _, r := range raws {
+		out = append(out, s.byStake[string(r)]...)
+	}
+	slices.SortFunc(out, func(a, b OutputRef) int {
+		if a.Tx != b.Tx {
+			return a.Tx - b.Tx
+		}
+		return a.Out - b.Out
+	})
+	return slices.Compact(out)
+}
+
+// OutputsToCredential are the outputs whose payment credential is cred.
+func (s *Snapshot) OutputsToCredential(cred []byte) []OutputRef { return s.byCred[string(cred)] }
 
 // Has reports whether the transaction with this id (64 lower-case hex) is
 // in the snapshot.
@@ -60,11 +102,22 @@ func (s *Snapshot) SpentBy(in Input) (string, bool) {
 func newSnapshot(network string, slot uint64, sizes localtxmonitor.MsgReplyGetSizesResult, at time.Time, txs []MempoolTx) *Snapshot {
 	s := &Snapshot{Network: network, Slot: slot, TxCount: sizes.NumberOfTxs, Bytes: sizes.Size,
 		CapacityBytes: sizes.Capacity, TakenAt: at, Txs: txs,
-		byHash: make(map[string]int, len(txs)), spent: map[Input]string{}}
+		byHash: make(map[string]int, len(txs)), spent: map[Input]string{},
+		byAddress: map[string][]OutputRef{}, byStake: map[string][]OutputRef{}, byCred: map[string][]OutputRef{}}
 	for i, tx := range txs {
 		s.byHash[tx.Hash] = i
 		for _, in := range tx.Inputs {
 			s.spent[in] = tx.Hash
+		}
+		for j, o := range tx.Outputs {
+			r := OutputRef{Tx: i, Out: j}
+			s.byAddress[o.Address] = append(s.byAddress[o.Address], r)
+			if o.StakeRaw != nil {
+				s.byStake[string(o.StakeRaw)] = append(s.byStake[string(o.StakeRaw)], r)
+			}
+			if o.PaymentCred != nil {
+				s.byCred[string(o.PaymentCred)] = append(s.byCred[string(o.PaymentCred)], r)
+			}
 		}
 	}
 	return s
@@ -72,8 +125,8 @@ func newSnapshot(network string, slot uint64, sizes localtxmonitor.MsgReplyGetSi
 
 // Mempool reading defaults.
 const (
-	// DefaultMempoolMaxAge: a snapshot is shared for this long before the
-	// next request starts a new one.
+	// DefaultMempoolMaxAge: a snapshot is shared for this long after its
+	// read ended before the next request starts a new one.
 	DefaultMempoolMaxAge = time.Second
 	// DefaultMempoolMaxStale: while a newer snapshot is being taken, a
 	// request is answered at once from one at most this old.
@@ -95,8 +148,11 @@ type MempoolOptions struct {
 }
 
 // Mempool reads each network's node mempool over node-to-client
-// LocalTxMonitor. One snapshot is shared by every request for up to
-// MaxAge; at most one read per network runs at a time (single flight),
+// LocalTxMonitor. One snapshot is shared by every request until MaxAge
+// after its read ended (not after it began: a 1,000-transaction mempool
+// takes about a second to list, and reads back to back would keep the node
+// and the server busy without pause); at most one read per network runs at
+// a time (single flight),
 // and a request waits for it no longer than its own deadline. A failed
 // read is remembered for MaxAge too, so a dead node costs one dial a
 // second, not one per request. Safe for concurrent use.
@@ -109,9 +165,15 @@ type Mempool struct {
 
 type mempoolState struct {
 	cur      *Snapshot
+	curAt    time.Time // when cur's read ended
 	err      error
 	errAt    time.Time
 	inflight chan struct{} // closed when the running read ends; nil: none
+	gen      uint64
+	// decoded are cur's transactions by era and CBOR: the next read
+	// decodes only the ones it has not seen (a transaction stays in the
+	// mempool for many reads).
+	decoded map[string]MempoolTx
 }
 
 // NewMempool returns a Mempool over the given node sockets (network name →
@@ -143,7 +205,7 @@ func NewMempool(sockets map[string]string, opts MempoolOptions) *Mempool {
 }
 
 // Snapshot returns network's current mempool snapshot: the shared one when
-// it is younger than MaxAge, else a new one (an older one up to MaxStale
+// its read ended less than MaxAge ago, else a new one (an older one up to MaxStale
 // while the new one is being taken). Errors wrap ErrNotConfigured,
 // ErrUnavailable or ErrTimeout; a ctx ending first returns its cause.
 func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snapshot, error) {
@@ -157,7 +219,7 @@ func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snaps
 		m.nets[network.Name] = st
 	}
 	now := m.opts.Now()
-	if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxAge {
+	if st.cur != nil && now.Sub(st.curAt) < m.opts.MaxAge {
 		s := st.cur
 		m.mu.Unlock()
 		return s, nil
@@ -214,12 +276,17 @@ func (m *Mempool) Has(ctx context.Context, network cardano.Network, hash string)
 func (m *Mempool) refresh(network cardano.Network, st *mempoolState, done chan struct{}) {
 	ctx, cancel := context.WithTimeout(context.Background(), m.opts.ReadTimeout)
 	defer cancel()
-	s, err := m.read(ctx, network)
+	m.mu.Lock()
+	known := st.decoded
+	m.mu.Unlock()
+	s, decoded, err := m.read(ctx, network, known)
 	m.mu.Lock()
 	if err != nil {
 		st.err, st.errAt = err, m.opts.Now()
 	} else {
-		st.cur, st.err = s, nil
+		st.gen++
+		s.Gen = st.gen
+		st.cur, st.curAt, st.err, st.decoded = s, m.opts.Now(), nil, decoded
 	}
 	st.inflight = nil
 	m.mu.Unlock()
@@ -227,12 +294,14 @@ func (m *Mempool) refresh(network cardano.Network, st *mempoolState, done chan s
 }
 
 // read connects to the node, acquires a snapshot, reads its sizes and
-// every transaction, releases it and says goodbye.
-func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot, error) {
+// every transaction, releases it and says goodbye. Transactions in known
+// (by era and CBOR) are taken from there, not decoded again; decoded is
+// the new snapshot's transactions so keyed.
+func (m *Mempool) read(ctx context.Context, network cardano.Network, known map[string]MempoolTx) (*Snapshot, map[string]MempoolTx, error) {
 	addr := m.sockets[network.Name]
 	conn, err := dialNode(ctx, network, addr, m.opts.DialTimeout, "mempool dial")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer conn.Close()
 	// Closing the socket is what bounds the handshake and every exchange.
@@ -258,18 +327,18 @@ func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot,
 			o.Close()
 		}
 		if hsExpired {
-			return nil, expired(hsCtx, network, "mempool handshake")
+			return nil, nil, expired(hsCtx, network, "mempool handshake")
 		}
-		return nil, fmt.Errorf("%w: %s node %s: handshake: %v", ErrUnavailable, network.Name, addr, err)
+		return nil, nil, fmt.Errorf("%w: %s node %s: handshake: %v", ErrUnavailable, network.Name, addr, err)
 	}
 	defer o.Close()
 
 	c := newMonitorClient(o, errCh)
-	fail := func(phase string, err error) (*Snapshot, error) {
+	fail := func(phase string, err error) (*Snapshot, map[string]MempoolTx, error) {
 		if ctx.Err() != nil {
-			return nil, expired(ctx, network, "mempool "+phase)
+			return nil, nil, expired(ctx, network, "mempool "+phase)
 		}
-		return nil, fmt.Errorf("%w: %s node %s: mempool %s: %v", ErrUnavailable, network.Name, addr, phase, err)
+		return nil, nil, fmt.Errorf("%w: %s node %s: mempool %s: %v", ErrUnavailable, network.Name, addr, phase, err)
 	}
 	reply, err := c.request(ctx, localtxmonitor.NewMsgAcquire())
 	if err != nil {
@@ -292,7 +361,7 @@ func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot,
 	// them in turn doubled a 1,000-transaction read.
 	raws := make(chan localtxmonitor.MsgReplyNextTxTransaction, 64)
 	decoded := make(chan decodedTxs, 1)
-	go decodeAll(raws, int(sizes.Result.NumberOfTxs), decoded)
+	go decodeAll(raws, int(sizes.Result.NumberOfTxs), known, decoded)
 	for {
 		reply, err = c.request(ctx, localtxmonitor.NewMsgNextTx())
 		if err != nil {
@@ -319,28 +388,35 @@ func (m *Mempool) read(ctx context.Context, network cardano.Network) (*Snapshot,
 	// cardano-cli's query tx-mempool does.
 	_ = c.proto.SendMessage(localtxmonitor.NewMsgRelease())
 	_ = c.proto.SendMessage(localtxmonitor.NewMsgDone())
-	return newSnapshot(network.Name, acquired.SlotNo, sizes.Result, at, txs), nil
+	return newSnapshot(network.Name, acquired.SlotNo, sizes.Result, at, txs), d.byRaw, nil
 }
 
 type decodedTxs struct {
-	txs []MempoolTx
-	err error
+	txs   []MempoolTx
+	byRaw map[string]MempoolTx
+	err   error
 }
 
-// decodeAll decodes the listed transactions in order until raws closes;
-// after a failure it only drains raws.
-func decodeAll(raws <-chan localtxmonitor.MsgReplyNextTxTransaction, n int, out chan<- decodedTxs) {
-	d := decodedTxs{txs: make([]MempoolTx, 0, n)}
+// decodeAll decodes the listed transactions in order until raws closes,
+// taking the ones in known (by era and CBOR) from there; after a failure
+// it only drains raws.
+func decodeAll(raws <-chan localtxmonitor.MsgReplyNextTxTransaction, n int, known map[string]MempoolTx, out chan<- decodedTxs) {
+	d := decodedTxs{txs: make([]MempoolTx, 0, n), byRaw: make(map[string]MempoolTx, n)}
 	for r := range raws {
 		if d.err != nil {
 			continue
 		}
-		tx, err := decodeMempoolTx(r.EraId, r.Tx)
-		if err != nil {
-			d.err = err
-			continue
+		key := string([]byte{r.EraId}) + string(r.Tx)
+		tx, ok := known[key]
+		if !ok {
+			var err error
+			if tx, err = decodeMempoolTx(r.EraId, r.Tx); err != nil {
+				d.err = err
+				continue
+			}
 		}
 		d.txs = append(d.txs, tx)
+		d.byRaw[key] = tx
 	}
 	out <- d
 }

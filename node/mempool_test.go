@@ -260,7 +260,10 @@ func TestMempoolSilentNodeBoundedByDeadline(t *testing.T) {
 
 // BenchmarkMempoolRead1000 is one whole snapshot read (connect, acquire,
 // sizes, 1,000 transactions listed and decoded, release) from the fake
-// node: what a refresh costs, once a second per network.
+// node: what a refresh costs, once a second per network. The bench's
+// mempool repeats a few vectors, so "known" (every transaction decoded by
+// the previous read, as when the mempool has not changed) is the listing
+// alone, and "new" decodes all 1,000.
 func BenchmarkMempoolRead1000(b *testing.B) {
 	n := nodetest.Start(b, mainnet.Magic)
 	m, _, _ := vectorMempool(b)
@@ -270,12 +273,22 @@ func BenchmarkMempoolRead1000(b *testing.B) {
 	}
 	n.SetMempool(m)
 	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := mp.read(b.Context(), mainnet)
-		if err != nil || s.TxCount != 1000 {
-			b.Fatal(err)
-		}
+	_, known, err := mp.read(b.Context(), mainnet, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		known map[string]MempoolTx
+	}{{"new", nil}, {"known", known}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				s, _, err := mp.read(b.Context(), mainnet, c.known)
+				if err != nil || s.TxCount != 1000 {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
@@ -287,14 +300,14 @@ func TestMempoolReadsLeaveNoGoroutine(t *testing.T) {
 	n.SetMempool(m)
 	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{ReadTimeout: 100 * time.Millisecond})
 	for range 5 {
-		if _, err := mp.read(t.Context(), mainnet); err != nil {
+		if _, _, err := mp.read(t.Context(), mainnet, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	n.MempoolSilent()
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := mp.read(ctx, mainnet); !errors.Is(err, ErrTimeout) {
+	if _, _, err := mp.read(ctx, mainnet, nil); !errors.Is(err, ErrTimeout) {
 		t.Fatalf("silent node: %v", err)
 	}
 	var stacks string
@@ -351,5 +364,143 @@ func TestMempoolKeepsAccepted(t *testing.T) {
 	n.AddToMempool(tx.CBOR)
 	if !has() {
 		t.Fatal("added back, not in the snapshot")
+	}
+}
+
+// The snapshot's output indexes hold exactly the outputs a scan of its
+// transactions finds, in the node's order.
+func TestMempoolOutputIndexes(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	m.Txs = append(m.Txs, m.Txs...) // the same outputs twice: order across transactions counts
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	s, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan := func(match func(Output) bool) []OutputRef {
+		var out []OutputRef
+		for i, tx := range s.Txs {
+			for j, o := range tx.Outputs {
+				if match(o) {
+					out = append(out, OutputRef{Tx: i, Out: j})
+				}
+			}
+		}
+		return out
+	}
+	same := func(what string, got, want []OutputRef) {
+		t.Helper()
+		if len(got) != len(want) || len(want) == 0 {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: %v, want %v", what, got, want)
+			}
+		}
+	}
+	stakes := 0
+	for _, tx := range s.Txs {
+		for _, o := range tx.Outputs {
+			same("address "+o.Address, s.OutputsToAddress(o.Address), scan(func(x Output) bool { return x.Address == o.Address }))
+			if o.PaymentCred != nil {
+				same("credential", s.OutputsToCredential(o.PaymentCred), scan(func(x Output) bool { return bytes.Equal(x.PaymentCred, o.PaymentCred) }))
+			}
+			if o.StakeRaw != nil {
+				stakes++
+				same("stake", s.OutputsToStake(o.StakeRaw), scan(func(x Output) bool { return bytes.Equal(x.StakeRaw, o.StakeRaw) }))
+				// Two forms of the key (as cardano.StakeKey.Candidates
+				// gives): the union, in order, once each.
+				other := append([]byte{o.StakeRaw[0] ^ 0x01}, o.StakeRaw[1:]...)
+				same("stake candidates", s.OutputsToStake(o.StakeRaw, other, o.StakeRaw), scan(func(x Output) bool { return bytes.Equal(x.StakeRaw, o.StakeRaw) }))
+			}
+			if h, got := s.Output(s.OutputsToAddress(o.Address)[0]); h == "" || got.Address != o.Address {
+				t.Fatalf("Output: %s %+v", h, got)
+			}
+		}
+	}
+	if stakes == 0 {
+		t.Fatal("no vector output has a stake address")
+	}
+	if got := s.OutputsToAddress("addr1unknown"); got != nil {
+		t.Errorf("unknown address: %v", got)
+	}
+}
+
+// Each read is a new generation; the transactions a read already decoded
+// are taken from it (the same values), and a changed mempool is read as
+// it is now.
+func TestMempoolGenerationsReuseDecoded(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, hashes, _ := vectorMempool(t)
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{MaxAge: time.Nanosecond, MaxStale: time.Nanosecond})
+	first, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Txs = m.Txs[1:]
+	n.SetMempool(m)
+	var second *Snapshot
+	for second == nil || second == first {
+		if second, err = mp.Snapshot(t.Context(), mainnet); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first.Gen != 1 || second.Gen != 2 {
+		t.Fatalf("generations %d, %d; want 1, 2", first.Gen, second.Gen)
+	}
+	if len(second.Txs) != len(hashes)-1 || second.Has(hashes[0]) {
+		t.Fatalf("second read: %d transactions, has the removed one: %v", len(second.Txs), second.Has(hashes[0]))
+	}
+	for i, tx := range second.Txs {
+		was := first.Txs[i+1]
+		if tx.Hash != was.Hash || len(tx.Outputs) != len(was.Outputs) || len(tx.Outputs) > 0 && &tx.Outputs[0] != &was.Outputs[0] {
+			t.Errorf("tx %s decoded again, not reused", tx.Hash)
+		}
+	}
+}
+
+// The next read starts MaxAge after the previous one ended, not after it
+// began: with reads as long as MaxAge, a snapshot is still shared right
+// after its read. The clock moves 600 ms at each reading of it: the first
+// request at 0.6 s, its acquisition at 1.2 s, the read's end at 1.8 s; the
+// next request, at 2.4 s, is within a second of the end (and past a second
+// from the acquisition); the one after, at 3.0 s, is not.
+func TestMempoolRefreshAfterReadEnds(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	n.SetMempool(m)
+	var mu sync.Mutex
+	var clock time.Time
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(600 * time.Millisecond)
+		return clock
+	}
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{Now: now, MaxAge: time.Second, MaxStale: time.Minute})
+	first, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := mp.Snapshot(t.Context(), mainnet); err != nil || s != first {
+		t.Fatalf("600 ms after the read ended: %v, shared %v", err, s == first)
+	}
+	if a := n.Acquires(); a != 1 {
+		t.Fatalf("%d acquisitions, want 1", a)
+	}
+	// 3.0 s: past a second after the end, a new read starts.
+	if _, err := mp.Snapshot(t.Context(), mainnet); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for n.Acquires() != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d acquisitions, want 2", n.Acquires())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

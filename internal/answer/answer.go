@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
 	"github.com/syncgate/syncgate/internal/service/registry"
@@ -93,6 +94,9 @@ type Service struct {
 	// mempoolTips: each network's last mempool snapshot and its tip
 	// (mempool.go).
 	mempoolTips sync.Map
+	// pendingAnswers: ?pending= UTxO answers under tip and snapshot
+	// (mempool.go).
+	pendingAnswers *bounded.Map[string, pendingAnswer]
 }
 
 // New builds the answer caches over o.Redis.
@@ -102,5 +106,5 @@ func New(o Options) *Service {
 	}
 	t := o.Tuning.withDefaults()
 	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize),
-		txJSON: newTxJSONMemo(), hotPages: newHotPages()}
+		txJSON: newTxJSONMemo(), hotPages: newHotPages(), pendingAnswers: newPendingAnswers()}
 }

@@ -1,7 +1,6 @@
 package answer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/platform/bounded"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -75,14 +75,24 @@ func takenAt(snap *node.Snapshot) string {
 	return snap.TakenAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 }
 
-// MempoolStatus answers GET /v1/mempool for db's network.
-func (s *Service) MempoolStatus(ctx context.Context, db *dbsync.DB) (Mempool, error) {
+// MempoolStatus answers GET /v1/mempool for db's network: the envelope as
+// sent, encoded once per snapshot.
+func (s *Service) MempoolStatus(ctx context.Context, db *dbsync.DB) ([]byte, error) {
 	snap, err := s.mempoolSnapshot(ctx, db.Network)
 	if err != nil {
-		return Mempool{}, err
+		return nil, err
 	}
-	return Mempool{TxCount: snap.TxCount, Bytes: snap.Bytes, CapacityBytes: snap.CapacityBytes,
-		Tip: s.mempoolTip(ctx, db, snap), TakenAt: takenAt(snap)}, nil
+	if m, ok := s.mempoolTips.Load(db.Network.Name); ok && m.(mempoolTipMemo).snap == snap && m.(mempoolTipMemo).body != nil {
+		return m.(mempoolTipMemo).body, nil
+	}
+	tip := s.mempoolTip(ctx, db, snap)
+	body, err := wire.Encode(ok(Mempool{TxCount: snap.TxCount, Bytes: snap.Bytes, CapacityBytes: snap.CapacityBytes,
+		Tip: tip, TakenAt: takenAt(snap)}))
+	if err != nil {
+		return nil, err
+	}
+	s.mempoolTips.Store(db.Network.Name, mempoolTipMemo{snap: snap, tip: tip, body: body})
+	return body, nil
 }
 
 // mempoolTipTimeout bounds the tip's db-sync lookup: the mempool answers
@@ -113,6 +123,7 @@ func (s *Service) mempoolTip(ctx context.Context, db *dbsync.DB, snap *node.Snap
 type mempoolTipMemo struct {
 	snap *node.Snapshot
 	tip  MempoolTip
+	body []byte // the GET /v1/mempool answer, once encoded
 }
 
 // MempoolTransaction answers GET /v1/mempool/:hash, or ErrMempoolTxNotFound.
@@ -152,56 +163,74 @@ const (
 	PendingExclude
 )
 
-// outputMatch says whether a mempool output belongs to the address,
-// stake key or credential asked about.
-type outputMatch func(node.Output) bool
+// pendingOutputs are the outputs of a snapshot's transactions that belong
+// to the address, stake key or credential asked about (the snapshot's
+// indexes: a map lookup, not a scan of the mempool).
+type pendingOutputs func(*node.Snapshot) []node.OutputRef
 
-func matchAddress(addr cardano.Address) outputMatch {
-	return func(o node.Output) bool { return o.Address == addr.String() }
+func toAddress(addr cardano.Address) pendingOutputs {
+	return func(s *node.Snapshot) []node.OutputRef { return s.OutputsToAddress(addr.String()) }
 }
 
-func matchStake(key cardano.StakeKey) outputMatch {
-	return func(o node.Output) bool {
-		for _, c := range key.Candidates() {
-			if o.StakeRaw != nil && bytes.Equal(o.StakeRaw, c) {
-				return true
-			}
-		}
-		return false
-	}
+func toStake(key cardano.StakeKey) pendingOutputs {
+	return func(s *node.Snapshot) []node.OutputRef { return s.OutputsToStake(key.Candidates()...) }
 }
 
-func matchCredential(cred cardano.PaymentCredential) outputMatch {
-	return func(o node.Output) bool { return o.PaymentCred != nil && bytes.Equal(o.PaymentCred, cred[:]) }
+func toCredential(cred cardano.PaymentCredential) pendingOutputs {
+	return func(s *node.Snapshot) []node.OutputRef { return s.OutputsToCredential(cred[:]) }
 }
 
 // PendingUTxOsByAddress answers GET /v1/utxos/address/:address?pending=…
 func (s *Service) PendingUTxOsByAddress(r Request, db *dbsync.DB, addr cardano.Address, mode PendingMode) error {
-	return s.pendingUTxOs(r, db, mode, matchAddress(addr), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingUTxOs(r, db, mode, "address", addr.String(), toAddress(addr), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByAddress(ctx, addr, fn)
 	})
 }
 
 // PendingUTxOsByStake answers GET /v1/utxos/stake/:stakeKey?pending=…
 func (s *Service) PendingUTxOsByStake(r Request, db *dbsync.DB, key cardano.StakeKey, mode PendingMode) error {
-	return s.pendingUTxOs(r, db, mode, matchStake(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingUTxOs(r, db, mode, "stake", stakeKeyID(key), toStake(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByStake(ctx, key, fn)
 	})
 }
 
 // PendingUTxOsByCredential answers GET /v1/utxos/credential/:credential?pending=…
 func (s *Service) PendingUTxOsByCredential(r Request, db *dbsync.DB, cred cardano.PaymentCredential, mode PendingMode) error {
-	return s.pendingUTxOs(r, db, mode, matchCredential(cred), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingUTxOs(r, db, mode, "credential", cred.Hex(), toCredential(cred), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByCredential(ctx, cred, fn)
 	})
 }
 
-// pendingUTxOs streams the confirmed list read from the database (not the
-// tip-keyed list cache: the mempool moves within a block) with the
-// snapshot's marks, then the outputs the mempool creates. The snapshot is
-// taken first, so a node that cannot answer fails the request before any
-// byte is written.
-func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match outputMatch,
+// Pending UTxO answers kept by each instance (pendingUTxOs).
+const (
+	// pendingLocalBytes bounds them all; an answer over a quarter of it
+	// is not kept.
+	pendingLocalBytes = 16 << 20
+	// pendingAnswerTTL: a kept answer is dropped this long after it was
+	// made even when its snapshot is still the current one.
+	pendingAnswerTTL = 10 * time.Second
+)
+
+// pendingAnswer is a ?pending= UTxO answer as sent, made from snap.
+type pendingAnswer struct {
+	snap    *node.Snapshot
+	body    []byte
+	expires time.Time
+}
+
+func newPendingAnswers() *bounded.Map[string, pendingAnswer] {
+	return bounded.New[string](pendingLocalBytes, func(a pendingAnswer) bool { return !time.Now().Before(a.expires) })
+}
+
+// pendingUTxOs streams the confirmed list read from the database with the
+// snapshot's marks, then the outputs the mempool creates. The answer is a
+// function of the tip and the snapshot, so it is kept under both (in
+// process only: snapshots are this instance's) and a request for the same
+// list within the same snapshot and tip is answered from it; the mempool
+// moves within a block, so the tip-keyed list cache alone cannot answer.
+// The snapshot is taken first, so a node that cannot answer fails the
+// request before any byte is written.
+func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, kind, id string, outputs pendingOutputs,
 	each func(context.Context, *dbsync.DB, func([]dbsync.UTxO) error) error) error {
 	snap, err := s.mempoolSnapshot(c.Ctx, db.Network)
 	if err != nil {
@@ -210,10 +239,24 @@ func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match
 	ctx := c.Ctx
 	// Read at the request's tip (readAt): its min_slot is waited for and
 	// its headers name the tip the confirmed outputs were read at.
-	db, _, err = s.readAt(ctx, db)
+	db, tip, err := s.readAt(ctx, db)
 	if waitFailed(ctx, err) {
 		return err
 	}
+	key := ""
+	if err == nil {
+		key = db.Network.Name + ":" + tip.BlockHash + ":" + strconv.FormatUint(snap.Gen, 10) + ":" +
+			strconv.Itoa(int(mode)) + ":" + kind + ":" + id
+		if a, ok := s.pendingAnswers.Get(key); ok && a.snap == snap {
+			c.W.Header().Set("Content-Type", wire.ContentType)
+			c.W.WriteHeader(http.StatusOK)
+			_, err := c.W.Write(a.body)
+			return err
+		}
+	}
+	// kept is the answer so far while it may still be kept.
+	var kept []byte
+	keep := key != ""
 	var buf []byte
 	n := 0
 	started := false
@@ -222,6 +265,16 @@ func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match
 		c.W.Header().Set("Content-Type", wire.ContentType)
 		c.W.WriteHeader(http.StatusOK)
 		buf = append(buf, `{"success":true,"data":[`...)
+	}
+	write := func() error {
+		if keep {
+			if kept = append(kept, buf...); len(kept) > pendingLocalBytes/4 {
+				keep, kept = false, nil
+			}
+		}
+		_, err := c.W.Write(buf)
+		buf = buf[:0]
+		return err
 	}
 	sep := func() {
 		if n > 0 {
@@ -244,9 +297,7 @@ func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match
 				buf = markLast(buf, "pending_spent")
 			}
 		}
-		_, err := c.W.Write(buf)
-		buf = buf[:0]
-		return err
+		return write()
 	})
 	if err != nil {
 		if !started {
@@ -259,22 +310,23 @@ func (s *Service) pendingUTxOs(c Request, db *dbsync.DB, mode PendingMode, match
 		start()
 	}
 	if mode == PendingMark {
-		for _, tx := range snap.Txs {
-			for _, o := range tx.Outputs {
-				if !match(o) {
-					continue
-				}
-				sep()
-				buf = appendPendingOutput(buf, tx.Hash, o)
-				if _, spent := snap.SpentBy(node.Input{TxHash: tx.Hash, Index: o.Index}); spent {
-					buf = markLast(buf, "pending_spent")
-				}
+		for _, r := range outputs(snap) {
+			h, o := snap.Output(r)
+			sep()
+			buf = appendPendingOutput(buf, h, o)
+			if _, spent := snap.SpentBy(node.Input{TxHash: h, Index: o.Index}); spent {
+				buf = markLast(buf, "pending_spent")
 			}
 		}
 	}
 	buf = append(buf, "]}\n"...)
-	_, err = c.W.Write(buf)
-	return err
+	if err := write(); err != nil {
+		return err
+	}
+	if keep {
+		s.pendingAnswers.Set(key, pendingAnswer{snap: snap, body: kept, expires: time.Now().Add(pendingAnswerTTL)}, len(key)+len(kept)+64)
+	}
+	return nil
 }
 
 // markLast adds "<field>":true to the object just appended to b.
@@ -350,21 +402,21 @@ func addValue(v *dbsync.Value, w dbsync.Value) {
 
 // PendingBalanceByAddress answers GET /v1/assets/balance/address/:address?pending=…
 func (s *Service) PendingBalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool, mode PendingMode) ([]byte, error) {
-	return s.pendingBalance(ctx, db, grouped, mode, matchAddress(addr), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingBalance(ctx, db, grouped, mode, toAddress(addr), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByAddress(ctx, addr, fn)
 	})
 }
 
 // PendingBalanceByStake answers GET /v1/assets/balance/stake/:stakeKey?pending=…
 func (s *Service) PendingBalanceByStake(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, grouped bool, mode PendingMode) ([]byte, error) {
-	return s.pendingBalance(ctx, db, grouped, mode, matchStake(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingBalance(ctx, db, grouped, mode, toStake(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByStake(ctx, key, fn)
 	})
 }
 
 // PendingBalanceByCredential answers GET /v1/assets/balance/credential/:credential?pending=…
 func (s *Service) PendingBalanceByCredential(ctx context.Context, db *dbsync.DB, cred cardano.PaymentCredential, grouped bool, mode PendingMode) ([]byte, error) {
-	return s.pendingBalance(ctx, db, grouped, mode, matchCredential(cred), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.pendingBalance(ctx, db, grouped, mode, toCredential(cred), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByCredential(ctx, cred, fn)
 	})
 }
@@ -374,7 +426,7 @@ func (s *Service) PendingBalanceByCredential(ctx context.Context, db *dbsync.DB,
 // mempool transaction spends: the balance once the mempool is in a block.
 // It is summed from the UTxO list rather than the balance statement (whose
 // sums cannot leave single outputs out) and not cached.
-func (s *Service) pendingBalance(ctx context.Context, db *dbsync.DB, grouped bool, mode PendingMode, match outputMatch,
+func (s *Service) pendingBalance(ctx context.Context, db *dbsync.DB, grouped bool, mode PendingMode, outputs pendingOutputs,
 	each func(context.Context, *dbsync.DB, func([]dbsync.UTxO) error) error) ([]byte, error) {
 	snap, err := s.mempoolSnapshot(ctx, db.Network)
 	if err != nil {
@@ -398,11 +450,10 @@ func (s *Service) pendingBalance(ctx context.Context, db *dbsync.DB, grouped boo
 		return nil, err
 	}
 	if mode == PendingMark {
-		for _, tx := range snap.Txs {
-			for _, o := range tx.Outputs {
-				if _, spent := snap.SpentBy(node.Input{TxHash: tx.Hash, Index: o.Index}); match(o) && !spent {
-					addValue(&sum, valueOf(o))
-				}
+		for _, r := range outputs(snap) {
+			h, o := snap.Output(r)
+			if _, spent := snap.SpentBy(node.Input{TxHash: h, Index: o.Index}); !spent {
+				addValue(&sum, valueOf(o))
 			}
 		}
 	}

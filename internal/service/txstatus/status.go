@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
 
@@ -33,8 +34,8 @@ type Status struct {
 }
 
 // Status decides where the transaction is on network, asking db-sync (its
-// block and the tip, one snapshot), the mempool and the submission log at
-// once. The rules, first match wins:
+// block and the tip, one snapshot), the mempool and the submission log.
+// The rules, first match wins:
 //
 //  1. in a db-sync block: InBlock;
 //  2. in the mempool: InMempool;
@@ -51,16 +52,54 @@ type Status struct {
 // failing only removes what they would have told (MempoolOK false, no log
 // facts). The mempool question is bounded by MempoolTimeout, so a hung node
 // never holds the answer.
+//
+// A decided status is kept (in process) under the chain's recent tip, the
+// mempool snapshot that answered, and the count of this instance's log
+// writes for the hash's stripe: asked again before any of them moves, it
+// is answered without reading db-sync or the log. Another instance's log
+// write is seen once this instance's next snapshot is taken (or after
+// StatusTTL): a status lags it no more than it lags the node's mempool.
 func (s *Service) Status(ctx context.Context, network string, chain Chain, hash cardano.TxHash) (Status, error) {
+	pool := s.inMempool(ctx, network, hash)
+	tip, err := chain.RecentTip(ctx)
+	if err != nil || tip.BlockHash == "" {
+		return s.decide(ctx, network, chain, hash, pool)
+	}
+	snap := "u" // the mempool cannot tell
+	if pool.ok {
+		snap = strconv.FormatUint(pool.gen, 10)
+	}
+	key := network + ":" + tip.BlockHash + ":" + snap + ":" +
+		strconv.FormatUint(s.logGens[logStripe(hash)].Load(), 10) + ":" + hash.String()
+	return s.statuses.Get(ctx, key, func(ctx context.Context) (Status, error) {
+		return s.decide(ctx, network, chain, hash, pool)
+	})
+}
+
+// StatusTTL bounds how long a decided status is kept; statusLocalBytes
+// bounds them all (a kept status is about 600 bytes).
+const (
+	StatusTTL        = 5 * time.Second
+	statusLocalBytes = 8 << 20
+)
+
+// logStripes is how many stripes the log write counts are kept in.
+const logStripes = 4096
+
+// logStripe is the stripe of a transaction hash.
+func logStripe(hash cardano.TxHash) int { return (int(hash[0])<<8 | int(hash[1])) % logStripes }
+
+// logWritten counts a write of hash's log row (deferred by the writers, so
+// that a status decided while the write was under way is kept under the
+// count before it).
+func (s *Service) logWritten(hash cardano.TxHash) { s.logGens[logStripe(hash)].Add(1) }
+
+// decide is Status from the mempool's answer pool, asking db-sync and the
+// log at once.
+func (s *Service) decide(ctx context.Context, network string, chain Chain, hash cardano.TxHash, pool poolAnswer) (Status, error) {
 	st := Status{TxHash: hash}
-	var wg sync.WaitGroup
-	var pool poolAnswer
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		pool = s.inMempool(ctx, network, hash)
-	}()
 	var sub *admin.Submission
+	var wg sync.WaitGroup
 	if s.opts.Log != nil {
 		wg.Add(1)
 		go func() {

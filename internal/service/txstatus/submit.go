@@ -196,6 +196,7 @@ func (s *Service) record(ctx context.Context, req SubmitRequest, hash cardano.Tx
 	}
 	lctx, cancel := s.logCtx(ctx)
 	defer cancel()
+	defer s.logWritten(hash)
 	_, err := s.opts.Log.RecordSubmission(lctx, admin.SubmissionEntry{Network: req.Network.Name, TxHash: hash[:],
 		CredentialID: req.CredentialID, InvalidBefore: req.Tx.InvalidBefore, InvalidHereafter: req.Tx.InvalidHereafter, Outcome: outcome})
 	if err != nil {
@@ -211,6 +212,7 @@ func (s *Service) answer(ctx context.Context, network string, hash cardano.TxHas
 	}
 	lctx, cancel := s.logCtx(ctx)
 	defer cancel()
+	defer s.logWritten(hash)
 	if err := s.opts.Log.AnswerSubmission(lctx, network, hash[:], outcome, reason, reasonCBOR); err != nil {
 		s.log.Warn("submission log: recording the node's answer failed", slog.String("network", network),
 			slog.String("tx_hash", hash.String()), slog.String("error", err.Error()))

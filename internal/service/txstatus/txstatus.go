@@ -11,6 +11,7 @@ package txstatus
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
@@ -20,12 +21,21 @@ import (
 )
 
 // Mempool tells whether a network's node holds a transaction in its
-// mempool, and when the snapshot that answered was taken: a transaction
-// the node accepted after that cannot be in it yet. An error means "cannot
-// tell" (node down, no monitor configured): status then says mempool
-// "unavailable".
+// mempool (MempoolAnswer). An error means "cannot tell" (node down, no
+// monitor configured): status then says mempool "unavailable".
 type Mempool interface {
-	Contains(ctx context.Context, network string, hash [32]byte) (in bool, takenAt time.Time, err error)
+	Contains(ctx context.Context, network string, hash [32]byte) (MempoolAnswer, error)
+}
+
+// MempoolAnswer is the mempool's answer about one transaction.
+type MempoolAnswer struct {
+	In bool
+	// TakenAt is when the snapshot that answered was taken: a transaction
+	// the node accepted after that cannot be in it yet.
+	TakenAt time.Time
+	// Gen numbers the snapshot (node.Snapshot.Gen): a status kept under
+	// it is one decided from that very snapshot.
+	Gen uint64
 }
 
 // Submitter hands a transaction to a network's node (*node.Submitter);
@@ -34,9 +44,11 @@ type Submitter interface {
 	Submit(ctx context.Context, network cardano.Network, eraID uint16, tx []byte) error
 }
 
-// Chain is a network's db-sync (*dbsync.DB).
+// Chain is a network's db-sync (*dbsync.DB, pinned to one server so that
+// its recent tip and its later reads come from the same chain).
 type Chain interface {
 	TxInChain(ctx context.Context, hash cardano.TxHash) (dbsync.Tip, *dbsync.TxBlock, error)
+	RecentTip(ctx context.Context) (dbsync.Tip, error)
 }
 
 // Log is the submission log (*admin.Store).
@@ -88,6 +100,13 @@ type Service struct {
 	opts    Options
 	log     *slog.Logger
 	flights flights
+	// statuses are decided statuses under (network, tip, snapshot, log
+	// stripe count, hash): status.go.
+	statuses *cache.Cache[Status]
+	// logGens counts this instance's writes to the submission log, in
+	// stripes by transaction hash (logStripe): a status kept under a
+	// stripe's count is not answered once a write of that stripe is done.
+	logGens [logStripes]atomic.Uint64
 }
 
 // New returns a Service.
@@ -104,14 +123,16 @@ func New(opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Service{opts: opts, log: opts.Logger, flights: flights{m: map[string]*flight{}, done: map[string]finished{}}}
+	return &Service{opts: opts, log: opts.Logger, flights: flights{m: map[string]*flight{}, done: map[string]finished{}},
+		statuses: cache.NewJSON[Status](nil, "txstatus", cache.Options{TTL: StatusTTL, LocalTTL: StatusTTL, LocalBytes: statusLocalBytes})}
 }
 
 // poolAnswer is the mempool's answer: ok is false when it cannot tell;
-// takenAt is when the snapshot that answered was taken.
+// takenAt is when the snapshot that answered was taken, gen its number.
 type poolAnswer struct {
 	in, ok  bool
 	takenAt time.Time
+	gen     uint64
 }
 
 // inMempool asks the mempool with its own bound.
@@ -121,12 +142,12 @@ func (s *Service) inMempool(ctx context.Context, network string, hash cardano.Tx
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.MempoolTimeout)
 	defer cancel()
-	in, at, err := s.opts.Mempool.Contains(ctx, network, hash)
+	a, err := s.opts.Mempool.Contains(ctx, network, hash)
 	if err != nil {
 		s.log.Debug("mempool unavailable", slog.String("network", network), slog.String("error", err.Error()))
 		return poolAnswer{}
 	}
-	return poolAnswer{in: in, ok: true, takenAt: at}
+	return poolAnswer{in: a.In, ok: true, takenAt: a.TakenAt, gen: a.Gen}
 }
 
 // logCtx is a context for one log read or write: bounded by LogTimeout,
@@ -148,6 +169,7 @@ func (s *Service) markSeen(ctx context.Context, network string, hash cardano.TxH
 	}
 	lctx, cancel := s.logCtx(ctx)
 	defer cancel()
+	defer s.logWritten(hash)
 	if _, err := s.opts.Log.MarkSubmissionSeen(lctx, network, hash[:], bh[:], b.BlockNo, b.Slot); err != nil {
 		s.log.Warn("submission log: recording a block failed", slog.String("network", network),
 			slog.String("tx_hash", hash.String()), slog.String("error", err.Error()))

@@ -83,7 +83,7 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 		if f == nil {
 			defer w.Close()
 			zw, _ := s.caches.utxosGzip.Produce(ctx, key) // no one else produces it: we produce the list
-			z := newGzipCopy(zw)
+			z := newGzipCopy(zw, w)
 			defer z.Close()
 			return streamUTxOs(c, list, w, z)
 		}

@@ -93,6 +93,8 @@ type Service struct {
 	// mempoolTips: each network's last mempool snapshot and its tip
 	// (mempool.go).
 	mempoolTips sync.Map
+	// admit: which answers about one identifier are stored (caches.go).
+	admit *cache.Admission
 }
 
 // New builds the answer caches over o.Redis.
@@ -101,6 +103,7 @@ func New(o Options) *Service {
 		o.Now = time.Now
 	}
 	t := o.Tuning.withDefaults()
-	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize),
+	admit := cache.NewAdmission()
+	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize, admit), admit: admit,
 		txJSON: newTxJSONMemo(), hotPages: newHotPages()}
 }

@@ -79,6 +79,12 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 		if served, err := s.serveCachedUTxOs(c, ctx, key, gz); served {
 			return err
 		}
+		// A list asked for once under this tip is answered, not stored
+		// (admission, caches.go); asked for again, it is stored, and
+		// requests for it meanwhile follow the one storing it.
+		if attempt == 0 && !s.admit.Again("utxos:"+key) {
+			return streamUTxOs(c, list, nil, nil)
+		}
 		w, f := s.caches.utxos.Produce(ctx, key)
 		if f == nil {
 			defer w.Close()

@@ -4,7 +4,11 @@
 -- prints a statement with its fragments expanded.
 
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
-   and block; the caller adds WHERE (which outputs) and the keyset. */}}
+   and block and its native assets (assets: policy, name and quantity of
+   each, flattened, by policy then name; idx_ma_tx_out_tx_out_id,
+   multi_asset_pkey), so a chunk is one statement and a short list needs
+   no snapshot (dbsync/utxo.go); the caller adds WHERE (which outputs) and
+   the keyset. */}}
 {{define "utxo_rows" -}}
 SELECT
   o.id AS tx_out_id,
@@ -16,7 +20,15 @@ SELECT
   encode(o.data_hash, 'hex') AS datum_hash,
   CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
-  encode(b.hash, 'hex') AS block_hash
+  encode(b.hash, 'hex') AS block_hash,
+  ARRAY(
+    SELECT v.x
+    FROM ma_tx_out mto
+    JOIN multi_asset ma ON ma.id = mto.ident
+    CROSS JOIN LATERAL (VALUES (1, encode(ma.policy, 'hex')), (2, encode(ma.name, 'hex')), (3, mto.quantity::text)) v(k, x)
+    WHERE mto.tx_out_id = o.id
+    ORDER BY ma.policy, ma.name, v.k
+  ) AS assets
 FROM tx_out o
 {{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"strings"
 
 	"github.com/lib/pq"
 )
@@ -56,8 +57,8 @@ type utxoRow struct {
 	ScriptHash  *string
 	SlotNo      int64
 	BlockHash   string
-	// Assets: policy, name and quantity of each asset held, flattened,
-	// by policy then name.
+	// Assets: "policy.name.quantity" of each asset held, by policy then
+	// name.
 	Assets pq.StringArray
 }
 
@@ -203,22 +204,24 @@ func utxosOf(rows []utxoRow) ([]UTxO, error) {
 	return utxos, nil
 }
 
-// flatAssets reads an output's assets column: policy, name, quantity, …
-// (nil when it holds none).
-func flatAssets(flat []string) ([]AssetQuantity, error) {
-	if len(flat)%3 != 0 {
-		return nil, fmt.Errorf("assets column of %d values, not triples", len(flat))
-	}
-	if len(flat) == 0 {
+// flatAssets reads an output's assets column: "policy.name.quantity"
+// each, policy and name in hex (nil when it holds none).
+func flatAssets(held []string) ([]AssetQuantity, error) {
+	if len(held) == 0 {
 		return nil, nil
 	}
-	out := make([]AssetQuantity, 0, len(flat)/3)
-	for i := 0; i < len(flat); i += 3 {
-		q, err := parseQuantity(flat[i+2])
+	out := make([]AssetQuantity, len(held))
+	for i, h := range held {
+		policy, rest, ok1 := strings.Cut(h, ".")
+		name, quantity, ok2 := strings.Cut(rest, ".")
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("asset %q: not policy.name.quantity", h)
+		}
+		q, err := parseQuantity(quantity)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, AssetQuantity{Policy: flat[i], Name: flat[i+1], Quantity: q})
+		out[i] = AssetQuantity{Policy: policy, Name: name, Quantity: q}
 	}
 	return out, nil
 }

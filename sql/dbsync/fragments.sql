@@ -4,9 +4,11 @@
 -- prints a statement with its fragments expanded.
 
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
-   and block and its native assets (assets: policy, name and quantity of
-   each, flattened, by policy then name; idx_ma_tx_out_tx_out_id,
-   multi_asset_pkey), so a chunk is one statement and a short list needs
+   and block and its native assets (assets: "policy.name.quantity" of
+   each, policy and name in hex, by policy then name; idx_ma_tx_out_tx_out_id,
+   multi_asset_pkey: an asset's name is looked up per holding, LIMIT 1
+   keeping it so; joined, the generic plan hashed all of multi_asset on
+   every run), so a chunk is one statement and a short list needs
    no snapshot (dbsync/utxo.go); the caller adds WHERE (which outputs) and
    the keyset. */}}
 {{define "utxo_rows" -}}
@@ -22,12 +24,11 @@ SELECT
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash,
   ARRAY(
-    SELECT v.x
+    SELECT encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') || '.' || mto.quantity::text
     FROM ma_tx_out mto
-    JOIN multi_asset ma ON ma.id = mto.ident
-    CROSS JOIN LATERAL (VALUES (1, encode(ma.policy, 'hex')), (2, encode(ma.name, 'hex')), (3, mto.quantity::text)) v(k, x)
+    CROSS JOIN LATERAL (SELECT a.policy, a.name FROM multi_asset a WHERE a.id = mto.ident LIMIT 1) ma
     WHERE mto.tx_out_id = o.id
-    ORDER BY ma.policy, ma.name, v.k
+    ORDER BY ma.policy, ma.name
   ) AS assets
 FROM tx_out o
 {{joinAddress "o"}}

@@ -54,6 +54,9 @@ type Options struct {
 	// round trip and no copy from Redis: a busy slot's 400 kB detailed
 	// page is a map lookup, not 400 kB read back and validated.
 	LocalFirst bool
+	// Admit, when set, stores an answer only when its key is asked for
+	// again (Admission): a value loaded once is answered and forgotten.
+	Admit *Admission
 }
 
 // Cache is a read-through cache of T under one name: the first part of its
@@ -131,6 +134,17 @@ func (c *Cache[T]) Get(ctx context.Context, key string, load func(context.Contex
 // (zero: the cache's TTL). The load runs detached from the cancellation of
 // the caller that started it, with that caller's deadline.
 func (c *Cache[T]) GetTTL(ctx context.Context, key string, load func(context.Context) (T, time.Duration, error)) (T, error) {
+	return c.get(ctx, key, false, load)
+}
+
+// GetAdmitted is GetTTL for a key the caller knows is asked for again (a
+// page it let through its own admission): stored whatever Options.Admit
+// says.
+func (c *Cache[T]) GetAdmitted(ctx context.Context, key string, load func(context.Context) (T, time.Duration, error)) (T, error) {
+	return c.get(ctx, key, true, load)
+}
+
+func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
 	full := c.name + ":" + key
 	if c.rc != nil {
 		full = c.rc.Key(c.name, key)
@@ -142,12 +156,20 @@ func (c *Cache[T]) GetTTL(ctx context.Context, key string, load func(context.Con
 	metrics.CacheLookup(c.name, false)
 	res, err := c.flights.do(ctx, full, func(ctx context.Context) (any, error) {
 		// A flight that ended between our miss and this call has stored
-		// its answer: look again before loading.
-		if v, hit, err := c.lookup(ctx, full); hit {
+		// its answer: look again before loading. It stored it locally too,
+		// so a LocalFirst cache looks only there (no second round trip).
+		if c.opts.LocalFirst {
+			if b, r := c.local.get(full); r == found {
+				if v, hit, err := c.answer(b, c.trusted); hit {
+					return v, err
+				}
+			}
+		} else if v, hit, err := c.lookup(ctx, full); hit {
 			return v, err
 		}
 		v, ttl, err := load(ctx)
 		switch {
+		case !admitted && !c.opts.Admit.Again(full):
 		case err == nil:
 			if ttl <= 0 {
 				ttl = c.opts.TTL

@@ -265,8 +265,11 @@ func (s *Segments) Produce(ctx context.Context, key string) (*Writer, *Follower)
 	}
 	p := &progress{changed: make(chan struct{})}
 	s.writing[key] = p
-	full := s.rc.Key(s.name, key)
-	return &Writer{s: s, ctx: ctx, key: key, full: full, buf: make([]byte, 0, s.size), p: p, fill: s.spool.Create(full, s.ttl)}, nil
+	// The buffer grows as the answer does and the spool file is made at
+	// the first segment: most answers are a few hundred bytes, and a
+	// 256 kB buffer and a file created and removed for each of them were
+	// much of a cold UTxO request's CPU.
+	return &Writer{s: s, ctx: ctx, key: key, full: s.rc.Key(s.name, key), p: p}, nil
 }
 
 // Close ends the Writer's turn: Followers of an answer not committed stop.
@@ -337,7 +340,6 @@ func (w *Writer) Write(p []byte) {
 	if w == nil || w.failed {
 		return
 	}
-	w.fill.Write(p)
 	for len(p) > 0 {
 		n := min(len(p), w.s.size-len(w.buf))
 		w.buf = append(w.buf, p[:n]...)
@@ -352,6 +354,10 @@ func (w *Writer) flush() {
 	if len(w.buf) == 0 || w.failed {
 		return
 	}
+	if w.sent == 0 {
+		w.fill = w.s.spool.Create(w.full, w.s.ttl) // nil: no spool, or the key is spooled already
+	}
+	w.fill.Write(w.buf)
 	key := w.full + ":" + strconv.Itoa(w.sent)
 	if err := w.s.rc.call(w.ctx, func(ctx context.Context) error {
 		return w.s.rc.rdb.Set(ctx, key, w.buf, w.s.ttl+segmentGrace).Err()

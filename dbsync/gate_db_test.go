@@ -122,10 +122,15 @@ func TestTipDoesNotWaitAtTheGate(t *testing.T) {
 // connections admitted requests need: with one request admitted and more
 // listings than there are stream slots waiting on their clients, other
 // requests still run, and no more listings than slots are in progress.
+// The listings are long ones (a chunk of one output): a list shorter than
+// a chunk is read whole by one statement and holds no connection while
+// its client reads it.
 func TestPausedListingsLeaveConnectionsForAdmittedRequests(t *testing.T) {
 	needChains(t)
 	c := chains[0]
 	limitActive(t, c, 1)
+	c.db.SetUTxOChunk(1)
+	t.Cleanup(func() { c.db.SetUTxOChunk(0) })
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	listings := dbsync.StreamSlots + 8

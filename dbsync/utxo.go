@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"strings"
 
 	"github.com/lib/pq"
 )
@@ -56,11 +57,14 @@ type utxoRow struct {
 	ScriptHash  *string
 	SlotNo      int64
 	BlockHash   string
+	// Assets: "policy.name.quantity" of each asset held, by policy then
+	// name.
+	Assets pq.StringArray
 }
 
 func (r *utxoRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxOutID, &r.TxID, &r.TxHash, &r.OutputIndex, &r.Address, &r.Lovelace,
-		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash)
+		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash, &r.Assets)
 }
 
 // UTxOsByAddress returns the address's unspent outputs in chain order
@@ -123,7 +127,22 @@ func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {
 
 // eachUTxO reads the listing in keyset chunks of (tx_id, index) inside one
 // snapshot: each chunk resumes the index walk where the last one stopped.
+// Most lists are one chunk: the first is read as one statement, outside a
+// transaction (a statement is its own snapshot), and only when it is full
+// is the list read again in a snapshot, chunk by chunk: a short list costs
+// one round trip, not four (BEGIN, rows, COMMIT and formerly its assets).
 func (db *DB) eachUTxO(ctx context.Context, query Query, arg any, fn func([]UTxO) error) error {
+	rows, err := engine.Rows[utxoRow](ctx, db.reader(), query, arg, int64(-1), -1, db.chunkSize())
+	if err != nil {
+		return err
+	}
+	if len(rows) < db.chunkSize() {
+		utxos, err := utxosOf(rows)
+		if err != nil || len(utxos) == 0 {
+			return err
+		}
+		return fn(utxos)
+	}
 	return db.reader().Stream(ctx, func(tx *Snapshot) error {
 		afterTx, afterIndex := int64(-1), -1
 		for {
@@ -149,37 +168,60 @@ func (db *DB) eachUTxO(ctx context.Context, query Query, arg any, fn func([]UTxO
 	})
 }
 
-// selectUTxOs runs one chunk of a UTxO listing, then one query for all
-// their assets.
+// selectUTxOs runs one chunk of a UTxO listing.
 func selectUTxOs(ctx context.Context, tx *Snapshot, query Query, arg any, afterTx int64, afterIndex, limit int) ([]UTxO, []utxoRow, error) {
 	rows, err := engine.SelectRows[utxoRow](ctx, tx, query, arg, afterTx, afterIndex, limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.TxOutID
-	}
-	assets, err := assetsByTxOut(ctx, tx, ids)
-	if err != nil {
-		return nil, nil, err
-	}
+	utxos, err := utxosOf(rows)
+	return utxos, rows, err
+}
+
+// utxosOf turns a chunk's rows into outputs.
+func utxosOf(rows []utxoRow) ([]UTxO, error) {
 	utxos := make([]UTxO, len(rows))
 	for i, r := range rows {
 		lovelace, err := parseQuantity(r.Lovelace)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
+		}
+		assets, err := flatAssets(r.Assets)
+		if err != nil {
+			return nil, err
 		}
 		utxos[i] = UTxO{
 			TxHash:      r.TxHash,
 			OutputIndex: r.OutputIndex,
 			Address:     r.Address,
-			Value:       Value{Lovelace: lovelace, Assets: assets[r.TxOutID]},
+			Value:       Value{Lovelace: lovelace, Assets: assets},
 			DatumHash:   r.DatumHash,
 			ScriptHash:  r.ScriptHash,
 			SlotNo:      r.SlotNo,
 			BlockHash:   r.BlockHash,
 		}
 	}
-	return utxos, rows, nil
+	return utxos, nil
+}
+
+// flatAssets reads an output's assets column: "policy.name.quantity"
+// each, policy and name in hex (nil when it holds none).
+func flatAssets(held []string) ([]AssetQuantity, error) {
+	if len(held) == 0 {
+		return nil, nil
+	}
+	out := make([]AssetQuantity, len(held))
+	for i, h := range held {
+		policy, rest, ok1 := strings.Cut(h, ".")
+		name, quantity, ok2 := strings.Cut(rest, ".")
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("asset %q: not policy.name.quantity", h)
+		}
+		q, err := parseQuantity(quantity)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = AssetQuantity{Policy: policy, Name: name, Quantity: q}
+	}
+	return out, nil
 }

@@ -16,11 +16,12 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
-// UTxO lists and balances are cached under the tip: the second answer is
-// byte for byte the first, read from Redis (a list in several segments:
-// the segment size is made small), and a list whose first segment is gone
-// is read from the database again. Without the cache the answers are the
-// same bytes too.
+// UTxO lists and balances are cached under the tip when asked for a
+// second time (the first ask stores nothing: most keys are asked for
+// once): the third answer is byte for byte the first, read from Redis (a
+// list in several segments: the segment size is made small), and a list
+// whose first segment is gone is read from the database again. Without
+// the cache the answers are the same bytes too.
 func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	smp := testSamples(t)
 	rc := testRedis(t)
@@ -40,9 +41,15 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 		if first.Status != 200 {
 			t.Fatalf("%s: %d %s", tc.path, first.Status, first.Raw)
 		}
+		if keys, _ := rc.Redis().Keys(t.Context(), rc.Key(tc.cache, "mainnet", "*")).Result(); len(keys) != 0 {
+			t.Fatalf("%s: cached at its first ask: %v", tc.path, keys)
+		}
+		if second := get(t, s, tc.path); !bytes.Equal(second.Raw, first.Raw) {
+			t.Fatalf("%s: second answer differs", tc.path)
+		}
 		keys, err := rc.Redis().Keys(t.Context(), rc.Key(tc.cache, "mainnet", "*")).Result()
 		if err != nil || len(keys) == 0 {
-			t.Fatalf("%s: nothing cached (%v)", tc.path, err)
+			t.Fatalf("%s: nothing cached at the second ask (%v)", tc.path, err)
 		}
 		again := get(t, s, tc.path)
 		if !bytes.Equal(again.Raw, first.Raw) {
@@ -83,9 +90,10 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 	}
 }
 
-// First history pages (offset 0, no cursor) and cursor pages near the tip
-// are cached under the tip and answered the same from there; deeper pages
-// and cursor pages further from the tip are not, until asked for again.
+// First history pages (offset 0, no cursor) are cached under the tip when
+// asked for a second time, cursor pages near the tip at once, and answered
+// the same from there; deeper pages and cursor pages further from the tip
+// are not, until asked for again.
 func TestFirstHistoryPagesCached(t *testing.T) {
 	smp := testSamples(t)
 	tip, err := seededChains(t)[0].db.RecentTip(t.Context())
@@ -107,6 +115,11 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 	for _, path := range []string{"/v1/tx/history/" + smp.Whale, "/v1/tx/address/" + smp.Whale + "?limit=5&groupByPolicy=true", "/v1/tx/history/" + smp.Busy + "?order=asc",
 		"/v1/tx/history/" + smp.Whale + "?fromSlot=" + recent, "/v1/tx/address/" + smp.Whale + "?fromSlot=" + recent + "&order=asc"} {
 		before := keys()
+		if !strings.Contains(path, "fromSlot") {
+			if r := get(t, s, path); r.Status != 200 || keys() != before {
+				t.Fatalf("%s: %d, %d cached pages after its first ask, want %d", path, r.Status, keys(), before)
+			}
+		}
 		first := get(t, s, path)
 		if first.Status != 200 || keys() != before+1 {
 			t.Fatalf("%s: %d, %d cached pages after it, want %d", path, first.Status, keys(), before+1)
@@ -141,8 +154,8 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 	}
 }
 
-// A transaction's answer, and its 404, are cached under the tip and
-// answered the same from there.
+// A transaction's answer, and its 404, are cached under the tip when
+// asked for a second time and answered the same from there.
 func TestTxByHashCached(t *testing.T) {
 	smp := testSamples(t)
 	rc := testRedis(t)
@@ -157,6 +170,10 @@ func TestTxByHashCached(t *testing.T) {
 		{"/v1/tx/hash/" + strings.Repeat("ab", 32), 404},
 	} {
 		first := get(t, s, tc.path)
+		if keys, _ := rc.Redis().Keys(t.Context(), rc.Key("tx", "mainnet", "*")).Result(); first.Status != tc.status || len(keys) != 0 {
+			t.Fatalf("%s: %d, cached at its first ask: %v", tc.path, first.Status, keys)
+		}
+		get(t, s, tc.path)
 		keys, err := rc.Redis().Keys(t.Context(), rc.Key("tx", "mainnet", "*")).Result()
 		if first.Status != tc.status || err != nil || len(keys) != 1 {
 			t.Fatalf("%s: %d, cached %v (%v)", tc.path, first.Status, keys, err)
@@ -195,7 +212,11 @@ func TestUTxOListGzipCopy(t *testing.T) {
 		return w
 	}
 	big := "/v1/utxos/address/" + smp.Byron
-	// The first request produces the list (and its copy) as it answers.
+	// The first ask stores nothing: no copy to serve yet.
+	if w := send(big, "gzip"); w.Header().Get("Content-Encoding") != "" {
+		t.Fatalf("first ask answered %q", w.Header().Get("Content-Encoding"))
+	}
+	// The second produces the list (and its copy) as it answers.
 	first := send(big, "gzip, deflate, br")
 	if enc := first.Header().Get("Content-Encoding"); enc != "" {
 		t.Fatalf("the producing request is answered plain, got %q", enc)
@@ -231,6 +252,7 @@ func TestUTxOListGzipCopy(t *testing.T) {
 	}
 	// A one-segment list: no copy, plain for everyone.
 	small := "/v1/utxos/address/" + smp.Small
+	send(small, "gzip")
 	if n := send(small, "gzip").Body.Len(); n > segmentSize {
 		t.Fatalf("the small list has %d bytes, more than a segment", n)
 	}
@@ -280,6 +302,10 @@ func TestUTxOListsSpooled(t *testing.T) {
 	producer, producerSpool := newInstance()
 	reader, readerSpool := newInstance()
 	big := "/v1/utxos/address/" + smp.Byron
+	send(producer, big, "") // a first ask stores nothing
+	if producerSpool.Used() != 0 {
+		t.Fatalf("first ask spooled %d bytes", producerSpool.Used())
+	}
 	want := send(producer, big, "").Body.Bytes()
 	if len(want) < 2*segmentSize || producerSpool.Used() <= int64(len(want)) {
 		t.Fatalf("list of %d bytes, producer's spool %d bytes: want the list and its gzip copy", len(want), producerSpool.Used())
@@ -314,6 +340,7 @@ func TestUTxOListsSpooled(t *testing.T) {
 
 	segmentSize = 4 << 10
 	third, thirdSpool := newInstance()
+	send(third, "/v1/utxos/address/"+smp.Small, "")
 	if w := send(third, "/v1/utxos/address/"+smp.Small, ""); w.Body.Len() > segmentSize || thirdSpool.Used() != 0 {
 		t.Fatalf("a one-segment list (%d bytes) took %d bytes of spool", w.Body.Len(), thirdSpool.Used())
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"sync"
 	"time"
 
@@ -231,3 +232,39 @@ func (m *recent[T]) remembered() bool {
 
 // IsPinned reports whether r was made by Pinned.
 func (r Reader) IsPinned() bool { return r.pin != nil }
+
+// Rows runs q as one statement outside a transaction (gated, prepared
+// when registered) on the reader's server and scans every row into a T:
+// for an answer one statement reads whole, which needs no snapshot, so no
+// BEGIN and COMMIT round trips. The error is classified.
+func Rows[T any, P RowScanner[T]](ctx context.Context, r Reader, q sqlfiles.Statement, args ...any) ([]T, error) {
+	var out []T
+	err := r.e.onReader(ctx, r, nil, func(ctx context.Context, p *pool) (err error) {
+		t, err := p.gate.enter(ctx)
+		if err != nil {
+			return err
+		}
+		defer p.gate.leave(t)
+		defer observe(p.network, q, time.Now(), &err)
+		var rows *sql.Rows
+		if st, ok := p.statements()[q.Text]; ok {
+			rows, err = st.QueryContext(ctx, args...)
+		} else {
+			rows, err = p.DB.QueryContext(ctx, q.Text, args...)
+		}
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out = out[:0]
+		for rows.Next() {
+			var v T
+			if err := P(&v).ScanRow(rows); err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return rows.Err()
+	})
+	return out, Classify(err)
+}

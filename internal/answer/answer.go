@@ -97,6 +97,8 @@ type Service struct {
 	// pendingAnswers: ?pending= UTxO answers under tip and snapshot
 	// (mempool.go).
 	pendingAnswers *bounded.Map[string, pendingAnswer]
+	// admit: which answers about one identifier are stored (caches.go).
+	admit *cache.Admission
 }
 
 // New builds the answer caches over o.Redis.
@@ -105,6 +107,7 @@ func New(o Options) *Service {
 		o.Now = time.Now
 	}
 	t := o.Tuning.withDefaults()
-	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize),
+	admit := cache.NewAdmission()
+	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize, admit), admit: admit,
 		txJSON: newTxJSONMemo(), hotPages: newHotPages(), pendingAnswers: newPendingAnswers()}
 }

@@ -23,10 +23,20 @@ import (
 // headers naming it name the cache key's. When the tip cannot be read it
 // just builds, unless the request's min_slot could not be confirmed.
 func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, build func(context.Context, *dbsync.DB) ([]byte, time.Duration, error)) ([]byte, error) {
+	return s.byTipAdmitted(ctx, answers, db, params, false, build)
+}
+
+// byTipAdmitted is byTip; admitted says the answer is stored even on its
+// first ask under the tip (see caches.go's admission).
+func (s *Service) byTipAdmitted(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, admitted bool, build func(context.Context, *dbsync.DB) ([]byte, time.Duration, error)) ([]byte, error) {
 	db, tip, tipErr := s.readAt(ctx, db)
 	if tipErr == nil {
 		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
-		return answers.GetTTL(ctx, key, func(ctx context.Context) ([]byte, time.Duration, error) { return build(ctx, db) })
+		load := func(ctx context.Context) ([]byte, time.Duration, error) { return build(ctx, db) }
+		if admitted {
+			return answers.GetAdmitted(ctx, key, load)
+		}
+		return answers.GetTTL(ctx, key, load)
 	}
 	if waitFailed(ctx, tipErr) {
 		return nil, tipErr

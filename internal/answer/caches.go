@@ -67,7 +67,13 @@ const historyPageLocalBytes = 16 << 20
 // newCaches builds the caches over rc (nil: local stores only); long UTxO
 // lists are also copied into sp (nil: not), in segments of segmentSize
 // (0: the cache package's default).
-func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
+//
+// The answers about one identifier (balances, transactions, history
+// pages, UTxO lists) are stored only when asked for again under the same
+// tip (admit, cache.Admission): most such keys are asked for once (a
+// custodian polling each of its addresses once a block), and storing them
+// was a Redis write and its memory for nothing.
+func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.Admission) caches {
 	// underTip is a cache of whole answers keyed under the tip (see
 	// byTip): a key's answer never changes, so it is LocalFirst.
 	underTip := func(name string, o cache.Options) *cache.Cache[[]byte] {
@@ -94,9 +100,9 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int) caches {
 		poolDelegCount: poolAnswers("pooldelegcount"),
 		poolBlocks:     poolAnswers("poolblocks"),
 		account:        underTip("account", cache.Options{TTL: accountCacheTTL}),
-		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL}),
-		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes}),
-		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL}),
+		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL, Admit: admit}),
+		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
+		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 	}

@@ -87,7 +87,10 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 		}
 		return b, nil
 	}
-	return s.byTip(ctx, s.caches.historyPage, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
+	// Pages other than first ones got here by being asked for again (or
+	// near the tip): stored at once. First pages are stored when asked
+	// for again under the tip (admission).
+	return s.byTipAdmitted(ctx, s.caches.historyPage, db, params, !first, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
 		b, err := build(ctx, db)
 		return b, historyPageTTL, err
 	})

@@ -79,11 +79,17 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 		if served, err := s.serveCachedUTxOs(c, ctx, key, gz); served {
 			return err
 		}
+		// A list asked for once under this tip is answered, not stored
+		// (admission, caches.go); asked for again, it is stored, and
+		// requests for it meanwhile follow the one storing it.
+		if attempt == 0 && !s.admit.Again("utxos:"+key) {
+			return streamUTxOs(c, list, nil, nil)
+		}
 		w, f := s.caches.utxos.Produce(ctx, key)
 		if f == nil {
 			defer w.Close()
 			zw, _ := s.caches.utxosGzip.Produce(ctx, key) // no one else produces it: we produce the list
-			z := newGzipCopy(zw)
+			z := newGzipCopy(zw, w)
 			defer z.Close()
 			return streamUTxOs(c, list, w, z)
 		}

@@ -51,9 +51,14 @@ func acceptsGzip(header string) bool {
 }
 
 // gzipCopy compresses a list, as it is produced, into its cached copy.
+// Compression starts when the list outgrows one segment (list, which is
+// being stored beside it): until then the bytes are only held, since a
+// shorter list keeps no copy and most lists are a few hundred bytes.
 type gzipCopy struct {
-	store *cache.Writer
-	zw    *gzip.Writer
+	store   *cache.Writer
+	list    *cache.Writer
+	zw      *gzip.Writer
+	pending []byte
 }
 
 // Compressors are reused: each holds about a megabyte of tables.
@@ -70,31 +75,52 @@ func (s segmentSink) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// newGzipCopy returns the copy written into store (nil without one).
-func newGzipCopy(store *cache.Writer) *gzipCopy {
+// newGzipCopy returns the copy of the list written to list, stored into
+// store (nil without one).
+func newGzipCopy(store, list *cache.Writer) *gzipCopy {
 	if store == nil {
 		return nil
 	}
-	zw := gzipWriters.Get().(*gzip.Writer)
-	zw.Reset(segmentSink{store})
-	return &gzipCopy{store: store, zw: zw}
+	return &gzipCopy{store: store, list: list}
 }
 
 func (g *gzipCopy) Write(b []byte) {
-	if g != nil && g.zw != nil {
-		_, _ = g.zw.Write(b) // the sink never fails; a failed store stores nothing
+	if g == nil || g.store == nil {
+		return
 	}
+	if g.zw == nil {
+		if !g.list.Segmented() {
+			g.pending = append(g.pending, b...)
+			return
+		}
+		g.start()
+	}
+	_, _ = g.zw.Write(b) // the sink never fails; a failed store stores nothing
+}
+
+// start compresses what was held so far and everything after.
+func (g *gzipCopy) start() {
+	g.zw = gzipWriters.Get().(*gzip.Writer)
+	g.zw.Reset(segmentSink{g.store})
+	_, _ = g.zw.Write(g.pending)
+	g.pending = nil
 }
 
 // Commit ends the stream and makes the copy visible when keep.
 func (g *gzipCopy) Commit(keep bool) {
-	if g == nil || g.zw == nil {
+	if g == nil || g.store == nil {
 		return
 	}
-	_ = g.zw.Close()
-	if keep {
-		g.store.Commit()
+	g.pending = nil
+	if !keep {
+		g.release()
+		return
 	}
+	if g.zw == nil {
+		g.start()
+	}
+	_ = g.zw.Close()
+	g.store.Commit()
 	g.release()
 }
 

@@ -4,7 +4,13 @@
 -- prints a statement with its fragments expanded.
 
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
-   and block; the caller adds WHERE (which outputs) and the keyset. */}}
+   and block and its native assets (assets: "policy.name.quantity" of
+   each, policy and name in hex, by policy then name; idx_ma_tx_out_tx_out_id,
+   multi_asset_pkey: an asset's name is looked up per holding, LIMIT 1
+   keeping it so; joined, the generic plan hashed all of multi_asset on
+   every run), so a chunk is one statement and a short list needs
+   no snapshot (dbsync/utxo.go); the caller adds WHERE (which outputs) and
+   the keyset. */}}
 {{define "utxo_rows" -}}
 SELECT
   o.id AS tx_out_id,
@@ -16,7 +22,14 @@ SELECT
   encode(o.data_hash, 'hex') AS datum_hash,
   CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
-  encode(b.hash, 'hex') AS block_hash
+  encode(b.hash, 'hex') AS block_hash,
+  ARRAY(
+    SELECT encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') || '.' || mto.quantity::text
+    FROM ma_tx_out mto
+    CROSS JOIN LATERAL (SELECT a.policy, a.name FROM multi_asset a WHERE a.id = mto.ident LIMIT 1) ma
+    WHERE mto.tx_out_id = o.id
+    ORDER BY ma.policy, ma.name
+  ) AS assets
 FROM tx_out o
 {{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id

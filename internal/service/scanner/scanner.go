@@ -58,6 +58,9 @@ type Scanner struct {
 	// beforeCommit, when set (tests), runs between a step's writes and its
 	// commit.
 	beforeCommit func(ctx context.Context)
+	// onPhase, when set (benchmarks), gets the time each phase of a step
+	// took.
+	onPhase func(phase string, d time.Duration)
 }
 
 // Leading says whether this scanner holds its network's leadership now.

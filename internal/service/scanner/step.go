@@ -25,8 +25,10 @@ type groupWork struct {
 // bound was reached), step again at once.
 func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err error) {
 	start := time.Now()
+	lap := s.lapper(start)
 	net := s.o.Network
 	cp, err := events.ReadCheckpoint(ctx, conn, net)
+	lap("checkpoint")
 	if err != nil {
 		return false, err
 	}
@@ -38,6 +40,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, wrap("tip", err)
 	}
+	lap("head")
 	tip := head.Tip
 	if cp == nil {
 		// First run: scanning starts at the tip.
@@ -54,6 +57,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, err
 	}
+	lap("groups")
 	var work []groupWork
 	var ranges []dbsync.HeightRange
 	for _, g := range groups {
@@ -83,6 +87,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, wrap("read", err)
 	}
+	lap("read")
 	if !bytes.Equal(read.Hashes[cp.Height], cp.Hash) || !bytes.Equal(read.Hashes[tip.Height], tip.Hash) {
 		return false, errChainMoved
 	}
@@ -103,12 +108,15 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 		}
 		decided[i] = confirmations(blocks, matches, w.g.Depth, tipRef)
 	}
+	lap("match")
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
+		lap("begin")
 		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
 		if err := events.MoveCheckpoint(ctx, tx, net, cp, to, seen); err != nil {
 			return err
 		}
+		lap("move")
 		for i, w := range work {
 			moved, err := events.AdvanceWebhooks(ctx, tx, net, w.g.Webhooks, w.g.ScannedThrough, w.to)
 			if err != nil {
@@ -120,13 +128,16 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 				}
 			}
 		}
+		lap("advance")
 		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
 		n = len(d)
+		lap("append")
 		return err
 	})
 	if err != nil {
 		return false, err
 	}
+	lap("commit")
 	metrics.ScannerStep(net, int(tip.Height-cp.Height), time.Since(start))
 	metrics.ScannerEvents(net, events.TypeTxConfirmed, n)
 	return more, nil
@@ -201,6 +212,20 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 	s.o.Log.Info("scanner rolled back", "from", cp.Height, "to", fork.Height, "revoked", n)
 	metrics.ScannerEvents(net, events.TypeTxRolledBack, n)
 	return nil
+}
+
+// lapper returns a function that reports the time since the previous lap
+// under a phase name to onPhase (a no-op without one).
+func (s *Scanner) lapper(start time.Time) func(string) {
+	if s.onPhase == nil {
+		return func(string) {}
+	}
+	last := start
+	return func(phase string) {
+		now := time.Now()
+		s.onPhase(phase, now.Sub(last))
+		last = now
+	}
 }
 
 // commit runs fn in one admin transaction on the leadership connection.

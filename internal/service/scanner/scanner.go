@@ -61,6 +61,9 @@ type Scanner struct {
 	// onPhase, when set (benchmarks), gets the time each phase of a step
 	// took.
 	onPhase func(phase string, d time.Duration)
+	// onStep, when set (benchmarks), gets each committed step that moved
+	// the checkpoint over blocks blocks, and its time.
+	onStep func(blocks int, d time.Duration)
 }
 
 // Leading says whether this scanner holds its network's leadership now.

@@ -97,16 +97,15 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	}
 
 	tipRef := &events.BlockRef{Hash: tip.Hash, Height: tip.Height, Slot: tip.Slot}
+	matched, err := s.match(ctx, conn, read.Blocks, work)
+	if err != nil {
+		return false, err
+	}
 	var evs []events.NewEvent
-	decided := make([][]events.NewEvent, len(work))
+	advances := make([]events.Advance, len(work))
 	for i, w := range work {
-		blocks := blocksIn(read.Blocks, w.from, w.to)
-		kinds, values := keysOf(blocks)
-		matches, err := events.MatchItems(ctx, conn, net, w.g.Webhooks, kinds, values)
-		if err != nil {
-			return false, err
-		}
-		decided[i] = confirmations(blocks, matches, w.g.Depth, tipRef)
+		evs = append(evs, confirmations(blocksIn(read.Blocks, w.from, w.to), matched[i], w.g.Depth, tipRef)...)
+		advances[i] = events.Advance{Webhooks: w.g.Webhooks, From: w.g.ScannedThrough, To: w.to}
 	}
 	lap("match")
 	n := 0
@@ -117,19 +116,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 			return err
 		}
 		lap("move")
-		for i, w := range work {
-			moved, err := events.AdvanceWebhooks(ctx, tx, net, w.g.Webhooks, w.g.ScannedThrough, w.to)
-			if err != nil {
-				return err
-			}
-			for _, e := range decided[i] {
-				if moved[e.WebhookID] {
-					evs = append(evs, e)
-				}
-			}
-		}
-		lap("advance")
-		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
+		d, err := s.o.Events.AppendScanned(ctx, tx, net, advances, evs)
 		n = len(d)
 		lap("append")
 		return err
@@ -138,9 +125,45 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 		return false, err
 	}
 	lap("commit")
-	metrics.ScannerStep(net, int(tip.Height-cp.Height), time.Since(start))
+	elapsed := time.Since(start)
+	metrics.ScannerStep(net, int(tip.Height-cp.Height), elapsed)
+	if s.onStep != nil && tip.Height > cp.Height {
+		s.onStep(int(tip.Height-cp.Height), elapsed)
+	}
 	metrics.ScannerEvents(net, events.TypeTxConfirmed, n)
 	return more, nil
+}
+
+// match finds, in one query, the watch items of every group's webhooks
+// that the blocks read touch, and returns each group's (work[i]) among
+// them, kept to the items its own block range touches.
+func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.ScanBlock, work []groupWork) ([][]events.Match, error) {
+	out := make([][]events.Match, len(work))
+	if len(work) == 0 {
+		return out, nil
+	}
+	var ids []uuid.UUID
+	group := map[uuid.UUID]int{}
+	lo, hi := work[0].from, work[0].to
+	for i, w := range work {
+		for _, id := range w.g.Webhooks {
+			ids = append(ids, id)
+			group[id] = i
+		}
+		lo, hi = min(lo, w.from), max(hi, w.to)
+	}
+	kinds, values := keysOf(blocksIn(blocks, lo, hi))
+	all, err := events.MatchItems(ctx, conn, s.o.Network, ids, kinds, values)
+	if err != nil {
+		return nil, err
+	}
+	// An item matched in another group's range only is left out by
+	// confirmations, which looks up the keys of the group's own blocks.
+	for _, m := range all {
+		i := group[m.WebhookID]
+		out[i] = append(out[i], m)
+	}
+	return out, nil
 }
 
 // rollback handles a checkpoint db-sync no longer holds: the fork point is

@@ -229,7 +229,7 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 					push = append(push, d)
 				}
 			}
-			if err := s.opts.Enqueuer.EnqueueTx(ctx, tx.Tx, push); err != nil {
+			if err := s.opts.Enqueuer.EnqueueNewTx(ctx, tx.Tx, push); err != nil {
 				return nil, fmt.Errorf("events: enqueue: %w", err)
 			}
 		}

@@ -188,21 +188,6 @@ func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Check
 	return nil
 }
 
-// AdvanceWebhooks compares-and-sets scanned_through of ids from from to to,
-// in tx, and returns the webhooks it moved: only those get this step's
-// events.
-func AdvanceWebhooks(ctx context.Context, tx *sqlx.Tx, network string, ids []uuid.UUID, from, to int64) (map[uuid.UUID]bool, error) {
-	var moved []uuid.UUID
-	if err := tx.SelectContext(ctx, &moved, sqlScanAdvance, network, pq.Array(uuidStrings(ids)), from, to); err != nil {
-		return nil, fmt.Errorf("events: advance: %w", err)
-	}
-	out := make(map[uuid.UUID]bool, len(moved))
-	for _, id := range moved {
-		out[id] = true
-	}
-	return out, nil
-}
-
 // LiveEventsAbove returns, in tx, the network's live tx.confirmed events
 // in blocks above height, each webhook's in sequence order.
 func LiveEventsAbove(ctx context.Context, tx *sqlx.Tx, network string, height int64) ([]LiveEvent, error) {

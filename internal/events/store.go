@@ -64,14 +64,66 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 	if len(evs) == 0 {
 		return nil, nil
 	}
-	// Reserve each webhook's numbers once, in webhook order of first
-	// appearance, so that numbers follow the order of evs.
-	type reserved struct {
-		next int64
-		push bool
-		gone bool
+	order, counts := perWebhook(evs)
+	n := make([]int64, len(order))
+	for i, id := range order {
+		n[i] = counts[id]
 	}
-	per := map[uuid.UUID]*reserved{}
+	rows, err := tx.QueryxContext(ctx, sqlReserveSeq, pq.Array(uuidStrings(order)), pq.Array(n))
+	if err != nil {
+		return nil, fmt.Errorf("events: reserve: %w", err)
+	}
+	per, err := reservations(rows, counts)
+	if err != nil {
+		return nil, fmt.Errorf("events: reserve: %w", err)
+	}
+	return s.write(ctx, tx, network, evs, per)
+}
+
+// Advance is a scanner step's move of webhooks' scanned_through, compared
+// and set from From to To.
+type Advance struct {
+	Webhooks []uuid.UUID
+	From, To int64
+}
+
+// AppendScanned decides a scanner step's events in tx, as AppendEvents,
+// after moving every webhook of advances in the same statement that
+// reserves the sequence numbers. Only the webhooks it moved get their
+// events (one changed or deleted since the step read it gets none);
+// Decided lists what was written.
+func (s *Store) AppendScanned(ctx context.Context, tx *sqlx.Tx, network string, advances []Advance, evs []NewEvent) ([]Decided, error) {
+	_, counts := perWebhook(evs)
+	var ids []uuid.UUID
+	var from, to, n []int64
+	for _, a := range advances {
+		for _, id := range a.Webhooks {
+			ids, from, to, n = append(ids, id), append(from, a.From), append(to, a.To), append(n, counts[id])
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := tx.QueryxContext(ctx, sqlScanAdvance, network, pq.Array(uuidStrings(ids)), pq.Array(from), pq.Array(to), pq.Array(n))
+	if err != nil {
+		return nil, fmt.Errorf("events: advance: %w", err)
+	}
+	per, err := reservations(rows, counts)
+	if err != nil {
+		return nil, fmt.Errorf("events: advance: %w", err)
+	}
+	return s.write(ctx, tx, network, evs, per)
+}
+
+// reserved is a webhook's next sequence number and whether it pushes.
+type reserved struct {
+	next int64
+	push bool
+}
+
+// perWebhook is the webhooks of evs in order of first appearance and how
+// many events each has.
+func perWebhook(evs []NewEvent) ([]uuid.UUID, map[uuid.UUID]int64) {
 	counts := map[uuid.UUID]int64{}
 	var order []uuid.UUID
 	for _, e := range evs {
@@ -80,29 +132,30 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 		}
 		counts[e.WebhookID]++
 	}
-	n := make([]int64, len(order))
-	for i, id := range order {
-		n[i] = counts[id]
-		per[id] = &reserved{gone: true} // unless the reservation finds it
-	}
-	rows, err := tx.QueryxContext(ctx, sqlReserveSeq, pq.Array(uuidStrings(order)), pq.Array(n))
-	if err != nil {
-		return nil, fmt.Errorf("events: reserve: %w", err)
-	}
+	return order, counts
+}
+
+// reservations reads (id, last number reserved, push) rows: a webhook's
+// numbers are the last counts[id] up to the last, in the order of its
+// events. A webhook missing from rows gets no events.
+func reservations(rows *sqlx.Rows, counts map[uuid.UUID]int64) (map[uuid.UUID]*reserved, error) {
+	defer rows.Close()
+	per := map[uuid.UUID]*reserved{}
 	for rows.Next() {
 		var id uuid.UUID
 		var last int64
 		var push bool
 		if err := rows.Scan(&id, &last, &push); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("events: reserve: %w", err)
+			return nil, err
 		}
 		per[id] = &reserved{next: last - counts[id] + 1, push: push}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("events: reserve: %w", err)
-	}
-	rows.Close()
+	return per, rows.Err()
+}
+
+// write writes evs whose webhook has a reservation in per: ids, bodies,
+// revocations, deliveries and push jobs, one statement each.
+func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []NewEvent, per map[uuid.UUID]*reserved) ([]Decided, error) {
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var (
 		ids, hooks            []uuid.UUID
@@ -115,14 +168,17 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 	)
 	for _, e := range evs {
 		r := per[e.WebhookID]
-		if r.gone {
+		if r == nil {
 			continue
 		}
 		data, err := json.Marshal(e.Data)
 		if err != nil {
 			return nil, fmt.Errorf("events: %s data: %w", e.Type, err)
 		}
-		id := uuid.New()
+		id, err := newEventID()
+		if err != nil {
+			return nil, err
+		}
 		b := Body{ID: id, Type: e.Type, WebhookID: e.WebhookID, Seq: r.next, Network: network,
 			CreatedAt: now, Block: blockJSON(e.Block), Tip: blockJSON(e.Tip), Data: data}
 		body, err := json.Marshal(b)
@@ -173,12 +229,23 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 					push = append(push, d)
 				}
 			}
-			if err := s.opts.Enqueuer.EnqueueTx(ctx, tx.Tx, push); err != nil {
+			if err := s.opts.Enqueuer.EnqueueNewTx(ctx, tx.Tx, push); err != nil {
 				return nil, fmt.Errorf("events: enqueue: %w", err)
 			}
 		}
 	}
 	return decided, nil
+}
+
+// newEventID is a time-ordered (version 7) id: consecutive events land
+// side by side in the primary keys of events and deliveries, not at random
+// pages of indexes that outgrow memory.
+func newEventID() (uuid.UUID, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("events: id: %w", err)
+	}
+	return id, nil
 }
 
 func valueOr(p *int64) int64 {

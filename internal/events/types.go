@@ -118,4 +118,7 @@ type Decided struct {
 // The delivery service implements it with river; nil: pull only.
 type Enqueuer interface {
 	EnqueueTx(ctx context.Context, tx *sql.Tx, events []Decided) error
+	// EnqueueNewTx is EnqueueTx for events decided in tx itself: no push
+	// can be owed for them yet, so none is looked for.
+	EnqueueNewTx(ctx context.Context, tx *sql.Tx, events []Decided) error
 }

@@ -190,12 +190,7 @@ func (s *Service) Stop(ctx context.Context) error {
 // that decides them). A push already waiting or running for an event is
 // not doubled; one that completed may be made again (redelivery).
 func (s *Service) EnqueueTx(ctx context.Context, tx *sql.Tx, evs []events.Decided) error {
-	params := make([]river.InsertManyParams, 0, len(evs))
-	for _, e := range evs {
-		if e.Push {
-			params = append(params, river.InsertManyParams{Args: pushArgs{EventID: e.ID, WebhookID: e.WebhookID}})
-		}
-	}
+	params := pushParams(evs)
 	if len(params) == 0 {
 		return nil
 	}
@@ -203,6 +198,31 @@ func (s *Service) EnqueueTx(ctx context.Context, tx *sql.Tx, evs []events.Decide
 		return fmt.Errorf("delivery: enqueue: %w", err)
 	}
 	return nil
+}
+
+// EnqueueNewTx schedules the pushes of events decided in tx. No job can
+// exist for a new event, so river's insert without conflict handling and
+// without reading the jobs back serves (each job still carries its unique
+// key, which later redeliveries are checked against).
+func (s *Service) EnqueueNewTx(ctx context.Context, tx *sql.Tx, evs []events.Decided) error {
+	params := pushParams(evs)
+	if len(params) == 0 {
+		return nil
+	}
+	if _, err := s.client.InsertManyFastTx(ctx, tx, params); err != nil {
+		return fmt.Errorf("delivery: enqueue: %w", err)
+	}
+	return nil
+}
+
+func pushParams(evs []events.Decided) []river.InsertManyParams {
+	params := make([]river.InsertManyParams, 0, len(evs))
+	for _, e := range evs {
+		if e.Push {
+			params = append(params, river.InsertManyParams{Args: pushArgs{EventID: e.ID, WebhookID: e.WebhookID}})
+		}
+	}
+	return params
 }
 
 func cmpOr(v, def time.Duration) time.Duration {

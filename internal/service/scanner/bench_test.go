@@ -1,7 +1,12 @@
 package scanner
 
 import (
+	"crypto/rand"
 	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sort"
 	"testing"
 	"time"
 
@@ -9,6 +14,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/events"
+	"github.com/syncgate/syncgate/internal/service/delivery"
 )
 
 // BenchmarkScannerBlock is the scanner's time per new block (one step:
@@ -41,11 +48,15 @@ func BenchmarkScannerBlock(b *testing.B) {
 			SELECT $1::uuid, $2, 'address', 'addr1bench_' || $3 || '_' || g FROM generate_series(1, 9) g
 			UNION ALL SELECT $1::uuid, $2, 'address', $4`, id, e.net, i, real)
 	}
+	e.admin.MustExec(`UPDATE syncgate.webhooks SET url = 'https://receiver.example/hook'`)
 	e.admin.MustExec(`ANALYZE syncgate.webhook_items; ANALYZE syncgate.webhooks`)
+	benchEnqueuer(b, e)
 	s, err := New(Options{Network: e.net, DB: e.db, Events: e.store})
 	if err != nil {
 		b.Fatal(err)
 	}
+	phases := map[string]time.Duration{}
+	s.onPhase = func(p string, d time.Duration) { phases[p] += d }
 	conn, err := e.admin.Connx(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -56,7 +67,9 @@ func BenchmarkScannerBlock(b *testing.B) {
 	}
 	var before int64
 	_ = e.admin.Get(&before, `SELECT count(*) FROM syncgate.webhook_events`)
+	clear(phases)
 	var elapsed time.Duration
+	var steps []time.Duration
 	b.ResetTimer()
 	b.StopTimer()
 	for range b.N {
@@ -68,13 +81,45 @@ func BenchmarkScannerBlock(b *testing.B) {
 		if _, err := s.step(ctx, conn); err != nil {
 			b.Fatal(err)
 		}
-		elapsed += time.Since(start)
+		d := time.Since(start)
+		elapsed += d
+		steps = append(steps, d)
 		b.StopTimer()
 	}
 	var after int64
 	_ = e.admin.Get(&after, `SELECT count(*) FROM syncgate.webhook_events`)
 	b.ReportMetric(float64(after-before)/float64(b.N), "events/block")
 	b.ReportMetric(float64(elapsed.Microseconds())/1000/float64(b.N), "ms/block")
+	slices.Sort(steps)
+	b.ReportMetric(ms(steps[len(steps)/2]), "p50-ms")
+	b.ReportMetric(ms(steps[(len(steps)*99)/100]), "p99-ms")
+	names := make([]string, 0, len(phases))
+	for p := range phases {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		b.ReportMetric(ms(phases[p])/float64(b.N), p+"-ms")
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// benchEnqueuer installs a push delivery service (not started) as the
+// store's enqueuer, so decided events get their river jobs.
+func benchEnqueuer(b *testing.B, e *env) {
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	sealer, err := events.NewSealer(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := delivery.New(delivery.Options{DB: e.admin, Events: e.store, Sealer: sealer,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.store.SetEnqueuer(svc)
 }
 
 func (e *env) webhookB(b *testing.B, depth int, through int64) (id uuid.UUID) {

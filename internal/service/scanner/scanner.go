@@ -58,6 +58,12 @@ type Scanner struct {
 	// beforeCommit, when set (tests), runs between a step's writes and its
 	// commit.
 	beforeCommit func(ctx context.Context)
+	// onPhase, when set (benchmarks), gets the time each phase of a step
+	// took.
+	onPhase func(phase string, d time.Duration)
+	// onStep, when set (benchmarks), gets each committed step that moved
+	// the checkpoint over blocks blocks, and its time.
+	onStep func(blocks int, d time.Duration)
 }
 
 // Leading says whether this scanner holds its network's leadership now.

@@ -25,8 +25,10 @@ type groupWork struct {
 // bound was reached), step again at once.
 func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err error) {
 	start := time.Now()
+	lap := s.lapper(start)
 	net := s.o.Network
 	cp, err := events.ReadCheckpoint(ctx, conn, net)
+	lap("checkpoint")
 	if err != nil {
 		return false, err
 	}
@@ -38,6 +40,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, wrap("tip", err)
 	}
+	lap("head")
 	tip := head.Tip
 	if cp == nil {
 		// First run: scanning starts at the tip.
@@ -54,6 +57,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, err
 	}
+	lap("groups")
 	var work []groupWork
 	var ranges []dbsync.HeightRange
 	for _, g := range groups {
@@ -83,6 +87,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, wrap("read", err)
 	}
+	lap("read")
 	if !bytes.Equal(read.Hashes[cp.Height], cp.Hash) || !bytes.Equal(read.Hashes[tip.Height], tip.Hash) {
 		return false, errChainMoved
 	}
@@ -92,44 +97,73 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	}
 
 	tipRef := &events.BlockRef{Hash: tip.Hash, Height: tip.Height, Slot: tip.Slot}
-	var evs []events.NewEvent
-	decided := make([][]events.NewEvent, len(work))
-	for i, w := range work {
-		blocks := blocksIn(read.Blocks, w.from, w.to)
-		kinds, values := keysOf(blocks)
-		matches, err := events.MatchItems(ctx, conn, net, w.g.Webhooks, kinds, values)
-		if err != nil {
-			return false, err
-		}
-		decided[i] = confirmations(blocks, matches, w.g.Depth, tipRef)
+	matched, err := s.match(ctx, conn, read.Blocks, work)
+	if err != nil {
+		return false, err
 	}
+	var evs []events.NewEvent
+	advances := make([]events.Advance, len(work))
+	for i, w := range work {
+		evs = append(evs, confirmations(blocksIn(read.Blocks, w.from, w.to), matched[i], w.g.Depth, tipRef)...)
+		advances[i] = events.Advance{Webhooks: w.g.Webhooks, From: w.g.ScannedThrough, To: w.to}
+	}
+	lap("match")
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
+		lap("begin")
 		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
 		if err := events.MoveCheckpoint(ctx, tx, net, cp, to, seen); err != nil {
 			return err
 		}
-		for i, w := range work {
-			moved, err := events.AdvanceWebhooks(ctx, tx, net, w.g.Webhooks, w.g.ScannedThrough, w.to)
-			if err != nil {
-				return err
-			}
-			for _, e := range decided[i] {
-				if moved[e.WebhookID] {
-					evs = append(evs, e)
-				}
-			}
-		}
-		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
+		lap("move")
+		d, err := s.o.Events.AppendScanned(ctx, tx, net, advances, evs)
 		n = len(d)
+		lap("append")
 		return err
 	})
 	if err != nil {
 		return false, err
 	}
-	metrics.ScannerStep(net, int(tip.Height-cp.Height), time.Since(start))
+	lap("commit")
+	elapsed := time.Since(start)
+	metrics.ScannerStep(net, int(tip.Height-cp.Height), elapsed)
+	if s.onStep != nil && tip.Height > cp.Height {
+		s.onStep(int(tip.Height-cp.Height), elapsed)
+	}
 	metrics.ScannerEvents(net, events.TypeTxConfirmed, n)
 	return more, nil
+}
+
+// match finds, in one query, the watch items of every group's webhooks
+// that the blocks read touch, and returns each group's (work[i]) among
+// them, kept to the items its own block range touches.
+func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.ScanBlock, work []groupWork) ([][]events.Match, error) {
+	out := make([][]events.Match, len(work))
+	if len(work) == 0 {
+		return out, nil
+	}
+	var ids []uuid.UUID
+	group := map[uuid.UUID]int{}
+	lo, hi := work[0].from, work[0].to
+	for i, w := range work {
+		for _, id := range w.g.Webhooks {
+			ids = append(ids, id)
+			group[id] = i
+		}
+		lo, hi = min(lo, w.from), max(hi, w.to)
+	}
+	kinds, values := keysOf(blocksIn(blocks, lo, hi))
+	all, err := events.MatchItems(ctx, conn, s.o.Network, ids, kinds, values)
+	if err != nil {
+		return nil, err
+	}
+	// An item matched in another group's range only is left out by
+	// confirmations, which looks up the keys of the group's own blocks.
+	for _, m := range all {
+		i := group[m.WebhookID]
+		out[i] = append(out[i], m)
+	}
+	return out, nil
 }
 
 // rollback handles a checkpoint db-sync no longer holds: the fork point is
@@ -201,6 +235,20 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 	s.o.Log.Info("scanner rolled back", "from", cp.Height, "to", fork.Height, "revoked", n)
 	metrics.ScannerEvents(net, events.TypeTxRolledBack, n)
 	return nil
+}
+
+// lapper returns a function that reports the time since the previous lap
+// under a phase name to onPhase (a no-op without one).
+func (s *Scanner) lapper(start time.Time) func(string) {
+	if s.onPhase == nil {
+		return func(string) {}
+	}
+	last := start
+	return func(phase string) {
+		now := time.Now()
+		s.onPhase(phase, now.Sub(last))
+		last = now
+	}
 }
 
 // commit runs fn in one admin transaction on the leadership connection.

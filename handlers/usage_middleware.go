@@ -5,6 +5,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
 // UsageRecorder counts one authenticated data request (admin.UsageRecorder).
@@ -22,8 +24,17 @@ func (s *Server) recordUsage(c *gin.Context) {
 		s.quotaDone(c)
 		return
 	}
-	if caller, ok := callerOf(c); ok {
-		s.deps.Usage.Record(caller.CredentialID, c.Writer.Status(), s.deps.Now().Sub(start), start)
+	caller, ok := callerOf(c)
+	if !ok {
+		s.quotaDone(c)
+		return
 	}
-	s.quotaDone(c)
+	record := func() { s.deps.Usage.Record(caller.CredentialID, c.Writer.Status(), s.deps.Now().Sub(start), start) }
+	if v, counted := c.Get(ctxQuota); counted {
+		// One step with the quota's bookkeeping, so a rebuild never counts
+		// the request both in flight and recorded.
+		s.deps.Quota.Recorded(v.(quota.Result), record)
+		return
+	}
+	record()
 }

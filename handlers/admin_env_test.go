@@ -62,6 +62,9 @@ type adminEnv struct {
 	// rateInstances sizes the instances' limiters and quota fallbacks as
 	// RATE_LIMIT_INSTANCES does (0: the default, cache.DefaultInstances).
 	rateInstances int
+	// quotaRefresh: how often a quota counted without Redis is read again
+	// from usage (0: quota.DefaultLocalRefresh).
+	quotaRefresh time.Duration
 	// listen makes instances LISTEN for invalidations on the admin
 	// database, as serve does (one connection each, so off by default).
 	listen bool
@@ -134,7 +137,8 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	// Failed authentications are counted through a pool of their own, as serve does.
 	authFailFast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now, Timeout: cache.AuthFailureTimeout})
 	e.t.Cleanup(func() { authFailFast.Close() })
-	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log}
+	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log,
+		Instances: e.rateInstances, LocalRefresh: e.quotaRefresh}
 	if u, ok := usage.(quota.Unflushed); ok {
 		qo.Recorder = u
 	}

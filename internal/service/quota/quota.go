@@ -69,6 +69,26 @@ type Options struct {
 	// reaches 80 % of a quota (NoticeWarning) and when its first request
 	// is refused (NoticeExceeded); it runs off the request's path.
 	Notify func(ctx context.Context, user uuid.UUID, notice string, p Policy)
+	// Instances is how many instances share the quotas (RATE_LIMIT_INSTANCES;
+	// 0: cache.DefaultInstances): while Redis is unavailable each grants
+	// only its share of what is left.
+	Instances int
+	// LocalRefresh is how often a counter kept while Redis is unavailable
+	// is read again from usage (0: DefaultLocalRefresh).
+	LocalRefresh time.Duration
+}
+
+// DefaultLocalRefresh: while Redis is unavailable, each instance reads a
+// user's usage again at most this often (one PostgreSQL read per user and
+// instance), so it sees what the other instances counted and flushed.
+const DefaultLocalRefresh = time.Second
+
+// localCount is a counter kept by this instance while Redis is
+// unavailable: base is usage_hourly plus this instance's unflushed counts
+// at the last read (at, wall clock), own what it counted since.
+type localCount struct {
+	base, own int64
+	at        time.Time
 }
 
 // Quota notices (the event types users receive through their webhooks).
@@ -89,7 +109,7 @@ type Service struct {
 	lastGen  map[string]string         // counter key → generation this instance counts under
 	inflight map[string]int64          // key|gen → counted, not yet recorded
 	creds    map[uuid.UUID][]uuid.UUID // user → credentials seen (unflushed counts are theirs)
-	local    map[string]int64          // counters while Redis is unavailable
+	local    map[string]*localCount    // counters while Redis is unavailable
 	owed     map[string]int64          // counted locally, to add to Redis when it is back
 	period   string                    // the day the maps were last pruned for
 
@@ -111,8 +131,14 @@ func New(o Options) *Service {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
+	if o.Instances <= 0 {
+		o.Instances = cache.DefaultInstances
+	}
+	if o.LocalRefresh <= 0 {
+		o.LocalRefresh = DefaultLocalRefresh
+	}
 	return &Service{o: o, now: o.Now, lastGen: map[string]string{}, inflight: map[string]int64{},
-		creds: map[uuid.UUID][]uuid.UUID{}, local: map[string]int64{}, owed: map[string]int64{}, moving: map[string]bool{}}
+		creds: map[uuid.UUID][]uuid.UUID{}, local: map[string]*localCount{}, owed: map[string]int64{}, moving: map[string]bool{}}
 }
 
 // Limits are a plan's quotas; 0: none.
@@ -460,33 +486,47 @@ func (s *Service) place(ctx context.Context, user uuid.UUID, p period, st cache.
 	return st.Gen
 }
 
-// checkLocal counts in this instance alone while Redis is unavailable:
-// each counter starts from usage_hourly, and what is counted here is
-// added to Redis once it answers again (settleOwed).
+// checkLocal counts in this instance alone while Redis is unavailable
+// (down, or its deadline missed under load: then every instance may be
+// here at once). A counter starts from usage_hourly plus this instance's
+// unflushed counts, never from zero, and is read again every LocalRefresh
+// to see what the others flushed; between two reads this instance grants
+// only its share (1 / Instances) of what the last read left, so instances
+// that all count alone grant what is left once, not once each. What is
+// counted here is added to Redis once it answers again (settleOwed).
 func (s *Service) checkLocal(ctx context.Context, user uuid.UUID, ps []period, now time.Time) (Result, error) {
 	counts := make([]int64, len(ps))
 	for i, p := range ps {
 		s.mu.Lock()
-		n, ok := s.local[p.key]
+		lc := s.local[p.key]
+		stale := lc == nil || time.Since(lc.at) >= s.o.LocalRefresh
 		s.mu.Unlock()
-		if !ok {
+		if stale {
 			total, creds, snap, err := s.stored(ctx, user, p)
-			if err != nil {
-				return Result{}, err
+			if err == nil {
+				total += s.pendingHere(user, p, "", creds, snap, false)
 			}
-			total += s.pendingHere(user, p, "", creds, snap, false)
 			s.mu.Lock()
-			if _, raced := s.local[p.key]; !raced {
-				s.local[p.key] = total
+			switch cur := s.local[p.key]; {
+			case err != nil && cur == nil:
+				s.mu.Unlock()
+				return Result{}, err
+			case err == nil && (cur == nil || cur.at.Before(time.Now().Add(-s.o.LocalRefresh))):
+				s.local[p.key] = &localCount{base: total, at: time.Now()}
+			case cur != nil && err != nil:
+				cur.at = time.Now() // PostgreSQL unreadable: keep counting from the last read
 			}
 			s.mu.Unlock()
 		}
 		s.mu.Lock()
-		s.local[p.key]++
+		lc = s.local[p.key]
+		lc.own++
 		s.owed[p.key]++
-		n = s.local[p.key]
+		counts[i] = lc.base + lc.own
+		if share := (p.quota - lc.base) / int64(s.o.Instances); lc.own > share {
+			counts[i] = max(counts[i], p.quota+1) // this instance's share is spent
+		}
 		s.mu.Unlock()
-		counts[i] = n
 	}
 	return s.result(ps, counts, nil, now), nil
 }

@@ -171,6 +171,9 @@ func TestPartnerQueriesUseIndexes(t *testing.T) {
 		{"users", sqlUsers, "user_accounts_partner", []any{a.PartnerID, nil, 20, 0}},
 		{"count_users", sqlCountUsers, "user_accounts_partner", []any{a.PartnerID, "active"}},
 		{"user_credential_hashes", sqlUserCredentialHashes, "credentials_user_idx", []any{c.UserAccountID}},
+		{"user_plan_lock", sqlUserPlanLock, "user_accounts_pkey|user_accounts_partner_status_idx", []any{c.UserAccountID, a.PartnerID}},
+		{"user_plan_limits", sqlUserPlanLimits, "credentials_user_idx", []any{c.UserAccountID, a.PartnerID, now}},
+		{"webhook_user_limit (package events)", sqlfiles.Must("admin/webhook_user_limit.sql"), "webhooks_user_idx", []any{c.UserAccountID}},
 		{"security_events", sqlSecurityEvents, "security_events_pkey", []any{20, 0}},
 		{"prune_security_events", sqlPruneSecurityEvents, "security_events_pkey", []any{100}},
 	} {

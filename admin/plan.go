@@ -25,6 +25,7 @@ var (
 	sqlDeletePlan             = sqlfiles.Must("admin/delete_plan.sql")
 	sqlPlanCredentialHashes   = sqlfiles.Must("admin/plan_credential_hashes.sql")
 	sqlSetUserPlan            = sqlfiles.Must("admin/set_user_plan.sql")
+	sqlUserPlanLock           = sqlfiles.Must("admin/user_plan_lock.sql")
 	sqlUserPlanLimits         = sqlfiles.Must("admin/user_plan_limits.sql")
 	sqlCredentialRateFromPlan = sqlfiles.Must("admin/credential_rate_limit_from_plan.sql")
 	sqlUsageUserSince         = sqlfiles.Must("admin/usage_user_since.sql")
@@ -301,7 +302,13 @@ func (s *Store) credentialPlan(ctx context.Context, tx *sqlx.Tx, a Admin, in *Ne
 		MaxCreds  *int       `db:"max_credentials_per_user"`
 		LiveCreds int        `db:"live_credentials"`
 	}
-	err = tx.GetContext(ctx, &row, sqlUserPlanLimits, in.UserAccountID, a.PartnerID, s.now())
+	var locked uuid.UUID
+	err = tx.GetContext(ctx, &locked, sqlUserPlanLock, in.UserAccountID, a.PartnerID)
+	if err == nil {
+		// A new statement, so a new snapshot: it counts what the lock's
+		// previous holder committed.
+		err = tx.GetContext(ctx, &row, sqlUserPlanLimits, in.UserAccountID, a.PartnerID, s.now())
+	}
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil

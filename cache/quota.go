@@ -183,12 +183,16 @@ func (q *QuotaCounter) Rebuild(ctx context.Context, p QuotaPeriod, n int64, gen,
 	return created, err
 }
 
-// Add adds n to key's count if its generation is still gen.
-func (q *QuotaCounter) Add(ctx context.Context, key, gen string, n int64) error {
+// Add adds n to key's count if its generation is still gen; current says
+// whether it was (n may be 0, to ask).
+func (q *QuotaCounter) Add(ctx context.Context, key, gen string, n int64) (current bool, err error) {
 	if q == nil {
-		return ErrRedisSkipped
+		return false, ErrRedisSkipped
 	}
-	return q.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
-		return quotaAddScript.Run(ctx, rdb, []string{key}, gen, n).Err()
+	err = q.fast.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) error {
+		r, err := quotaAddScript.Run(ctx, rdb, []string{key}, gen, n).Int()
+		current = r == 1
+		return err
 	})
+	return current, err
 }

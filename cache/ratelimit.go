@@ -98,7 +98,7 @@ func (l *Limiter) AllowBurst(ctx context.Context, id string, perMinute, burst in
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return l.local.allow(id, limit, now)
+				return l.fallback(id, limit, now)
 			}
 		case call == nil:
 			return d
@@ -107,11 +107,27 @@ func (l *Limiter) AllowBurst(ctx context.Context, id string, perMinute, burst in
 		g, peeked, peekOK, err := l.callLease(ctx, "rate:"+l.fast.Key("rl", id), perMinute, burst, call, peek)
 		d = l.leases.done(call, g, err, l.now())
 		if err != nil {
-			return l.local.allow(id, limit, l.now())
+			return l.fallback(id, limit, l.now())
 		}
 		d.Peeked, d.PeekOK = peeked, peekOK
 		return d
 	}
+}
+
+// fallback decides for id in this instance alone, while Redis is skipped or
+// missed its deadline: each instance spends only its share of the budget
+// (limit and burst / the instances the limiter is sized for, at least 1),
+// so instances that all fall back at once grant the budget in total, not
+// each (max(limit, instances) when the limit is smaller than the number
+// of instances). The answer names the credential's limit, not the share.
+// Without Redis configured at all (fast nil) the budget is the instance's.
+func (l *Limiter) fallback(id string, limit redis_rate.Limit, now time.Time) Decision {
+	share := limit
+	share.Rate = max(1, limit.Rate/l.instances)
+	share.Burst = max(1, limit.Burst/l.instances)
+	d := l.local.allow(id, share, now)
+	d.Limit = limit.Rate
+	return d
 }
 
 // piggyback hands a script runner a client whose script calls travel in one

@@ -107,7 +107,9 @@ func TestLimiterFallsBackWhenRedisRefuses(t *testing.T) {
 	defer rc.Close()
 	clk := &clock{t: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	f := fast(t, rc, clk.now)
-	l := cache.NewLimiter(f, clk.now)
+	// Alone, the instance's share is the whole budget: the fallback has
+	// the GCRA's arithmetic.
+	l := cache.NewLimiter(f, clk.now).ForInstances(1)
 	ctx := context.Background()
 	wantSequence(t, func(int) cache.Decision { return l.Allow(ctx, "cred", 5, "authv:x") }, 5, false)
 	// Only the first request tried Redis; the open circuit spared the rest.
@@ -153,13 +155,43 @@ func TestLimiterFallsBackWhenRedisHangs(t *testing.T) {
 	}
 	defer rc.Close()
 	f := fast(t, rc, nil)
-	l := cache.NewLimiter(f, nil)
-	d := l.Allow(context.Background(), "cred", 3, "")
-	if !d.Allowed || d.Shared || d.Remaining != 2 {
-		t.Fatalf("%+v, want a local decision", d)
+	l := cache.NewLimiter(f, nil) // sized for 4 instances: a share of 12 / 4
+	d := l.Allow(context.Background(), "cred", 12, "")
+	if !d.Allowed || d.Shared || d.Remaining != 2 || d.Limit != 12 {
+		t.Fatalf("%+v, want a local decision from a share of 3", d)
 	}
 	if f.Available() {
 		t.Fatal("circuit still closed after a timeout")
+	}
+}
+
+// TestFallbackSharesTheBudget: instances that all decide alone (Redis
+// refuses, so every call misses) grant the budget in total, each its
+// share, and the answer still names the credential's limit.
+func TestFallbackSharesTheBudget(t *testing.T) {
+	rc, err := cache.New("redis://"+closedPort(t)+"/0", "sgtest:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	clk := &clock{t: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
+	ctx := context.Background()
+	for _, c := range []struct{ instances, limit, want int }{{2, 60, 60}, {3, 60, 60}, {4, 10, 8}, {4, 3, 4}} {
+		allowed := 0
+		for range c.instances {
+			l := cache.NewLimiter(fast(t, rc, clk.now), clk.now).ForInstances(c.instances)
+			for range 2 * c.limit {
+				if d := l.Allow(ctx, "cred", c.limit, ""); d.Allowed {
+					if d.Shared || d.Limit != c.limit {
+						t.Fatalf("%+v", d)
+					}
+					allowed++
+				}
+			}
+		}
+		if allowed != c.want {
+			t.Errorf("%d instances, %d a minute: %d allowed, want %d", c.instances, c.limit, allowed, c.want)
+		}
 	}
 }
 

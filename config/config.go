@@ -61,6 +61,8 @@ type Config struct {
 	// Redis: each leases at most limit × 5 % / RateLimitInstances tokens
 	// of a credential at a time, so together they overshoot a limit by at
 	// most 5 % (more instances than configured: proportionally more).
+	// While an instance cannot reach Redis in time it grants only 1 /
+	// RateLimitInstances of a rate limit or of what is left of a quota.
 	RateLimitInstances int
 	// AdminRateLimitPerMinute is each admin key's budget of admin API
 	// requests per minute (the bootstrap key's too).

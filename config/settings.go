@@ -144,7 +144,7 @@ var settings = []setting{
 			}
 		}},
 	{group: groupRedis, env: "RATE_LIMIT_INSTANCES", def: "4",
-		help: "instances sharing the rate limits through Redis; each leases at most 5 % / this of a credential's limit at a time (overshoot ≤ 5 % with up to this many instances)",
+		help: "instances sharing the rate limits and quotas through Redis; each leases at most 5 % / this of a credential's limit at a time (overshoot ≤ 5 % with up to this many instances), and grants only 1 / this of a budget while it cannot reach Redis in time",
 		read: func(f *field) { f.cfg.RateLimitInstances, _ = f.intIn(1, 1000) }},
 	{group: groupRedis, env: "ADMIN_RATE_LIMIT_PER_MINUTE", def: "600",
 		help: "admin API requests per minute per admin key (bootstrap key included); 429 beyond",

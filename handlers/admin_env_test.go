@@ -59,6 +59,12 @@ type adminEnv struct {
 	// fastTimeout overrides the hot-path Redis deadline (50 ms), for tests
 	// whose cross-instance assertions must not fall back under CPU load.
 	fastTimeout time.Duration
+	// rateInstances sizes the instances' limiters and quota fallbacks as
+	// RATE_LIMIT_INSTANCES does (0: the default, cache.DefaultInstances).
+	rateInstances int
+	// quotaRefresh: how often a quota counted without Redis is read again
+	// from usage (0: quota.DefaultLocalRefresh).
+	quotaRefresh time.Duration
 	// listen makes instances LISTEN for invalidations on the admin
 	// database, as serve does (one connection each, so off by default).
 	listen bool
@@ -131,11 +137,16 @@ func (e *adminEnv) newInstance(r *cache.Client, usage UsageRecorder) *instance {
 	// Failed authentications are counted through a pool of their own, as serve does.
 	authFailFast := cache.NewFastClient(r, cache.FastOptions{Now: e.clock.Now, Timeout: cache.AuthFailureTimeout})
 	e.t.Cleanup(func() { authFailFast.Close() })
-	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log}
+	qo := quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Now: e.clock.Now, Log: log,
+		Instances: e.rateInstances, LocalRefresh: e.quotaRefresh}
 	if u, ok := usage.(quota.Unflushed); ok {
 		qo.Recorder = u
 	}
-	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: cache.NewLimiter(fast, e.clock.Now),
+	limiter := cache.NewLimiter(fast, e.clock.Now)
+	if e.rateInstances > 0 {
+		limiter.ForInstances(e.rateInstances)
+	}
+	srv := New(Deps{Config: cfg, Credentials: authn, Admin: store, Limiter: limiter,
 		AuthFailures: cache.NewLimiter(authFailFast, e.clock.Now), Usage: usage, Quota: quota.New(qo), Now: e.clock.Now, Log: log})
 	// A data route that needs nothing but authentication, and one that asks
 	// for the caller's chain database (none is served in these tests).

@@ -182,6 +182,7 @@ func TestRateLimit(t *testing.T) {
 
 func TestRateLimitWithoutRedis(t *testing.T) {
 	e := newAdminEnv(t)
+	e.rateInstances = 1 // one instance: its fallback share is the whole budget
 	a := e.instance()
 	down := e.instance(deadRedis(t))
 	_, key := e.adminKey(a, "p", allPerms...)

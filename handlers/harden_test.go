@@ -404,3 +404,36 @@ func TestAuthFailureLimitExact(t *testing.T) {
 		})
 	}
 }
+
+// TestRateLimitFallbackShared: two instances whose hot-path Redis deadline
+// is always missed decide alone, and together grant one credential's
+// budget, not a budget each: each spends its share (budget /
+// RATE_LIMIT_INSTANCES).
+func TestRateLimitFallbackShared(t *testing.T) {
+	e := newAdminEnv(t)
+	e.fastTimeout = time.Nanosecond // every hot-path call misses its deadline
+	e.rateInstances = 2
+	const budget = 60
+	a, b := e.instance(), e.instance()
+	_, p := e.adminKey(a, "P", allPerms...)
+	u := e.user(a, p, "u")
+	_, key := e.credential(a, p, u, `,"rate_limit_per_minute":`+strconv.Itoa(budget))
+	count := map[int]int{}
+	for i := range 4 * budget {
+		in := a
+		if i%2 == 1 {
+			in = b
+		}
+		w := in.callFrom(t, "203.0.113.80:1", "", "/v1/test/whoami", key)
+		count[w.Code]++
+		if w.Code == 200 && w.Header().Get("X-RateLimit-Limit") != strconv.Itoa(budget) {
+			t.Fatalf("X-RateLimit-Limit %q", w.Header().Get("X-RateLimit-Limit"))
+		}
+	}
+	if count[200] != budget || count[429] != 3*budget {
+		t.Fatalf("statuses %v, want %d × 200 and %d × 429 across both instances", count, budget, 3*budget)
+	}
+	if a.fast.Available() || b.fast.Available() {
+		t.Fatal("a deadline was met: the test did not run the fallback")
+	}
+}

@@ -563,3 +563,50 @@ func TestDataRouteGroups(t *testing.T) {
 		t.Errorf("%d data route paths, %d in dataRouteGroups (a stale entry?)", len(seen), len(groups))
 	}
 }
+
+// TestQuotaFallbackShared: a missed hot-path deadline never starts a
+// quota from zero (the count continues from usage), and instances that all
+// count alone grant what is left once in total, each its share.
+func TestQuotaFallbackShared(t *testing.T) {
+	e := newAdminEnv(t)
+	e.rateInstances = 2
+	e.quotaRefresh = time.Hour // one read of usage per instance: the shares alone decide
+	const quotaN, before = 100, 40
+	rec := func() *admin.UsageRecorder {
+		r := admin.NewUsageRecorder(e.db, time.Hour, quiet) // flushed by hand
+		t.Cleanup(func() { r.Close(context.Background()) })
+		return r
+	}
+	onRedis := rec()
+	c := e.usageInstance(onRedis)
+	_, a := e.adminKey(c, "Partner", allPerms...)
+	plan := e.createPlan(c, a, `{"name":"Q","rate_limit_per_minute":10000,"daily_quota":`+strconv.Itoa(quotaN)+`}`)
+	r := c.call(t, "POST", "/v1/admin/users", a, `{"name":"u","plan_id":"`+plan+`"}`).want(t, 201, "")
+	var u struct {
+		ID string `json:"id"`
+	}
+	r.into(t, &u)
+	_, key := e.credential(c, a, u.ID, "")
+	for range before {
+		c.call(t, "GET", "/v1/test/whoami", key, "").want(t, 200, "")
+	}
+	if err := onRedis.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.fastTimeout = time.Nanosecond // every hot-path call of the next two misses its deadline
+	x, y := e.usageInstance(rec()), e.usageInstance(rec())
+	count := map[int]int{}
+	for i := range 2 * quotaN {
+		in := x
+		if i%2 == 1 {
+			in = y
+		}
+		count[in.call(t, "GET", "/v1/test/whoami", key, "").Code]++
+	}
+	if count[200] != quotaN-before || count[402] != 2*quotaN-(quotaN-before) {
+		t.Fatalf("statuses %v after %d of %d on Redis, want %d × 200", count, before, quotaN, quotaN-before)
+	}
+	if x.fast.Available() || y.fast.Available() {
+		t.Fatal("a deadline was met: the test did not run the fallback")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/internal/service/quota"
 )
 
 // UsageRecorder counts one authenticated data request (admin.UsageRecorder).
@@ -24,12 +25,23 @@ func (s *Server) recordUsage(c *gin.Context) {
 		s.quotaDone(c)
 		return
 	}
-	if caller, ok := callerOf(c); ok {
-		group := s.groups[c.FullPath()]
-		if group == "" {
-			group = admin.RouteGroupOther
-		}
+	caller, ok := callerOf(c)
+	if !ok {
+		s.quotaDone(c)
+		return
+	}
+	group := s.groups[c.FullPath()]
+	if group == "" {
+		group = admin.RouteGroupOther
+	}
+	record := func() {
 		s.deps.Usage.Record(caller.CredentialID, group, c.Writer.Status(), int64(max(c.Writer.Size(), 0)), s.deps.Now().Sub(start), start)
 	}
-	s.quotaDone(c)
+	if v, counted := c.Get(ctxQuota); counted {
+		// One step with the quota's bookkeeping, so a rebuild never counts
+		// the request both in flight and recorded.
+		s.deps.Quota.Recorded(v.(quota.Result), record)
+		return
+	}
+	record()
 }

@@ -111,7 +111,10 @@ func webhookID(c *gin.Context, name string) (uuid.UUID, error) {
 
 // storeError maps the store's sentinels to their answers.
 func (a *API) storeError(err error) error {
+	var limit *events.WebhookLimitError
 	switch {
+	case errors.As(err, &limit):
+		return httpx.ErrTooManyWebhooks(limit.Max)
 	case errors.Is(err, events.ErrNotFound):
 		return httpx.ErrWebhookNotFound
 	case errors.Is(err, events.ErrEventNotFound):

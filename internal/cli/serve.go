@@ -234,7 +234,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, ready func(
 		AuthFailures: cache.NewLimiter(authFailFast, nil).ForInstances(cfg.RateLimitInstances),
 		Usage:        usageRec,
 		Quota: quota.New(quota.Options{Counter: cache.NewQuotaCounter(fast), Usage: store, Recorder: usageRec,
-			Log: log, Notify: quotaNotices(hookStore, log)}),
+			Log: log, Notify: quotaNotices(hookStore, log), Instances: cfg.RateLimitInstances}),
 		Spool:      lists,
 		Submitter:  submitter,
 		Mempool:    mempool,

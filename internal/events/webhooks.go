@@ -16,7 +16,7 @@ import (
 
 var (
 	sqlLockUser    = sqlfiles.Must("admin/webhook_lock_user.sql")
-	sqlCountUser   = sqlfiles.Must("admin/webhook_count_user.sql")
+	sqlUserLimit   = sqlfiles.Must("admin/webhook_user_limit.sql")
 	sqlInsertHook  = sqlfiles.Compose("admin/webhook_insert.sql")
 	sqlGetHook     = sqlfiles.Compose("admin/webhook_get.sql")
 	sqlLockHook    = sqlfiles.Compose("admin/webhook_lock.sql")
@@ -44,13 +44,21 @@ var (
 	// ErrNotFound: no such webhook (or event) for this owner; someone
 	// else's and a deleted one look the same.
 	ErrNotFound = errors.New("events: not found")
-	// ErrTooManyWebhooks: the user holds its limit of webhooks.
+	// ErrTooManyWebhooks: the user holds its limit of webhooks
+	// (WebhookLimitError says which).
 	ErrTooManyWebhooks = errors.New("events: too many webhooks")
 	// ErrTooManyItems: the watch set would exceed MaxItems.
 	ErrTooManyItems = errors.New("events: too many watch items")
 	// ErrWebhooksOff: the server has no secret key.
 	ErrWebhooksOff = errNoSealer
 )
+
+// WebhookLimitError is ErrTooManyWebhooks with the limit that applied:
+// the user's plan's max_webhooks_per_user, or NewWebhook.Limit.
+type WebhookLimitError struct{ Max int }
+
+func (e *WebhookLimitError) Error() string { return ErrTooManyWebhooks.Error() }
+func (e *WebhookLimitError) Unwrap() error { return ErrTooManyWebhooks }
 
 // Owner scopes a webhook operation: the user's webhooks, on Network
 // ("" = any network, for the admin API).
@@ -113,13 +121,15 @@ type NewWebhook struct {
 	// StartHeight is where the webhook starts: the db-sync tip height minus
 	// Depth when it is created, so its first events are about new blocks.
 	StartHeight int64
-	// Limit is the most webhooks one user may hold (0: no limit).
+	// Limit is the most webhooks one user may hold (0: no limit) unless
+	// the user's plan sets max_webhooks_per_user, which then applies.
 	Limit int
 }
 
 // CreateWebhook creates a webhook with a fresh signing secret and its
 // initial watch set, and returns it with the secret as shown to the user
-// (only here and on a roll). ErrTooManyWebhooks when the user is at Limit.
+// (only here and on a roll). A *WebhookLimitError when the user is at its
+// plan's max_webhooks_per_user or, when the plan sets none, at Limit.
 func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (w Webhook, secret string, err error) {
 	if s.opts.Sealer == nil {
 		return Webhook{}, "", errNoSealer
@@ -144,14 +154,20 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (w Webhook, se
 		if _, err := tx.ExecContext(ctx, sqlLockUser, in.Owner.UserID); err != nil {
 			return err
 		}
-		if in.Limit > 0 {
-			var n int
-			if err := tx.GetContext(ctx, &n, sqlCountUser, in.Owner.UserID); err != nil {
-				return err
-			}
-			if n >= in.Limit {
-				return ErrTooManyWebhooks
-			}
+		// Under the user's lock: concurrent creations count one another.
+		var lim struct {
+			Held    int  `db:"held"`
+			PlanMax *int `db:"plan_max"`
+		}
+		if err := tx.GetContext(ctx, &lim, sqlUserLimit, in.Owner.UserID); err != nil {
+			return err
+		}
+		limit, bounded := in.Limit, in.Limit > 0
+		if lim.PlanMax != nil {
+			limit, bounded = *lim.PlanMax, true
+		}
+		if bounded && lim.Held >= limit {
+			return &WebhookLimitError{Max: limit}
 		}
 		var row webhookRow
 		if err := tx.GetContext(ctx, &row, sqlInsertHook, in.Owner.UserID, in.Owner.Network, in.URL, in.Description,

@@ -1,6 +1,7 @@
--- user_plan_limits: lock a partner's user (credential creations for it then run one at a time)
--- and read its plan's credential settings and how many live keys it holds. No row: the user is
--- missing or not owned.
+-- user_plan_limits: a partner's user's plan credential settings and how many live keys it holds.
+-- Run after user_plan_lock in the same (READ COMMITTED) transaction: this statement's snapshot
+-- then sees every credential committed before the lock was granted. No row: the user is missing
+-- or not owned.
 -- $1 user id, $2 partner_id, $3 now. Uses user_accounts_pkey, plans_pkey, credentials_user_idx.
 SELECT
   u.plan_id,
@@ -14,4 +15,3 @@ FROM syncgate.user_accounts u
 LEFT JOIN syncgate.plans p ON p.id = u.plan_id
 WHERE u.id = $1
   AND u.partner_id = $2
-FOR UPDATE OF u

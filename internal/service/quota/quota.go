@@ -12,9 +12,11 @@
 // usage recorder's unflushed counts, Unflushed, and requests counted but
 // not recorded yet). The rebuilt counter carries a new generation; every
 // other instance that counted under the previous one adds its own unflushed
-// part once, on its next request for the user (adopt). Whether a usage
-// flush was seen by the rebuild's read is decided exactly, from the read's
-// PostgreSQL snapshot and each flush's transaction id. What can be missed:
+// part once, on its next request for the user (place), if the counter
+// still carries that generation: a late answer of a lost counter never
+// moves an instance back. Whether a usage flush was seen by the rebuild's
+// read is decided exactly, from the read's PostgreSQL snapshot and each
+// flush's transaction id. What can be missed:
 // the part of an instance that serves the user no further request after
 // the loss (it reaches usage_hourly with its next flush, so only a second
 // loss would see it), and requests other instances allow while one is
@@ -67,6 +69,26 @@ type Options struct {
 	// reaches 80 % of a quota (NoticeWarning) and when its first request
 	// is refused (NoticeExceeded); it runs off the request's path.
 	Notify func(ctx context.Context, user uuid.UUID, notice string, p Policy)
+	// Instances is how many instances share the quotas (RATE_LIMIT_INSTANCES;
+	// 0: cache.DefaultInstances): while Redis is unavailable each grants
+	// only its share of what is left.
+	Instances int
+	// LocalRefresh is how often a counter kept while Redis is unavailable
+	// is read again from usage (0: DefaultLocalRefresh).
+	LocalRefresh time.Duration
+}
+
+// DefaultLocalRefresh: while Redis is unavailable, each instance reads a
+// user's usage again at most this often (one PostgreSQL read per user and
+// instance), so it sees what the other instances counted and flushed.
+const DefaultLocalRefresh = time.Second
+
+// localCount is a counter kept by this instance while Redis is
+// unavailable: base is usage_hourly plus this instance's unflushed counts
+// at the last read (at, wall clock), own what it counted since.
+type localCount struct {
+	base, own int64
+	at        time.Time
 }
 
 // Quota notices (the event types users receive through their webhooks).
@@ -87,11 +109,18 @@ type Service struct {
 	lastGen  map[string]string         // counter key → generation this instance counts under
 	inflight map[string]int64          // key|gen → counted, not yet recorded
 	creds    map[uuid.UUID][]uuid.UUID // user → credentials seen (unflushed counts are theirs)
-	local    map[string]int64          // counters while Redis is unavailable
+	local    map[string]*localCount    // counters while Redis is unavailable
 	owed     map[string]int64          // counted locally, to add to Redis when it is back
 	period   string                    // the day the maps were last pruned for
 
 	rebuildMu sync.Mutex // rebuilds and generation changes, one at a time
+	// moving marks a counter whose generation change is under way (set
+	// when its in-flight count is read, cleared when the change ends):
+	// requests counted meanwhile wait for the change instead of joining an
+	// in-flight count that was already read.
+	moving map[string]bool
+
+	afterCount func() // tests: runs after a count, before its generation is settled
 }
 
 // New returns a Service.
@@ -102,8 +131,14 @@ func New(o Options) *Service {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
+	if o.Instances <= 0 {
+		o.Instances = cache.DefaultInstances
+	}
+	if o.LocalRefresh <= 0 {
+		o.LocalRefresh = DefaultLocalRefresh
+	}
 	return &Service{o: o, now: o.Now, lastGen: map[string]string{}, inflight: map[string]int64{},
-		creds: map[uuid.UUID][]uuid.UUID{}, local: map[string]int64{}, owed: map[string]int64{}}
+		creds: map[uuid.UUID][]uuid.UUID{}, local: map[string]*localCount{}, owed: map[string]int64{}, moving: map[string]bool{}}
 }
 
 // Limits are a plan's quotas; 0: none.
@@ -123,8 +158,8 @@ type Policy struct {
 // Remaining is what is left after this request (never negative).
 func (p Policy) Remaining() int64 { return max(0, p.Quota-p.Used) }
 
-// Result is a check's outcome. Done must be called once the request has
-// been recorded in usage.
+// Result is a check's outcome. Recorded (or Done) must be called once for
+// it, as the request is recorded in usage.
 type Result struct {
 	Policies []Policy
 	// Refused is the first policy the request exceeds; nil: allowed.
@@ -182,6 +217,9 @@ func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (
 		}
 		s.mu.Unlock()
 		states, err := s.o.Counter.Count(ctx, qps)
+		if s.afterCount != nil && err == nil {
+			s.afterCount()
+		}
 		var miss *cache.QuotaMissingError
 		switch {
 		case errors.As(err, &miss) && attempt < 3:
@@ -195,9 +233,8 @@ func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (
 		counts := make([]int64, len(ps))
 		counted := make([]string, len(ps))
 		for i, st := range states {
-			s.adopt(ctx, user, ps[i], st)
 			counts[i] = st.Count
-			counted[i] = ps[i].key + "|" + st.Gen
+			counted[i] = ps[i].key + "|" + s.place(ctx, user, ps[i], st)
 		}
 		s.settleOwed(ctx, ps, states)
 		r := s.result(ps, counts, counted, now)
@@ -208,11 +245,6 @@ func (s *Service) Check(ctx context.Context, user, cred uuid.UUID, lim Limits) (
 
 func (s *Service) result(ps []period, counts []int64, counted []string, now time.Time) Result {
 	r := Result{Policies: make([]Policy, len(ps)), counted: counted}
-	s.mu.Lock()
-	for _, k := range counted {
-		s.inflight[k]++
-	}
-	s.mu.Unlock()
 	for i, p := range ps {
 		r.Policies[i] = p.policy(counts[i], now)
 		if r.Refused == nil && counts[i] > p.quota {
@@ -254,13 +286,13 @@ func (s *Service) Current(ctx context.Context, user uuid.UUID, lim Limits) ([]Po
 		case counts != nil && counts[i] >= 0:
 			n = counts[i] + owed // owed: counted here in an outage, not yet added
 		case counts == nil && hasLocal:
-			n = local
+			n = local.base + local.own
 		default:
 			total, creds, snap, err := s.stored(ctx, user, p)
 			if err != nil {
 				return nil, err
 			}
-			n = total + s.pendingHere(user, p, "", creds, snap)
+			n = total + s.pendingHere(user, p, "", creds, snap, false)
 		}
 		out[i] = p.policy(n, now)
 	}
@@ -295,18 +327,31 @@ func (s *Service) notices(user uuid.UUID, r Result) {
 	}
 }
 
-// Done ends r's request: it is in the usage recorder now.
-func (s *Service) Done(r Result) {
+// Done ends r's request when it is not recorded in usage (or was recorded
+// already, which Recorded avoids).
+func (s *Service) Done(r Result) { s.Recorded(r, nil) }
+
+// Recorded runs record (the usage recorder's Record of r's request) and
+// ends r's request in one step: a rebuild reading what this instance
+// counted finds the request either in flight here or in the recorder,
+// never both (pendingHere reads the two under the same lock).
+func (s *Service) Recorded(r Result, record func()) {
 	if len(r.counted) == 0 {
+		if record != nil {
+			record()
+		}
 		return
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if record != nil {
+		record()
+	}
 	for _, k := range r.counted {
 		if s.inflight[k]--; s.inflight[k] <= 0 {
 			delete(s.inflight, k)
 		}
 	}
-	s.mu.Unlock()
 }
 
 // noteCredential remembers that user's requests came through cred here,
@@ -335,10 +380,21 @@ func (s *Service) noteCredential(user, cred uuid.UUID, now time.Time) {
 }
 
 // pendingHere is what this instance counted for user in p under generation
-// gen ("" : none) that a read of usage in snapshot did not see.
-func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid.UUID, snapshot string) int64 {
-	s.mu.Lock()
+// gen ("" : none) that a read of usage in snapshot did not see: requests
+// in flight and what the recorder holds, read under one lock (Recorded
+// moves a request from one to the other under it). It marks p's counter
+// as moving when mark is set: the caller, holding rebuildMu, clears the
+// mark when done (moved).
+func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid.UUID, snapshot string, mark bool) int64 {
 	set := map[uuid.UUID]bool{}
+	for _, c := range extra {
+		set[c] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if mark {
+		s.moving[p.key] = true
+	}
 	for _, c := range s.creds[user] {
 		set[c] = true
 	}
@@ -346,14 +402,26 @@ func (s *Service) pendingHere(user uuid.UUID, p period, gen string, extra []uuid
 	if gen != "" {
 		n = s.inflight[p.key+"|"+gen]
 	}
-	s.mu.Unlock()
-	for _, c := range extra {
-		set[c] = true
-	}
 	if s.o.Recorder != nil {
 		n += s.o.Recorder.Unflushed(set, p.start, snapshot)
 	}
 	return n
+}
+
+// moved ends a generation change of key (rebuildMu held): to is the new
+// generation ("" when it did not happen). The outage counts of this
+// instance are in the new one already (the rebuild or the adoption read
+// them from the recorder), so they are not owed any more.
+func (s *Service) moved(key, to string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.moving, key)
+	if to == "" {
+		return
+	}
+	s.lastGen[key] = to
+	delete(s.owed, key)
+	delete(s.local, key)
 }
 
 // rebuild recreates p's counter from usage_hourly and this instance's
@@ -375,20 +443,17 @@ func (s *Service) rebuild(ctx context.Context, user uuid.UUID, p period, qp cach
 	if err != nil {
 		return err
 	}
-	total += s.pendingHere(user, p, old, creds, snap)
+	total += s.pendingHere(user, p, old, creds, snap, true)
 	gen := uuid.NewString()
 	created, err := s.o.Counter.Rebuild(ctx, qp, total, gen, snap)
-	if err != nil {
+	if err != nil || !created {
+		s.moved(p.key, "")
 		return nil // Redis trouble: the next Count falls back to local counting
 	}
-	if created {
-		s.mu.Lock()
-		s.lastGen[p.key] = gen
-		s.mu.Unlock()
-		if old != "" {
-			s.o.Log.Info("quota counter rebuilt from usage", slog.String("user_account_id", user.String()),
-				slog.String("period", p.name), slog.Int64("count", total))
-		}
+	s.moved(p.key, gen)
+	if old != "" {
+		s.o.Log.Info("quota counter rebuilt from usage", slog.String("user_account_id", user.String()),
+			slog.String("period", p.name), slog.Int64("count", total))
 	}
 	return nil
 }
@@ -410,63 +475,109 @@ func (s *Service) stored(ctx context.Context, user uuid.UUID, p period) (total i
 	return total, creds, snapshot, nil
 }
 
-// adopt moves this instance to st's generation of p's counter; when it
-// counted under an earlier one, it first adds what it counted there that
-// the rebuild could not see.
-func (s *Service) adopt(ctx context.Context, user uuid.UUID, p period, st cache.QuotaState) {
+// place settles the generation a request counted in st belongs to and
+// marks it in flight under that generation, which it returns.
+//
+// When st is a generation this instance has not counted under, the
+// instance adopts it: it first adds what it counted under its own one that
+// the rebuild could not see. The add is made only if st's generation is
+// still the counter's: a request whose count reached a counter just
+// before Redis lost it, and whose goroutine then waited (CPU load) while
+// this instance moved to the rebuilt counter, carries the lost
+// generation. Adopting that one moved the instance back, and its next
+// request adopted the rebuilt counter again, adding all it had counted a
+// second time. Such a straggler is counted in the current generation
+// instead: no rebuild or adoption could see it (it was neither in flight
+// nor recorded then).
+func (s *Service) place(ctx context.Context, user uuid.UUID, p period, st cache.QuotaState) string {
 	s.mu.Lock()
-	old, seen := s.lastGen[p.key]
-	s.mu.Unlock()
-	if seen && old == st.Gen {
-		return
+	cur, seen := s.lastGen[p.key]
+	if seen && cur == st.Gen && !s.moving[p.key] {
+		s.inflight[p.key+"|"+cur]++
+		s.mu.Unlock()
+		return cur
 	}
+	s.mu.Unlock()
 	s.rebuildMu.Lock()
 	defer s.rebuildMu.Unlock()
 	s.mu.Lock()
-	old, seen = s.lastGen[p.key]
-	s.mu.Unlock()
-	if seen && old != st.Gen {
-		// Before the generation moves here: until it does, no request of
-		// this instance counted under the new one can be recorded (they
-		// all wait above), so the pending part is the old generation's.
-		if n := s.pendingHere(user, p, old, nil, st.Snapshot); n > 0 {
-			if err := s.o.Counter.Add(ctx, p.key, st.Gen, n); err != nil {
-				s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
-			}
-		}
+	cur, seen = s.lastGen[p.key]
+	owed := s.owed[p.key] > 0
+	if (seen && cur == st.Gen) || (!seen && !owed) {
+		// Unchanged, or the first generation this instance counts under
+		// (it has counted nothing that the counter could miss).
+		s.lastGen[p.key] = st.Gen
+		s.inflight[p.key+"|"+st.Gen]++
+		s.mu.Unlock()
+		return st.Gen
 	}
-	s.mu.Lock()
-	s.lastGen[p.key] = st.Gen
 	s.mu.Unlock()
+	n := s.pendingHere(user, p, cur, nil, st.Snapshot, true)
+	current, err := s.o.Counter.Add(ctx, p.key, st.Gen, n)
+	if err != nil {
+		// Moving on without the add under-counts by n at most; staying
+		// would add it again on the next request if this add went through.
+		s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
+		current = true
+	}
+	if !current && seen {
+		s.moved(p.key, "")
+		if _, err := s.o.Counter.Add(ctx, p.key, cur, 1); err != nil {
+			s.o.Log.Warn("quota counter not topped up", slog.String("error", err.Error()))
+		}
+		s.mu.Lock()
+		s.inflight[p.key+"|"+cur]++
+		s.mu.Unlock()
+		return cur
+	}
+	s.moved(p.key, st.Gen)
+	s.mu.Lock()
+	s.inflight[p.key+"|"+st.Gen]++
+	s.mu.Unlock()
+	return st.Gen
 }
 
-// checkLocal counts in this instance alone while Redis is unavailable:
-// each counter starts from usage_hourly, and what is counted here is
-// added to Redis once it answers again (settleOwed).
+// checkLocal counts in this instance alone while Redis is unavailable
+// (down, or its deadline missed under load: then every instance may be
+// here at once). A counter starts from usage_hourly plus this instance's
+// unflushed counts, never from zero, and is read again every LocalRefresh
+// to see what the others flushed; between two reads this instance grants
+// only its share (1 / Instances) of what the last read left, so instances
+// that all count alone grant what is left once, not once each. What is
+// counted here is added to Redis once it answers again (settleOwed).
 func (s *Service) checkLocal(ctx context.Context, user uuid.UUID, ps []period, now time.Time) (Result, error) {
 	counts := make([]int64, len(ps))
 	for i, p := range ps {
 		s.mu.Lock()
-		n, ok := s.local[p.key]
+		lc := s.local[p.key]
+		stale := lc == nil || time.Since(lc.at) >= s.o.LocalRefresh
 		s.mu.Unlock()
-		if !ok {
+		if stale {
 			total, creds, snap, err := s.stored(ctx, user, p)
-			if err != nil {
-				return Result{}, err
+			if err == nil {
+				total += s.pendingHere(user, p, "", creds, snap, false)
 			}
-			total += s.pendingHere(user, p, "", creds, snap)
 			s.mu.Lock()
-			if _, raced := s.local[p.key]; !raced {
-				s.local[p.key] = total
+			switch cur := s.local[p.key]; {
+			case err != nil && cur == nil:
+				s.mu.Unlock()
+				return Result{}, err
+			case err == nil && (cur == nil || cur.at.Before(time.Now().Add(-s.o.LocalRefresh))):
+				s.local[p.key] = &localCount{base: total, at: time.Now()}
+			case cur != nil && err != nil:
+				cur.at = time.Now() // PostgreSQL unreadable: keep counting from the last read
 			}
 			s.mu.Unlock()
 		}
 		s.mu.Lock()
-		s.local[p.key]++
+		lc = s.local[p.key]
+		lc.own++
 		s.owed[p.key]++
-		n = s.local[p.key]
+		counts[i] = lc.base + lc.own
+		if share := (p.quota - lc.base) / int64(s.o.Instances); lc.own > share {
+			counts[i] = max(counts[i], p.quota+1) // this instance's share is spent
+		}
 		s.mu.Unlock()
-		counts[i] = n
 	}
 	return s.result(ps, counts, nil, now), nil
 }
@@ -492,7 +603,7 @@ func (s *Service) settleOwed(ctx context.Context, ps []period, states []cache.Qu
 	}
 	s.mu.Unlock()
 	for _, a := range adds {
-		if err := s.o.Counter.Add(ctx, a.key, a.gen, a.n); err != nil {
+		if _, err := s.o.Counter.Add(ctx, a.key, a.gen, a.n); err != nil {
 			s.o.Log.Warn("quota counts of an outage not added", slog.String("error", err.Error()))
 		}
 	}

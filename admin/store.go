@@ -51,6 +51,9 @@ type Store struct {
 	deferredMu sync.Mutex
 	deferred   map[*sqlx.Tx]*[]auditEntry
 
+	// subStmt is submission.sql prepared (prepared.go).
+	subStmt preparedStmt
+
 	closeOnce sync.Once
 	stop      chan struct{}
 	secDone   chan struct{}
@@ -84,6 +87,7 @@ func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		<-s.secDone
+		s.subStmt.close()
 	})
 }
 

@@ -99,7 +99,7 @@ func (s *Store) AnswerSubmission(ctx context.Context, network string, hash []byt
 // was not submitted through syncgate in the retention period.
 func (s *Store) SubmissionOf(ctx context.Context, network string, hash []byte) (Submission, error) {
 	var sub Submission
-	err := s.db.GetContext(ctx, &sub, sqlSubmission, network, hash)
+	err := s.subStmt.get(ctx, s.db, &sub, sqlSubmission, network, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, ErrNotFound
 	}

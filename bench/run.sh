@@ -30,7 +30,7 @@
 #   BENCH_WIDE_WORKLOAD   the wide workload           1 (on). 0 leaves it out. Its scenarios
 #                   (wide_<endpoint>_uniform and _zipf: UTxOs, balance and light history first
 #                   page by address, UTxOs by stake address and by payment credential, tx by
-#                   hash) run after the others: each request aims at a different target drawn
+#                   hash, tx status) run after the others: each request aims at a different target drawn
 #                   from up to BENCH_POPULATION of each kind sampled from BENCH_DB at start,
 #                   while a follower appends a block to BENCH_DB every BENCH_FOLLOW_EVERY
 #                   (it writes to the database: the bench chain's tip moves for good).

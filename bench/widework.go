@@ -55,7 +55,10 @@ const (
 const wideSamples = 3
 
 // wideKinds are the endpoints of the wide scenarios.
-var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "tx_hash", "utxos_credential"}
+// tx_status: every request is a status asked for the first time under its
+// tip and mempool snapshot (the service keeps decided statuses a few
+// seconds, and 200,000 hashes drawn uniformly seldom meet twice in that).
+var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "tx_hash", "utxos_credential", "tx_status"}
 
 // wideDraws are the ways a target is drawn.
 var wideDraws = []string{"uniform", "zipf"}
@@ -231,6 +234,13 @@ func wideTargets(kind string, w *widePop, db *dbsync.DB, totals *tipTotals) (wid
 		t.path = func(i int) string { return "/v1/tx/hash/" + w.txs[i].String() }
 		if db != nil {
 			t.raw = func(ctx context.Context, i int) error { _, err := db.TxByHash(ctx, w.txs[i]); return err }
+		}
+	case "tx_status":
+		// raw is db-sync's part of a status (block and tip, one statement).
+		t.n = len(w.txs)
+		t.path = func(i int) string { return "/v1/tx/status/" + w.txs[i].String() }
+		if db != nil {
+			t.raw = func(ctx context.Context, i int) error { _, _, err := db.TxInChain(ctx, w.txs[i]); return err }
 		}
 	default:
 		return t, fmt.Errorf("no wide scenario kind %q", kind)

@@ -264,7 +264,7 @@ func TestWideScenariosAndFollower(t *testing.T) {
 	}
 	prefix := map[string]string{"utxos_address": "/v1/utxos/address/", "balance_address": "/v1/assets/balance/address/",
 		"history_address": "/v1/tx/history/", "utxos_stake": "/v1/utxos/stake/stake", "tx_hash": "/v1/tx/hash/",
-		"utxos_credential": "/v1/utxos/credential/"}
+		"utxos_credential": "/v1/utxos/credential/", "tx_status": "/v1/tx/status/"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range scenarios {
 		kind := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(s.Name, "wide_"), "_uniform"), "_zipf")

@@ -48,20 +48,23 @@ CROSS JOIN LATERAL (
     sum(b.s5)::bigint AS requests_5xx,
     sum(b.bytes)::bigint AS bytes_sent
   FROM (
+    -- One scan of usage_route_hourly gives each route row and, negated, its share to take
+    -- off 'unrecorded' (usage_hourly's counts less those of usage_route_hourly; never
+    -- negative: the recorder adds to both in one transaction).
     SELECT
       date_trunc($4::text, r.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS period_start,
-      r.route_group,
-      r.requests_2xx + r.requests_3xx AS ok,
-      r.requests_4xx + r.requests_5xx AS failed,
-      r.requests_2xx AS s2, r.requests_3xx AS s3, r.requests_4xx AS s4, r.requests_5xx AS s5,
-      r.bytes_sent AS bytes
+      v.route_group, v.ok, v.failed, v.s2, v.s3, v.s4, v.s5, v.bytes
     FROM syncgate.usage_route_hourly r
+    CROSS JOIN LATERAL (VALUES
+      (r.route_group, r.requests_2xx + r.requests_3xx, r.requests_4xx + r.requests_5xx,
+       r.requests_2xx, r.requests_3xx, r.requests_4xx, r.requests_5xx, r.bytes_sent),
+      ('unrecorded', -(r.requests_2xx + r.requests_3xx), -(r.requests_4xx + r.requests_5xx),
+       NULL, NULL, NULL, NULL, NULL)
+    ) v (route_group, ok, failed, s2, s3, s4, s5, bytes)
     WHERE r.credential_id = c.credential_id
       AND r.hour >= $2
       AND r.hour < $3
     UNION ALL
-    -- 'unrecorded': usage_hourly's counts less those of usage_route_hourly (never negative:
-    -- the recorder adds to both in one transaction).
     SELECT
       date_trunc($4::text, h.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
       'unrecorded',
@@ -72,17 +75,6 @@ CROSS JOIN LATERAL (
     WHERE h.credential_id = c.credential_id
       AND h.hour >= $2
       AND h.hour < $3
-    UNION ALL
-    SELECT
-      date_trunc($4::text, r.hour AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
-      'unrecorded',
-      -(r.requests_2xx + r.requests_3xx),
-      -(r.requests_4xx + r.requests_5xx),
-      NULL, NULL, NULL, NULL, NULL
-    FROM syncgate.usage_route_hourly r
-    WHERE r.credential_id = c.credential_id
-      AND r.hour >= $2
-      AND r.hour < $3
   ) b
   GROUP BY b.period_start, b.route_group
   HAVING sum(b.ok) + sum(b.failed) <> 0

@@ -378,7 +378,13 @@ func startFollower(ctx context.Context, dbURL string, m *chaingen.Manifest, ever
 	fctx, cancel := context.WithCancel(ctx)
 	f.cancel = cancel
 	go func() {
-		err := chaingen.Follow(fctx, db, chaingen.FollowOptions{Interval: every, Seed: time.Now().UnixNano(), Manifest: m,
+		// Each block is placed `every` past the previous one, not at the
+		// wall clock's slot: a seeded chain is behind the clock, and a
+		// follower catching up would start a new epoch with every block
+		// (and, with it, the server's pool stake pass) where a live chain
+		// stays in its epoch for days.
+		err := chaingen.Follow(fctx, db, chaingen.FollowOptions{Interval: every, SlotsPerBlock: uint64(max(every/time.Second, 1)),
+			Seed: time.Now().UnixNano(), Manifest: m,
 			Report: func(ev chaingen.FollowEvent) {
 				if ev.Kind == chaingen.BlockAppended {
 					f.appended.Add(1)

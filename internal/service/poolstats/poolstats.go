@@ -4,7 +4,7 @@
 // outputs and rewards, far too much for a request, so a background
 // refresher recomputes it with one set-based db-sync query (dbsync
 // PoolStakeAll) at start, at each new epoch and every Interval while the
-// chain moves, and merges it into syncgate.pool_stake in one transaction.
+// chain moves (never more than a tenth of the time: refreshDue), and merges it into syncgate.pool_stake in one transaction.
 // Only one instance refreshes a network at a time (an advisory lock in the
 // admin database). Requests read the stored rows only. It does not import
 // gin; its SQL lives in sql/admin/pool_stake_*.sql.
@@ -187,7 +187,27 @@ func (s *Stats) due(ctx context.Context, network string) (bool, error) {
 		return false, nil
 	}
 	epochChanged := tip.EpochNo != nil && (st.TipEpochNo == nil || *st.TipEpochNo != *tip.EpochNo)
-	return epochChanged || s.opts.Now().Sub(st.RefreshedAt) >= s.opts.Interval, nil
+	return refreshDue(s.opts.Now().Sub(st.RefreshedAt), time.Duration(st.DurationMS)*time.Millisecond, s.opts.Interval, epochChanged), nil
+}
+
+// Duty cycle: a pass is a set-based read of every delegator's outputs, a
+// minute of PostgreSQL work on a 4 M-tx chain and up to half an hour on
+// mainnet, so a moving tip may not start one more often than keeps the
+// passes to a tenth of the time (to half while db-sync catches up through
+// epochs, when every block can start a new one).
+const (
+	movedTipShare = 10 // a pass at most every 10 durations while blocks arrive
+	newEpochShare = 2  // at most every 2 durations when the epoch changed
+)
+
+// refreshDue decides from the time since the last pass started and how
+// long it took: a new epoch at once (within its duty cycle), a moved tip
+// once interval has passed (within its duty cycle).
+func refreshDue(sinceStart, lastDuration, interval time.Duration, epochChanged bool) bool {
+	if epochChanged {
+		return sinceStart >= newEpochShare*lastDuration
+	}
+	return sinceStart >= max(interval, movedTipShare*lastDuration)
 }
 
 // State is a network's last completed refresh.

@@ -325,10 +325,10 @@ func TestRunAndDue(t *testing.T) {
 	now := time.Now()
 	clock := now
 	d := e.stats(Options{Interval: 2 * time.Minute, Now: func() time.Time { return clock }})
-	set := func(refreshed time.Time, epoch int64) {
+	set := func(refreshed time.Time, epoch int64, took time.Duration) {
 		t.Helper()
-		if _, err := e.admin.Exec(`UPDATE syncgate.pool_stake_refresh SET tip_block_hash = 'older', refreshed_at = $1, tip_epoch_no = $2`,
-			refreshed, epoch); err != nil {
+		if _, err := e.admin.Exec(`UPDATE syncgate.pool_stake_refresh SET tip_block_hash = 'older', refreshed_at = $1, tip_epoch_no = $2, duration_ms = $3`,
+			refreshed, epoch, took.Milliseconds()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -337,14 +337,21 @@ func TestRunAndDue(t *testing.T) {
 		name      string
 		refreshed time.Time
 		epoch     int64
+		took      time.Duration
 		want      bool
 	}{
-		{"tip moved, refreshed just now", now, tipEpoch, false},
-		{"tip moved, interval passed", now.Add(-3 * time.Minute), tipEpoch, true},
-		{"new epoch", now, tipEpoch - 1, true},
+		{"tip moved, refreshed just now", now, tipEpoch, time.Second, false},
+		{"tip moved, interval passed", now.Add(-3 * time.Minute), tipEpoch, time.Second, true},
+		{"new epoch, a second after a quick pass", now.Add(-time.Second), tipEpoch - 1, 0, true},
+		// A pass of a minute: the tip's next pass waits 10 of them, an
+		// epoch's 2, so passes never fill the database's time.
+		{"tip moved, interval passed, within the duty cycle", now.Add(-3 * time.Minute), tipEpoch, time.Minute, false},
+		{"tip moved, duty cycle passed", now.Add(-11 * time.Minute), tipEpoch, time.Minute, true},
+		{"new epoch, within the duty cycle", now.Add(-time.Minute), tipEpoch - 1, time.Minute, false},
+		{"new epoch, duty cycle passed", now.Add(-3 * time.Minute), tipEpoch - 1, time.Minute, true},
 	}
 	for _, c := range cases {
-		set(c.refreshed, c.epoch)
+		set(c.refreshed, c.epoch, c.took)
 		if due, err := d.due(ctx, "mainnet"); due != c.want || err != nil {
 			t.Errorf("%s: due %v (%v), want %v", c.name, due, err, c.want)
 		}

@@ -91,6 +91,8 @@ func TestExplainIndexBacked(t *testing.T) {
 				explainCase{"tx_history_count_after_consumed.sql", []any{a, midID}, nil},
 				explainCase{"tx_history_small.sql", []any{a, 0, math.MaxInt64, 0, 21, false}, nil},
 				explainCase{"tx_history_small.sql", []any{a, midID, math.MaxInt64, 40, nil, true}, nil},
+				explainCase{"tx_history_first.sql", []any{a, 1000, 0, 21, false}, nil},
+				explainCase{"tx_history_first.sql", []any{a, 1 << 30, 40, 101, true}, nil},
 			)
 			for _, order := range []string{"DESC", "ASC"} {
 				page := map[string]any{"Order": order}

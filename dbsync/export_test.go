@@ -3,6 +3,8 @@ package dbsync
 import (
 	"context"
 
+	"github.com/syncgate/syncgate/internal/cardano"
+
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/dbsync/history"
 )
@@ -130,6 +132,17 @@ func (db *DB) SetSmallHistoryOutputs(n int) {
 }
 
 func (db *DB) SetUTxOChunk(n int) { db.opts.UTxOChunk = n }
+
+// FirstHistoryPage is TxHistory's one-statement page alone (ok false:
+// TxHistory would read it in a snapshot).
+func (db *DB) FirstHistoryPage(ctx context.Context, addr cardano.Address, q HistoryQuery) (HistoryPage[TxRef], bool, error) {
+	return db.hist.FirstPage(ctx, db.reader(), addr.String(), q)
+}
+
+// TxHistoryInSnapshot is TxHistory without its one-statement first page.
+func (db *DB) TxHistoryInSnapshot(ctx context.Context, addr cardano.Address, q HistoryQuery) (HistoryPage[TxRef], error) {
+	return db.txHistoryInSnapshot(ctx, addr, q, nil)
+}
 
 func (db *DB) SetDenseHistoryOutputs(n int) {
 	db.retune(func(o *Options) { o.DenseHistoryOutputs = int64(max(n, 0)) })

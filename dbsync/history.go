@@ -27,8 +27,22 @@ type (
 const DefaultHistoryMemoBytes = history.DefaultMemoBytes
 
 // TxHistory returns one page of the address's transactions (references
-// only), in one snapshot.
+// only), in one snapshot: one statement for an offset page of an address
+// with few outputs, else a transaction.
 func (db *DB) TxHistory(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
+	page, ok, err := db.hist.FirstPage(ctx, db.reader(), addr.String(), q)
+	if err != nil {
+		return HistoryPage[TxRef]{}, fmt.Errorf("dbsync.TxHistory: %w", err)
+	}
+	if ok {
+		return page, nil
+	}
+	return db.txHistoryInSnapshot(ctx, addr, q, counter)
+}
+
+// txHistoryInSnapshot reads a page of the address's history in a snapshot:
+// every page FirstPage cannot read.
+func (db *DB) txHistoryInSnapshot(ctx context.Context, addr cardano.Address, q HistoryQuery, counter TotalCounter) (HistoryPage[TxRef], error) {
 	var page HistoryPage[TxRef]
 	err := db.ReadTx(ctx, func(tx *Snapshot) error {
 		var err error

@@ -185,6 +185,7 @@ func TestExplainEveryLayout(t *testing.T) {
 					explainCase{"tx_history_head.sql", []any{a, 1000, 2161}, nil},
 					explainCase{"tx_history_total.sql", []any{a}, nil},
 					explainCase{"tx_history_small.sql", []any{a, 0, int64(1) << 62, 0, 21, false}, nil},
+					explainCase{"tx_history_first.sql", []any{a, 1000, 0, 21, false}, nil},
 					explainCase{"tx_history_page.sql", []any{a, 0, int64(1) << 62, 0, 21}, map[string]any{"Order": "DESC"}},
 					explainCase{"tx_history_page.sql", []any{a, 0, int64(1) << 62, 40, 101}, map[string]any{"Order": "ASC"}},
 					explainCase{"tx_history_anchors.sql", []any{a, 0, int64(1) << 62, 5000, 1000}, map[string]any{"Order": "DESC"}},

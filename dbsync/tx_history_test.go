@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -519,4 +520,52 @@ func TestCustomPlansOnlyForTheWalk(t *testing.T) {
 			t.Fatalf("plan_cache_mode inside the walk %q, after it %q; want %q then force_generic_plan", inside, after, wantInside)
 		}
 	})
+}
+
+// An offset page of an address with few outputs is one statement outside a
+// transaction (FirstHistoryPage); it must be the page the snapshot path
+// reads, field for field: tip, items, next cursor and total, at every
+// offset (past the end too), in both orders. With every address small,
+// the whale and the busy address take it as well.
+func TestTxHistoryFirstPageAgrees(t *testing.T) {
+	needChains(t)
+	setSmallHistory(t, 1<<30)
+	addrs := append([]string{neverSeen}, samples.Addresses()...)
+	forEachChain(t, func(t *testing.T, c *chain) {
+		for _, a := range addrs {
+			n := len(independentHistory(t, c, a))
+			for _, limit := range []int{1, 7, 100} {
+				for _, offset := range []int{0, 1, n / 2, max(n-1, 0), n, n + 5} {
+					for _, asc := range []bool{false, true} {
+						q := dbsync.HistoryQuery{Limit: limit, Offset: offset, Ascending: asc}
+						got, ok, err := c.db.FirstHistoryPage(t.Context(), mustAddress(t, a), q)
+						if err != nil || !ok {
+							t.Fatalf("%s %+v: one statement: ok %v, %v", a, q, ok, err)
+						}
+						want, err := c.db.TxHistoryInSnapshot(t.Context(), mustAddress(t, a), q)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !reflect.DeepEqual(got.Tip, want.Tip) || got.Total != want.Total || !reflect.DeepEqual(got.Items, want.Items) ||
+							(got.NextCursor == nil) != (want.NextCursor == nil) ||
+							got.NextCursor != nil && *got.NextCursor != *want.NextCursor {
+							t.Fatalf("%s %+v: one statement gave %d items, total %d, next %v; the snapshot %d, %d, %v",
+								a, q, len(got.Items), got.Total, got.NextCursor, len(want.Items), want.Total, want.NextCursor)
+						}
+					}
+				}
+			}
+		}
+	})
+	// A cursor page, or an address at the threshold, is not for it.
+	setSmallHistory(t, 1)
+	c := chains[0]
+	if _, ok, err := c.db.FirstHistoryPage(t.Context(), mustAddress(t, samples.Whale), dbsync.HistoryQuery{Limit: 10}); ok || err != nil {
+		t.Fatalf("the whale over a threshold of 1 output: ok %v, %v; want the snapshot path", ok, err)
+	}
+	slot := int64(1 << 40)
+	setSmallHistory(t, 1<<30)
+	if _, ok, err := c.db.FirstHistoryPage(t.Context(), mustAddress(t, samples.Small[0]), dbsync.HistoryQuery{Limit: 10, FromSlot: &slot}); ok || err != nil {
+		t.Fatalf("a cursor page: ok %v, %v; want the snapshot path", ok, err)
+	}
 }

@@ -1,0 +1,80 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/syncgate/syncgate/dbsync/engine"
+)
+
+var sqlTxHistoryFirst = engine.Template("dbsync/tx_history_first.sql", engine.AlwaysGeneric, nil)
+
+// firstRow is a tx_history_first row: the head (tip, first transaction,
+// outputs counted up to the cap), the address's transaction count, and a
+// page item (its columns NULL when the page is empty).
+type firstRow struct {
+	Tip     engine.Tip
+	FirstID *int64
+	Outputs int64
+	Total   int64
+	Item    struct {
+		ID        sql.NullInt64
+		TxHash    sql.NullString
+		BlockHash sql.NullString
+		SlotNo    sql.NullInt64
+		BlockNo   sql.NullInt64
+		BlockTime sql.NullTime
+		Fee       sql.NullString
+		Size      sql.NullInt64
+	}
+}
+
+func (r *firstRow) ScanRow(rows *sql.Rows) error {
+	i := &r.Item
+	return rows.Scan(&r.Tip.SlotNo, &r.Tip.BlockHash, &r.Tip.BlockNo, &r.Tip.EpochNo, &r.Tip.BlockTime,
+		&r.FirstID, &r.Outputs, &r.Total,
+		&i.ID, &i.TxHash, &i.BlockHash, &i.SlotNo, &i.BlockNo, &i.BlockTime, &i.Fee, &i.Size)
+}
+
+// FirstPage reads an offset page (no cursor) of an address with fewer
+// than SmallOutputs outputs as one statement outside a transaction, on
+// r's server: one round trip where Page's snapshot takes four. ok is false
+// when it cannot: a cursor page, or an address with more outputs, which
+// the caller then reads with Page in a snapshot. The answer is Page's.
+func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q Query) (page Page[TxRef], ok bool, err error) {
+	if q.FromSlot != nil || h.opts.SmallOutputs <= 0 || q.Limit < 1 {
+		return page, false, nil
+	}
+	rows, err := engine.Rows[firstRow](ctx, r, h.eng.For(sqlTxHistoryFirst), addr, int64(h.opts.SmallOutputs), q.Offset, q.Limit+1, q.Ascending)
+	switch {
+	case err != nil:
+		return page, false, err
+	case len(rows) == 0:
+		return page, false, nil // no blocks yet: Page says so
+	case rows[0].Outputs >= int64(h.opts.SmallOutputs):
+		return page, false, nil
+	}
+	page.Tip = rows[0].Tip
+	page.Tip.BlockTime = engine.AsUTC(page.Tip.BlockTime)
+	page.Items = []TxRef{}
+	if rows[0].FirstID == nil {
+		return page, true, nil // never seen on chain: no history
+	}
+	page.Total = rows[0].Total
+	refs := make([]TxRefRow, 0, len(rows))
+	for _, row := range rows {
+		if !row.Item.ID.Valid {
+			continue // the page is past the end
+		}
+		i := row.Item
+		refs = append(refs, TxRefRow{ID: i.ID.Int64, TxHash: i.TxHash.String, BlockHash: i.BlockHash.String, SlotNo: i.SlotNo.Int64,
+			BlockNo: i.BlockNo.Int64, BlockTime: i.BlockTime.Time, Fee: i.Fee.String, Size: i.Size.Int64})
+	}
+	if len(refs) > q.Limit {
+		slot := refs[q.Limit].SlotNo // the first transaction after the page
+		page.NextCursor = &slot
+		refs = refs[:q.Limit]
+	}
+	page.Items, err = refsOf(refs)
+	return page, true, err
+}

@@ -1,0 +1,75 @@
+-- tx_history_first: an offset page of an address's history in one
+-- statement, outside a transaction (a statement is its own snapshot), for
+-- the address with few outputs that nearly every request is about: what
+-- tx_history_head and tx_history_small read in a snapshot (BEGIN, head,
+-- page, COMMIT: four round trips) in one. The head row always comes back:
+-- the tip (no row when db-sync holds no blocks), the address's first
+-- transaction id (NULL: never seen on chain) and its outputs counted up to
+-- $2. Only when they are fewer than $2 are its transactions read (one-time
+-- filter on the head), with their distinct count as total; a page past the
+-- end is the head row with the tx columns NULL. An address with $2 outputs
+-- or more comes back as the head row alone, and the caller walks it in a
+-- snapshot as before.
+-- $1 address text, $2 count cap (bigint), $3 offset, $4 limit (NULL: no
+-- limit), $5 oldest first (bool)
+-- Indexes: as tx_history_head (idx_block_slot_no, sg_tx_out_address_tx_id)
+-- and tx_history_small (sg_tx_out_address_tx_id, index-only; core,
+-- sg_tx_in_tx_out_id_index; consumed, sg_tx_out_address_consumed_by);
+-- tx_pkey, block_pkey.
+WITH head AS MATERIALIZED (
+  SELECT
+  {{template "tip_columns"}},
+    (SELECT f.tx_id
+     FROM (
+       SELECT {{addrKey "o"}} AS key, o.tx_id
+       FROM tx_out o
+       WHERE {{addrKey "o"}} >= {{addrParam "$1"}}
+       ORDER BY {{addrKey "o"}}, o.tx_id
+       LIMIT 1
+     ) f
+     WHERE f.key = {{addrParam "$1"}}) AS first_id,
+    (SELECT count(*)
+     FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs
+  {{template "newest_block"}}
+),
+{{- if .Consumed}}
+ids AS MATERIALIZED (
+  SELECT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND (SELECT h.outputs < $2 FROM head h)
+  UNION
+  SELECT o.consumed_by_tx_id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
+    AND (SELECT h.outputs < $2 FROM head h)
+{{- else}}
+outs AS MATERIALIZED (
+  SELECT o.tx_id, o.index
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND (SELECT h.outputs < $2 FROM head h)
+), ids AS MATERIALIZED (
+  SELECT outs.tx_id AS id FROM outs
+  UNION
+  SELECT i.tx_in_id
+  FROM outs
+  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+{{- end}}
+), page AS (
+  SELECT id
+  FROM ids
+  ORDER BY CASE WHEN $5::boolean THEN id END, id DESC
+  OFFSET $3 LIMIT $4
+), items AS (
+  SELECT
+    {{template "tx_columns" .}}
+  FROM page p
+  JOIN tx t ON t.id = p.id
+  JOIN block b ON b.id = t.block_id
+)
+SELECT
+  h.slot_no, h.block_hash, h.block_no, h.epoch_no, h.block_time, h.first_id, h.outputs,
+  (SELECT count(*) FROM ids) AS total,
+  i.id, i.tx_hash, i.block_hash, i.slot_no, i.block_no, i.block_time, i.fee, i.size
+FROM head h
+LEFT JOIN items i ON true
+ORDER BY CASE WHEN $5::boolean THEN i.id END, i.id DESC

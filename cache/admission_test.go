@@ -76,4 +76,18 @@ func TestCacheAdmitStoresOnTheSecondAsk(t *testing.T) {
 	if _, err := c.GetAdmitted(t.Context(), "b", load); err != nil || loads != 1 || !stored("b") {
 		t.Fatalf("GetAdmitted: %v, %d loads, stored %v", err, loads, stored("b"))
 	}
+
+	// A first ask does not look in Redis at all (no round trip for a
+	// miss): another instance's stored answer is read from its second ask.
+	other := cache.NewRawJSON(rc, "admitted", cache.Options{TTL: time.Minute, LocalFirst: true, Admit: cache.NewAdmission()})
+	fresh := func(context.Context) ([]byte, time.Duration, error) { loads++; return []byte(`{"n":2}`), 0, nil }
+	loads = 0
+	for i, want := range []string{`{"n":2}`, `{"n":1}`} {
+		if b, err := other.GetTTL(t.Context(), "a", fresh); err != nil || string(b) != want {
+			t.Fatalf("another instance, ask %d: %q, %v; want %s", i+1, b, err, want)
+		}
+	}
+	if loads != 1 {
+		t.Fatalf("another instance: %d loads, want 1 (its first ask)", loads)
+	}
 }

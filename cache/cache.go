@@ -149,6 +149,21 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 	if c.rc != nil {
 		full = c.rc.Key(c.name, key)
 	}
+	// A key this instance has not seen lately was not stored by it, so a
+	// first ask goes straight to load (answered, not stored): a partner
+	// polling each of its addresses once a block would otherwise pay a
+	// Redis round trip per request for a miss. Another instance may hold
+	// it; its first ask here then reads the database once.
+	store := admitted || c.opts.Admit.Again(full)
+	if !store {
+		metrics.CacheLookup(c.name, false)
+		res, err := c.flights.do(ctx, full, func(ctx context.Context) (any, error) {
+			v, _, err := load(ctx)
+			return v, err
+		})
+		v, _ := res.(T)
+		return v, err
+	}
 	if v, hit, err := c.lookup(ctx, full); hit {
 		metrics.CacheLookup(c.name, true)
 		return v, err
@@ -169,7 +184,6 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 		}
 		v, ttl, err := load(ctx)
 		switch {
-		case !admitted && !c.opts.Admit.Again(full):
 		case err == nil:
 			if ttl <= 0 {
 				ttl = c.opts.TTL

@@ -72,7 +72,8 @@ const historyPageLocalBytes = 16 << 20
 // pages, UTxO lists) are stored only when asked for again under the same
 // tip (admit, cache.Admission): most such keys are asked for once (a
 // custodian polling each of its addresses once a block), and storing them
-// was a Redis write and its memory for nothing.
+// was a Redis write and its memory for nothing; a first ask is not looked
+// up either, which saved a Redis round trip per cold request.
 func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.Admission) caches {
 	// underTip is a cache of whole answers keyed under the tip (see
 	// byTip): a key's answer never changes, so it is LocalFirst.

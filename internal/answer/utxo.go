@@ -75,15 +75,16 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
 	gz := acceptsGzip(c.AcceptEncoding)
 	c.W.Header().Set("Vary", "Accept-Encoding")
+	// A list asked for once under this tip (here) is answered, neither
+	// looked up nor stored (admission, caches.go); asked for again, it is
+	// looked up, else stored, and requests for it meanwhile follow the
+	// one storing it.
+	if !s.admit.Again("utxos:" + key) {
+		return streamUTxOs(c, list, nil, nil)
+	}
 	for attempt := 0; ; attempt++ {
 		if served, err := s.serveCachedUTxOs(c, ctx, key, gz); served {
 			return err
-		}
-		// A list asked for once under this tip is answered, not stored
-		// (admission, caches.go); asked for again, it is stored, and
-		// requests for it meanwhile follow the one storing it.
-		if attempt == 0 && !s.admit.Again("utxos:"+key) {
-			return streamUTxOs(c, list, nil, nil)
 		}
 		w, f := s.caches.utxos.Produce(ctx, key)
 		if f == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/auth"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
@@ -172,6 +173,7 @@ func TestPartnerQueriesUseIndexes(t *testing.T) {
 		{"count_users", sqlCountUsers, "user_accounts_partner", []any{a.PartnerID, "active"}},
 		{"user_credential_hashes", sqlUserCredentialHashes, "credentials_user_idx", []any{c.UserAccountID}},
 		{"user_plan_lock", sqlUserPlanLock, "user_accounts_pkey|user_accounts_partner_status_idx", []any{c.UserAccountID, a.PartnerID}},
+		{"plan_user_counts", sqlPlanUserCounts, "user_accounts_plan_idx", []any{pq.StringArray{c.UserAccountID.String()}, a.PartnerID}},
 		{"user_plan_limits", sqlUserPlanLimits, "credentials_user_idx", []any{c.UserAccountID, a.PartnerID, now}},
 		{"webhook_user_limit (package events)", sqlfiles.Must("admin/webhook_user_limit.sql"), "webhooks_user_idx", []any{c.UserAccountID}},
 		{"security_events", sqlSecurityEvents, "security_events_pkey", []any{20, 0}},

@@ -21,6 +21,7 @@ var (
 	sqlCountPlans             = sqlfiles.Must("admin/count_plans.sql")
 	sqlUpdatePlan             = sqlfiles.Compose("admin/update_plan.sql")
 	sqlPlanLock               = sqlfiles.Must("admin/plan_lock.sql")
+	sqlPlanUserCounts         = sqlfiles.Must("admin/plan_user_counts.sql")
 	sqlPlanShare              = sqlfiles.Must("admin/plan_share.sql")
 	sqlDeletePlan             = sqlfiles.Must("admin/delete_plan.sql")
 	sqlPlanCredentialHashes   = sqlfiles.Must("admin/plan_credential_hashes.sql")
@@ -92,6 +93,9 @@ type Plan struct {
 	MaxWebhooksPerUser    *int           `db:"max_webhooks_per_user"`
 	CreatedAt             time.Time      `db:"created_at"`
 	UpdatedAt             *time.Time     `db:"updated_at"`
+	// Users is how many users (any status) are on the plan, counted in
+	// the transaction that read the plan (plan_user_counts.sql).
+	Users int64 `db:"-"`
 }
 
 // NewPlan is a validated POST /v1/admin/plans body.
@@ -175,15 +179,57 @@ func (s *Store) Plans(ctx context.Context, a Admin, pg Page) (plans []Plan, tota
 		if err := tx.SelectContext(ctx, &plans, sqlPlans, a.PartnerID, pg.Limit, pg.Offset); err != nil {
 			return err
 		}
+		if err := planUsers(ctx, tx, a.PartnerID, pointers(plans)...); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, a, ActionPlanListed, TargetPlan, nil, map[string]any{"limit": pg.Limit, "offset": pg.Offset})
 	})
 	return plans, total, err
+}
+
+// planUsers sets each plan's Users in tx: one index-backed count over the
+// partner's users of those plans.
+func planUsers(ctx context.Context, tx *sqlx.Tx, partner uuid.UUID, plans ...*Plan) error {
+	if len(plans) == 0 {
+		return nil
+	}
+	ids := make([]string, len(plans))
+	for i, p := range plans {
+		ids[i] = p.ID.String()
+	}
+	var rows []struct {
+		PlanID uuid.UUID `db:"plan_id"`
+		Users  int64     `db:"users"`
+	}
+	if err := tx.SelectContext(ctx, &rows, sqlPlanUserCounts, pq.StringArray(ids), partner); err != nil {
+		return err
+	}
+	n := make(map[uuid.UUID]int64, len(rows))
+	for _, r := range rows {
+		n[r.PlanID] = r.Users
+	}
+	for _, p := range plans {
+		p.Users = n[p.ID]
+	}
+	return nil
+}
+
+// pointers returns pointers to the elements of s.
+func pointers[T any](s []T) []*T {
+	out := make([]*T, len(s))
+	for i := range s {
+		out[i] = &s[i]
+	}
+	return out
 }
 
 // Plan returns one of a's plans; ErrNotFound otherwise.
 func (s *Store) Plan(ctx context.Context, a Admin, id uuid.UUID) (p Plan, err error) {
 	err = s.inTx(ctx, "Plan", func(tx *sqlx.Tx) error {
 		if err := getOne(ctx, tx, &p, sqlPlan, id, a.PartnerID); err != nil {
+			return err
+		}
+		if err := planUsers(ctx, tx, a.PartnerID, &p); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionPlanViewed, TargetPlan, &p.ID, nil)
@@ -212,6 +258,9 @@ func (s *Store) UpdatePlan(ctx context.Context, a Admin, id uuid.UUID, in PlanPa
 		}
 		hashes = hashes[:0]
 		if err := tx.SelectContext(ctx, &hashes, sqlPlanCredentialHashes, p.ID); err != nil {
+			return err
+		}
+		if err := planUsers(ctx, tx, a.PartnerID, &p); err != nil {
 			return err
 		}
 		return s.audit(ctx, tx, a, ActionPlanUpdated, TargetPlan, &p.ID, map[string]any{"changes": in.changes()})

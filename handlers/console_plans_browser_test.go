@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -129,8 +130,8 @@ func TestConsolePlansInBrowser(t *testing.T) {
 	if d := created.Data; d.Daily == nil || *d.Daily != 1000 || d.Monthly == nil || *d.Monthly != 20000 || d.Burst != nil {
 		t.Fatalf("created plan %+v", d)
 	}
-	if got := rows(); len(got) != 2 || got[0] != "Pro 600 — 1,000 20,000 chain, history, submit, webhooks 3 — Edit Delete" ||
-		got[1] != "Spare 10 — — — chain, history, submit, mempool, webhooks — — Edit Delete" {
+	if got := rows(); len(got) != 2 || got[0] != "Pro 0 600 — 1,000 20,000 chain, history, submit, webhooks 3 — Edit Delete" ||
+		got[1] != "Spare 0 10 — — — chain, history, submit, mempool, webhooks — — Edit Delete" {
 		t.Fatalf("plan rows %q", got)
 	}
 	shots.take("plans", "")
@@ -145,13 +146,52 @@ func TestConsolePlansInBrowser(t *testing.T) {
 		chromedp.SetValue(dlg("f-monthly_quota"), ""), chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")),
 		chromedp.WaitVisible(chromedp.ID("plan-note")))
 	waitJS("the edit noted", `document.querySelector('#plan-note')?.textContent.startsWith('Plan “Pro” saved.')`)
-	if got := rows(); got[0] != "Pro 600 20 500 — chain, history, submit, webhooks 3 — Edit Delete" {
+	if got := rows(); got[0] != "Pro 0 600 20 500 — chain, history, submit, webhooks 3 — Edit Delete" {
 		t.Fatalf("edited row %q", got[0])
 	}
 	must("edit it again", chromedp.Click(chromedp.CSS(row+` [data-action=edit]`)), chromedp.WaitVisible(dlg("f-monthly_quota")),
 		chromedp.SetValue(dlg("f-monthly_quota"), "20000"), chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")),
 		chromedp.WaitVisible(chromedp.ID("plan-note")))
 	waitJS("the monthly quota back", `document.querySelector('`+row+`')?.closest('tr').innerText.includes('20,000') === true`)
+
+	// A user created on Pro in one step. The New user dialog's plan select
+	// is labelled, offers "No plan" (chosen) and each plan; the name field
+	// has focus, and cancelling gives it back to the button.
+	must("Users", chromedp.Click(chromedp.CSS(`nav a[href="#/users"]`)), chromedp.WaitVisible(chromedp.ID("new-user")))
+	must("new user", chromedp.Click(chromedp.ID("new-user")), chromedp.WaitVisible(dlg("f-plan_id")))
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "f-name" {
+		t.Errorf("the New user dialog opens with focus on %q", id)
+	}
+	wantText(t, ctx, `dialog[open] label[for="f-plan_id"]`, "Plan")
+	options := eval[[]string](t, ctx, `[...document.querySelectorAll('dialog[open] #f-plan_id option')].map(o => o.value + '=' + o.textContent)`)
+	if want := []string{"=No plan", planID + "=Pro (600/min, 500 a day, 20,000 a month)", spareID + "=Spare (10/min, no quota)"}; strings.Join(options, "|") != strings.Join(want, "|") {
+		t.Fatalf("plan options %q\nwant %q", options, want)
+	}
+	if v := value(t, ctx, "dialog[open] #f-plan_id"); v != "" {
+		t.Fatalf("the plan select starts at %q", v)
+	}
+	shots.take("new-user-plan", "")
+	must("cancel it", chromedp.Click(chromedp.CSS("dialog[open] .actions .btn:not(.primary)")), chromedp.WaitNotPresent(chromedp.CSS("dialog[open]")))
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "new-user" {
+		t.Errorf("focus after cancelling is on %q", id)
+	}
+	must("create a user on Pro", chromedp.Click(chromedp.ID("new-user")), chromedp.WaitVisible(dlg("f-plan_id")),
+		chromedp.SendKeys(dlg("f-name"), "Acme Shop"), chromedp.SetValue(dlg("f-plan_id"), planID),
+		chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")), chromedp.WaitVisible(chromedp.ID("change-plan")))
+	wantText(t, ctx, "#user-plan", "Pro")
+	shopID := strings.TrimPrefix(eval[string](t, ctx, `location.hash`), "#/users/")
+	httpJSON(t, "GET", ts.URL+"/v1/admin/users/"+shopID, partnerKey, "", 200, &created)
+	if created.Data.PlanID == nil || *created.Data.PlanID != planID {
+		t.Fatalf("the new user's plan_id %v", created.Data.PlanID)
+	}
+	// One step: created on the plan, never updated onto it.
+	var shopActions string
+	if err := env.db.QueryRow(`SELECT string_agg(action, ' ' ORDER BY created_at) FROM syncgate.audit_logs WHERE target_id = $1 AND action LIKE 'user_account.%' AND action NOT LIKE '%viewed'`, shopID).Scan(&shopActions); err != nil {
+		t.Fatal(err)
+	}
+	if shopActions != "user_account.created" {
+		t.Fatalf("the new user's audited changes %q", shopActions)
+	}
 
 	// The user's page: no plan, no quota; put the user on Pro.
 	must("the user's page", chromedp.Navigate(ts.URL+"/console#/users/"+userID), chromedp.WaitVisible(chromedp.ID("change-plan")),
@@ -204,8 +244,16 @@ func TestConsolePlansInBrowser(t *testing.T) {
 	waitJS("the plan in the list", `document.querySelector('table[aria-label="Users"] tbody tr')?.innerText.includes('Pro')`)
 
 	// Deleting Pro while the user is on it: the API's 409 in the dialog.
-	must("Plans again", chromedp.Click(chromedp.CSS(`nav a[href="#/plans"]`)), chromedp.WaitVisible(chromedp.CSS(row)),
-		chromedp.Click(chromedp.CSS(row+` [data-action=delete]`)), chromedp.WaitVisible(chromedp.CSS("dialog[open] button[type=submit]")),
+	// Plans counts them: the user created on Pro and the one moved onto it.
+	must("Plans again", chromedp.Click(chromedp.CSS(`nav a[href="#/plans"]`)), chromedp.WaitVisible(chromedp.CSS(row)))
+	users := `document.querySelector('%s').closest('tr').querySelector('td[data-label="Users"]').textContent`
+	if got := eval[string](t, ctx, fmt.Sprintf(users, row)); got != "2" {
+		t.Fatalf("Pro counts %q users", got)
+	}
+	if got := eval[string](t, ctx, fmt.Sprintf(users, `[data-plan="`+spareID+`"]`)); got != "0" {
+		t.Fatalf("Spare counts %q users", got)
+	}
+	must("delete Pro", chromedp.Click(chromedp.CSS(row+` [data-action=delete]`)), chromedp.WaitVisible(chromedp.CSS("dialog[open] button[type=submit]")),
 		chromedp.Click(chromedp.CSS("dialog[open] button[type=submit]")), chromedp.WaitVisible(chromedp.CSS("dialog[open] .alert")))
 	wantText(t, ctx, "dialog[open] .alert", "Plan cannot be deleted while users are on it")
 	shots.take("plan-delete-refused", "")

@@ -120,8 +120,48 @@ func TestPlansCRUDTenancyAudit(t *testing.T) {
 	if !strings.Contains(r.Raw, `"daily_quota":null`) || !strings.Contains(r.Raw, `"monthly_quota":50000`) || !strings.Contains(r.Raw, `"burst":20`) {
 		t.Fatalf("patched %s", r.Raw)
 	}
+	if !strings.Contains(r.Raw, `"users":0`) {
+		t.Fatalf("a plan no user is on: %s", r.Raw)
+	}
 	u := e.user(in, a, "Customer")
 	in.call(t, "PATCH", "/v1/admin/users/"+u, a, `{"plan_id":"`+p.ID+`"}`).want(t, 200, "")
+	// Users on the plan, counted on every read: one moved onto it, one
+	// created on it (suspended still counts: it still blocks deletion),
+	// one on Basic.
+	r = in.call(t, "POST", "/v1/admin/users", a, `{"name":"Second","plan_id":"`+p.ID+`"}`).want(t, 201, "")
+	var second struct {
+		ID     string `json:"id"`
+		PlanID string `json:"plan_id"`
+	}
+	r.into(t, &second)
+	if second.PlanID != p.ID {
+		t.Fatalf("created on the plan: %s", r.Raw)
+	}
+	in.call(t, "POST", "/v1/admin/users/"+second.ID+"/suspend", a, "").want(t, 200, "")
+	in.call(t, "POST", "/v1/admin/users", a, `{"name":"Third","plan_id":"`+basic+`"}`).want(t, 201, "")
+	users := func(r reply) map[string]int64 {
+		t.Helper()
+		var ps []struct {
+			ID    string `json:"id"`
+			Users int64  `json:"users"`
+		}
+		r.into(t, &ps)
+		m := map[string]int64{}
+		for _, pl := range ps {
+			m[pl.ID] = pl.Users
+		}
+		return m
+	}
+	if got := users(in.call(t, "GET", "/v1/admin/plans", a, "").want(t, 200, "")); got[p.ID] != 2 || got[basic] != 1 || len(got) != 2 {
+		t.Fatalf("listed users per plan %v", got)
+	}
+	if r = in.call(t, "GET", "/v1/admin/plans/"+p.ID, a, "").want(t, 200, ""); !strings.Contains(r.Raw, `"users":2`) {
+		t.Fatalf("one plan: %s", r.Raw)
+	}
+	if r = in.call(t, "PATCH", "/v1/admin/plans/"+basic, a, `{"burst":5}`).want(t, 200, ""); !strings.Contains(r.Raw, `"users":1`) {
+		t.Fatalf("patched plan: %s", r.Raw)
+	}
+	in.call(t, "PATCH", "/v1/admin/users/"+second.ID, a, `{"plan_id":null}`).want(t, 200, "")
 	e.unchanged(t, func() {
 		in.call(t, "DELETE", "/v1/admin/plans/"+p.ID, a, "").want(t, 409, "Plan cannot be deleted while users are on it")
 	})

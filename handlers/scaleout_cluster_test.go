@@ -72,6 +72,12 @@ func TestTwoInstancesOnRedisCluster(t *testing.T) {
 	b.call(t, "GET", "/v1/test/whoami", other, "").want(t, 401, "API key has been revoked")
 
 	// A master dies: requests on both instances keep answering in time.
+	// A request pays the dead master at most one hot-path Redis deadline
+	// (e.fastTimeout: the first failure opens the circuit, and the frozen
+	// clock keeps it open, so what follows counts locally); past that it
+	// would be waiting on the dead master, which is what this rules out.
+	// The second is a loaded machine's slack, as for the health probes.
+	bound := e.fastTimeout + time.Second
 	_, live := e.credential(a, key, userID, `,"rate_limit_per_minute":10000`)
 	rcl.Servers[0].Kill()
 	var slowest time.Duration
@@ -87,8 +93,8 @@ func TestTwoInstancesOnRedisCluster(t *testing.T) {
 		if r.Code != 200 {
 			t.Fatalf("request %d with a master down: %d %s", i, r.Code, r.Raw)
 		}
-		if took > 2*time.Second {
-			t.Fatalf("request %d took %s with a master down", i, took)
+		if took > bound {
+			t.Fatalf("request %d took %s with a master down, more than one hot-path Redis deadline (%s) and slack", i, took, e.fastTimeout)
 		}
 	}
 	t.Logf("with a master killed: 40 requests answered 200, slowest %s", slowest.Round(time.Millisecond))

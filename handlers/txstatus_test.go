@@ -10,6 +10,7 @@ import (
 
 	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
 	"github.com/syncgate/syncgate/node/nodetest"
 )
@@ -225,14 +226,23 @@ func TestTxStatusRejectedAndNodeDown(t *testing.T) {
 	}
 
 	// The node's mempool hung, then the node gone: the answers come from
-	// db-sync and the log, with mempool "unavailable".
+	// db-sync and the log, with mempool "unavailable". A status waits for
+	// the mempool at most txstatus.DefaultMempoolTimeout and for the log at
+	// most DefaultLogTimeout, so it answers within their sum; what this
+	// rules out is waiting for the hung node's read to end by itself
+	// (node.DefaultMempoolReadTimeout, the env's mempool setting) or
+	// forever.
+	bound := txstatus.DefaultMempoolTimeout + txstatus.DefaultLogTimeout
+	if bound >= node.DefaultMempoolReadTimeout {
+		t.Fatalf("the bound %s cannot tell giving up on the mempool from waiting for its read (%s)", bound, node.DefaultMempoolReadTimeout)
+	}
 	check := func(name string) {
 		t.Helper()
 		for _, w := range []struct{ hash, status string }{{byron.Hash, "rejected"}, {silent.Hash, "unknown"}, {cardano.TxHash{}.String(), "unknown"}} {
 			start := time.Now()
 			code, b := e.status(e.srv, w.hash)
-			if took := time.Since(start); took > 3*time.Second {
-				t.Fatalf("node %s: status took %s", name, took)
+			if took := time.Since(start); took > bound {
+				t.Fatalf("node %s: status took %s, more than its mempool and log bounds (%s)", name, took, bound)
 			}
 			if code != 200 || b.Data.Status != w.status || b.Data.Mempool != "unavailable" {
 				t.Fatalf("node %s, %s: %d %+v, want %s, mempool unavailable", name, w.hash, code, b.Data, w.status)

@@ -25,6 +25,7 @@ type planJSON struct {
 	RouteGroups           []string  `json:"route_groups"`
 	MaxCredentialsPerUser *int      `json:"max_credentials_per_user"`
 	MaxWebhooksPerUser    *int      `json:"max_webhooks_per_user"`
+	Users                 int64     `json:"users"`
 	AdminKeyID            uuid.UUID `json:"admin_key_id"`
 	CreatedAt             string    `json:"created_at"`
 	UpdatedAt             *string   `json:"updated_at"`
@@ -38,7 +39,7 @@ func planView(p admin.Plan) planJSON {
 	return planJSON{
 		ID: p.ID, Name: p.Name, RateLimitPerMinute: p.RateLimitPerMinute, Burst: p.Burst, DailyQuota: p.DailyQuota,
 		MonthlyQuota: p.MonthlyQuota, RouteGroups: groups, MaxCredentialsPerUser: p.MaxCredentialsPerUser,
-		MaxWebhooksPerUser: p.MaxWebhooksPerUser, AdminKeyID: p.AdminKeyID, CreatedAt: isoTime(p.CreatedAt),
+		MaxWebhooksPerUser: p.MaxWebhooksPerUser, Users: p.Users, AdminKeyID: p.AdminKeyID, CreatedAt: isoTime(p.CreatedAt),
 		UpdatedAt: isoTimePtr(p.UpdatedAt),
 	}
 }

@@ -1,6 +1,7 @@
 // Plans: the partner's plans (limits, quotas, route groups, per-user
-// maxima), created, edited and deleted here; users are put on a plan from
-// their own page (users.js), where their quota gauges show too.
+// maxima, how many users are on each), created, edited and deleted here;
+// users are put on a plan in the New user dialog or from their own page
+// (users.js), where their quota gauges show too.
 import { api, getAll } from './api.js';
 import { h, table, fmtNum, alertBox } from './dom.js';
 import { formDialog, confirmDialog, field } from './dialog.js';
@@ -35,10 +36,11 @@ export async function plansView(view, ctx) {
   view.append(
     h('div', { class: 'head' }, h('h1', {}, 'Plans'),
       h('button', { type: 'button', class: 'btn primary', id: 'new-plan', onclick: () => createPlan(after) }, 'New plan')),
-    h('p', { class: 'muted small' }, 'A plan sets its users’ per-minute limit, daily and monthly request quotas (UTC days and months), the route groups they may call and how many keys and webhooks each may hold. Put a user on a plan from the user’s page.'),
+    h('p', { class: 'muted small' }, 'A plan sets its users’ per-minute limit, daily and monthly request quotas (UTC days and months), the route groups they may call and how many keys and webhooks each may hold. Choose a new user’s plan when creating it, or change a user’s plan from the user’s page. Users counts every user on the plan, suspended ones included.'),
     note,
     table([
       { label: 'Name', cell: (p) => h('strong', {}, p.name) },
+      { label: 'Users', cell: (p) => fmtNum(p.users), num: true, opt: true },
       { label: 'Limit / min', cell: (p) => fmtNum(p.rate_limit_per_minute), num: true, opt: true },
       { label: 'Burst', cell: (p) => orNone(p.burst), num: true, opt: true },
       { label: 'Daily quota', cell: (p) => orNone(p.daily_quota), num: true },
@@ -103,15 +105,21 @@ async function editPlan(p, after) {
   if (env) after(`Plan “${env.data.name}” saved. Its users’ keys follow it from their next request.`);
 }
 
+// planField is the labelled plan select of the user dialogs: "No plan"
+// (the API's default) and each plan with its limit and quotas.
+export function planField(plans, value, hint) {
+  const quotas = (p) => [p.daily_quota && fmtNum(p.daily_quota) + ' a day', p.monthly_quota && fmtNum(p.monthly_quota) + ' a month'].filter(Boolean).join(', ') || 'no quota';
+  return field('Plan', 'plan_id', { options: [['', 'No plan'], ...plans.map((p) => [p.id, `${p.name} (${fmtNum(p.rate_limit_per_minute)}/min, ${quotas(p)})`])], value: value ?? '' }, hint);
+}
+
 // planDialog puts a user on a plan (or takes them off); resolves to the
 // updated user, or null if cancelled.
 export async function planDialog(u, plans) {
   if (plans.length === 0 && !u.plan_id) {
     return formDialog('Plan', [h('p', {}, 'There are no plans yet. Create one on the Plans page first.')], 'OK', async () => null);
   }
-  const quotas = (p) => [p.daily_quota && fmtNum(p.daily_quota) + ' a day', p.monthly_quota && fmtNum(p.monthly_quota) + ' a month'].filter(Boolean).join(', ') || 'no quota';
   const env = await formDialog('Plan of ' + u.name, [
-    field('Plan', 'plan_id', { options: [['', 'No plan'], ...plans.map((p) => [p.id, `${p.name} (${fmtNum(p.rate_limit_per_minute)}/min, ${quotas(p)})`])], value: u.plan_id ?? '' }),
+    planField(plans, u.plan_id),
     h('p', { class: 'muted small' }, 'The change holds from the user’s next request, on every key.'),
   ], 'Save', (v) => api('PATCH', '/v1/admin/users/' + u.id, { plan_id: v.plan_id || null }));
   return env;

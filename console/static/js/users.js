@@ -2,7 +2,7 @@
 import { api, get, getAll, query } from './api.js';
 import { h, table, pager, badge, fmtTime, fmtNum, alertBox, NETWORKS } from './dom.js';
 import { formDialog, confirmDialog, keyOnce, field } from './dialog.js';
-import { loadPlans, planDialog, quotaSection } from './plans.js';
+import { loadPlans, planDialog, planField, quotaSection } from './plans.js';
 
 const PAGE = 20;
 // The list filters by status on the server; the admin API has no text
@@ -21,7 +21,7 @@ export async function usersView(view, ctx) {
   const note = h('p', { class: 'muted small' });
   view.append(
     h('div', { class: 'head' }, h('h1', {}, 'Users'),
-      h('button', { type: 'button', class: 'btn primary', id: 'new-user', onclick: () => createUser(ctx) }, 'New user')),
+      h('button', { type: 'button', class: 'btn primary', id: 'new-user', onclick: (ev) => createUser(ev.currentTarget, err) }, 'New user')),
     h('form', { class: 'toolbar', onsubmit: (ev) => { ev.preventDefault(); listState.q = search.value.trim(); listState.offset = 0; load(); } },
       search, status, h('button', { type: 'submit', class: 'btn' }, 'Search')),
     err, body, note);
@@ -86,8 +86,31 @@ function userBody(v) {
   return body;
 }
 
-async function createUser() {
-  const env = await formDialog('New user', userFields(), 'Create user', (v) => api('POST', '/v1/admin/users', userBody(v)));
+// createUser creates a user, on a plan if one is chosen (create-user's
+// plan_id: one request). While the plans load the button is aria-busy and
+// ignores clicks (not disabled: it keeps focus, so closing the dialog
+// returns focus to it); err shows why they could not be read.
+async function createUser(btn, err) {
+  if (btn.getAttribute('aria-busy') === 'true') return;
+  err.show('');
+  let plans;
+  btn.setAttribute('aria-busy', 'true');
+  try {
+    plans = await loadPlans();
+  } catch (e) {
+    err.show(e.message);
+    return;
+  } finally {
+    btn.removeAttribute('aria-busy');
+  }
+  const env = await formDialog('New user', [
+    ...userFields(),
+    planField(plans, '', plans.length ? 'Its limit, quotas and route groups hold from the first request. Change it later from the user’s page.' : 'No plans yet: create one on the Plans page.'),
+  ], 'Create user', (v) => {
+    const body = userBody(v);
+    if (v.plan_id) body.plan_id = v.plan_id;
+    return api('POST', '/v1/admin/users', body);
+  });
   if (env) location.hash = '#/users/' + env.data.id;
 }
 

@@ -149,6 +149,9 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 			same("tx "+h, func(db *dbsync.DB) (any, error) { return db.TxByHash(ctx, hash) })
 		}
 	}
+	// Every layout, pruned ones included: one statement or four, the
+	// same transaction.
+	sameTxAsInSteps(t, lc.db, txSpread(t))
 	m := chains[0].manifest
 	pool := c2Pool(t, m.Pools.Biggest.ID)
 	same("pool live stake", func(db *dbsync.DB) (any, error) { return db.PoolStakeOne(ctx, pool) })

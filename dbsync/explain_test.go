@@ -53,6 +53,7 @@ func TestExplainIndexBacked(t *testing.T) {
 	stake := pq.ByteaArray{samples.StakeKeys[0]}
 	stakeHex, _ := cardano.ParseStakeKey(hex.EncodeToString(samples.StakeKeys[0][1:]), true)
 	failed, _ := hex.DecodeString(samples.FailedTxs[0])
+	assetTx := assetTxHash(t)
 	var midSlot int64
 	if err := chains[0].raw.Get(&midSlot, `SELECT slot_no FROM block ORDER BY id OFFSET (SELECT count(*) / 2 FROM block) LIMIT 1`); err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		{"epoch_params.sql", []any{chains[0].manifest.Tip.Epoch}, nil},
 		{"tx_history_head.sql", []any{samples.Whale, 1000, 2161}, nil},
 		{"tx_by_hash.sql", []any{failed}, nil},
+		{"tx_by_hash.sql", []any{assetTx}, nil},
 		{"tx_block.sql", []any{failed}, nil},
 		{"block_at_slot.sql", []any{midSlot}, nil},
 		{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
@@ -486,4 +488,82 @@ func TestExplainScanIndexBacked(t *testing.T) {
 			}
 		}
 	})
+}
+
+// assetTxHash is the hash of a transaction with several inputs whose
+// inputs and outputs hold native assets (the most holdings), to plan
+// tx_by_hash.sql with.
+func assetTxHash(t *testing.T) []byte {
+	t.Helper()
+	var hash []byte
+	if err := chains[0].raw.Get(&hash, `SELECT t.hash FROM tx t
+		JOIN tx_in i ON i.tx_in_id = t.id
+		JOIN tx_out s ON s.tx_id = i.tx_out_id AND s.index = i.tx_out_index
+		GROUP BY t.id, t.hash
+		HAVING count(*) > 1
+		ORDER BY (SELECT count(*) FROM ma_tx_out m WHERE m.tx_out_id = ANY(array_agg(s.id)))
+		       + (SELECT count(*) FROM ma_tx_out m JOIN tx_out o ON o.id = m.tx_out_id WHERE o.tx_id = t.id) DESC, t.id
+		LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	return hash
+}
+
+// TestExplainTxByHash: GET /v1/tx/hash is one statement, prepared, whose
+// generic plan (the one every request runs) is planned here with only
+// sequential scans priced out (the suite's tables are small enough to
+// scan), hash and merge joins allowed: it must find the
+// tx by its unique hash and everything else by index probes from it (its
+// inputs, outputs and their assets; each asset's name by multi_asset_pkey),
+// never hash or scan a big table (the generic-plan trap: a join to
+// multi_asset that does not know how few holdings there are hashes the
+// whole table). The address-table layouts: TestExplainEveryLayout.
+func TestExplainTxByHash(t *testing.T) {
+	needChains(t)
+	failed, _ := hex.DecodeString(samples.FailedTxs[0])
+	forEachChain(t, func(t *testing.T, c *chain) {
+		query := statementFor("dbsync/tx_by_hash.sql", c.mode, nil)
+		checkTxByHashPlan(t, c.raw, query, layoutOf(c.mode), [][]byte{assetTxHash(t), failed})
+	})
+}
+
+// checkTxByHashPlan plans tx_by_hash.sql's generic plan for each hash on
+// db (layout l), sequential scans priced out, and checks it as
+// TestExplainTxByHash says.
+func checkTxByHashPlan(t *testing.T, db *sqlx.DB, query string, l dbsync.Layout, hashes [][]byte) {
+	t.Helper()
+	if !isPreparable(query) {
+		t.Fatalf("tx_by_hash.sql (%s) is not prepared", l)
+	}
+	need := []string{"unique_tx", "block_pkey", "tx_pkey", "idx_tx_out_tx_id", "idx_ma_tx_out_tx_out_id", "multi_asset_pkey"}
+	if l.Consumed {
+		need = append(need, "idx_tx_out_consumed_by_tx_id")
+	} else {
+		need = append(need, "idx_tx_in_tx_in_id")
+	}
+	for _, hash := range hashes {
+		tx, err := db.BeginTxx(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(`SET LOCAL enable_seqscan = off`); err != nil {
+			tx.Rollback() //nolint:errcheck // read-only
+			t.Fatal(err)
+		}
+		plan := genericPlan(t, tx, query, []any{hash})
+		tx.Rollback() //nolint:errcheck // read-only
+		if bad := unindexedScansIn(plan, layoutBigTables); len(bad) > 0 {
+			t.Errorf("generic plan of tx_by_hash.sql (%s): %s\n%s", l, strings.Join(bad, "; "), plan)
+		}
+		for _, join := range []string{`"Hash Join"`, `"Merge Join"`, `"Node Type": "Hash"`} {
+			if strings.Contains(plan, join) {
+				t.Errorf("generic plan of tx_by_hash.sql (%s) has a %s:\n%s", l, join, plan)
+			}
+		}
+		for _, idx := range need {
+			if !strings.Contains(plan, `"`+idx+`"`) {
+				t.Errorf("generic plan of tx_by_hash.sql (%s) does not read %s:\n%s", l, idx, plan)
+			}
+		}
+	}
 }

@@ -7,7 +7,49 @@ import (
 
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/dbsync/history"
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/sql"
 )
+
+// txHeaderInSteps is what tx_by_hash.sql read before it read the inputs
+// and outputs too: the tx and its block alone (template tx_columns).
+var txHeaderInSteps = sqlfiles.Statement{Name: "test/tx_header_in_steps", Text: `SELECT
+  t.id,
+  encode(t.hash, 'hex') AS tx_hash,
+  encode(b.hash, 'hex') AS block_hash,
+  COALESCE(b.slot_no, 0) AS slot_no,
+  COALESCE(b.block_no, 0) AS block_no,
+  b.time AS block_time,
+  t.fee::text AS fee,
+  t.size
+FROM tx t
+JOIN block b ON b.id = t.block_id
+WHERE t.hash = $1::bytea`}
+
+// TxByHashInSteps reads a transaction as TxByHash did before it was one
+// statement: in one snapshot, the tx and its block, then txDetails's
+// statements (inputs, outputs, their assets), with the details memo off so
+// every detail is read. The reference TxByHash's answers must equal.
+func (db *DB) TxByHashInSteps(ctx context.Context, hash cardano.TxHash) (Tx, error) {
+	var out Tx
+	err := db.ReadTx(ctx, func(tx *Snapshot) error {
+		var row history.TxRefRow
+		if err := tx.GetContext(ctx, &row, txHeaderInSteps, hash[:]); err != nil {
+			return err
+		}
+		ref, err := row.Ref()
+		if err != nil {
+			return err
+		}
+		txs, err := db.readTxDetails(ctx, tx, []TxRef{ref}, detailMemo{})
+		if err != nil {
+			return err
+		}
+		out = txs[0]
+		return nil
+	})
+	return out, err
+}
 
 // PreparedCount is how many statements the primary pool holds prepared.
 func (db *DB) PreparedCount() int { return db.eng.PreparedCount() }

@@ -149,6 +149,9 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 			same("tx "+h, func(db *dbsync.DB) (any, error) { return db.TxByHash(ctx, hash) })
 		}
 	}
+	// Every layout, pruned ones included: one statement or four, the
+	// same transaction.
+	sameTxAsInSteps(t, lc.db, txSpread(t))
 	m := chains[0].manifest
 	pool := c2Pool(t, m.Pools.Biggest.ID)
 	same("pool live stake", func(db *dbsync.DB) (any, error) { return db.PoolStakeOne(ctx, pool) })
@@ -161,6 +164,8 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 func TestExplainEveryLayout(t *testing.T) {
 	needChains(t)
 	whaleIDs := pageIDs(t, samples.Whale)
+	assetTx := assetTxHash(t)
+	failed, _ := hex.DecodeString(samples.FailedTxs[0])
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, AddressTable: true, Schema: chaingen.Schema137},
 		{Mode: chaingen.ModeConsumed, AddressTable: true, Schema: chaingen.Schema137},
@@ -197,7 +202,10 @@ func TestExplainEveryLayout(t *testing.T) {
 				explainCase{"account_addresses.sql", []any{stakeID, 100, 0}, nil},
 				explainCase{"tx_outputs.sql", []any{pq.Array(whaleIDs)}, nil},
 				explainCase{"tx_inputs.sql", []any{pq.Array(whaleIDs)}, nil},
+				explainCase{"tx_by_hash.sql", []any{failed}, nil},
+				explainCase{"tx_by_hash.sql", []any{assetTx}, nil},
 			)
+			checkTxByHashPlan(t, lc.raw, dbsync.StatementText("dbsync/tx_by_hash.sql", layout, nil), layout, [][]byte{assetTx, failed})
 			for _, tc := range cases {
 				query := dbsync.StatementText("dbsync/"+tc.file, layout, tc.params)
 				plan := explain(t, c, query, tc.args)

@@ -44,30 +44,75 @@ type Tx struct {
 }
 
 // TxByHash returns one transaction with its inputs and outputs, or
-// ErrNotFound.
+// ErrNotFound. It is one statement (tx_by_hash.sql) outside a transaction:
+// a statement is its own snapshot, so no BEGIN and COMMIT round trips. The
+// details it read are remembered for history pages (the details memo).
 func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
+	rows, err := engine.Rows[txFullRow](ctx, db.reader(), db.sql(sqlTxByHash), hash[:])
+	if err == nil && len(rows) == 0 {
+		err = ErrNotFound
+	}
 	var out Tx
-	err := db.ReadTx(ctx, func(tx *Snapshot) error {
-		var row history.TxRefRow
-		if err := tx.GetContext(ctx, &row, db.sql(sqlTxByHash), hash[:]); err != nil {
-			return err
-		}
-		ref, err := row.Ref()
-		if err != nil {
-			return err
-		}
-		txs, err := db.txDetails(ctx, tx, []TxRef{ref})
-		if err != nil {
-			return err
-		}
-		out = txs[0]
-		return nil
-	})
+	if err == nil {
+		out, err = txOf(rows)
+	}
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
 			return Tx{}, ErrNotFound
 		}
 		return Tx{}, fmt.Errorf("dbsync.TxByHash(%s): %w", hash, err)
+	}
+	db.memo.rememberDetail(out)
+	return out, nil
+}
+
+// txFullRow is a row of tx_by_hash.sql: the tx's columns, then one input
+// (Kind 0) or output (Kind 1), or none (Kind NULL).
+type txFullRow struct {
+	history.TxRefRow
+	Kind         sql.NullInt64
+	SourceTxHash sql.NullString
+	OutputIndex  sql.NullInt64
+	Address      sql.NullString
+	Lovelace     sql.NullString
+	Assets       pq.StringArray
+}
+
+func (r *txFullRow) ScanRow(rows *sql.Rows) error {
+	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size,
+		&r.Kind, &r.SourceTxHash, &r.OutputIndex, &r.Address, &r.Lovelace, &r.Assets)
+}
+
+// txOf builds a transaction from its tx_by_hash.sql rows (at least one),
+// as txDetails does from its three statements.
+func txOf(rows []txFullRow) (Tx, error) {
+	ref, err := rows[0].Ref()
+	if err != nil {
+		return Tx{}, err
+	}
+	out := Tx{TxRef: ref, Inputs: []TxInput{}, Outputs: []TxOutput{}}
+	for _, r := range rows {
+		if !r.Kind.Valid {
+			continue
+		}
+		lovelace, err := parseQuantity(r.Lovelace.String)
+		if err != nil {
+			return Tx{}, err
+		}
+		assets, err := flatAssets(r.Assets)
+		if err != nil {
+			return Tx{}, err
+		}
+		v := Value{Lovelace: lovelace, Assets: assets}
+		switch r.Kind.Int64 {
+		case 0:
+			out.Inputs = append(out.Inputs, TxInput{TxHash: r.SourceTxHash.String, OutputIndex: int(r.OutputIndex.Int64),
+				Address: r.Address.String, Value: v})
+		case 1:
+			out.Outputs = append(out.Outputs, TxOutput{OutputIndex: int(r.OutputIndex.Int64), Address: r.Address.String, Value: v})
+		default:
+			return Tx{}, fmt.Errorf("tx_by_hash row of kind %d", r.Kind.Int64)
+		}
 	}
 	return out, nil
 }
@@ -102,6 +147,12 @@ func (r *txOutputRow) ScanRow(rows *sql.Rows) error {
 // txDetails adds inputs and outputs to refs with three queries whatever
 // their number (inputs, outputs, the assets of both), never one per tx.
 func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, error) {
+	return db.readTxDetails(ctx, tx, refs, db.memo)
+}
+
+// readTxDetails is txDetails with memo as the details memo (off: the
+// zero detailMemo).
+func (db *DB) readTxDetails(ctx context.Context, tx *Snapshot, refs []TxRef, memo detailMemo) ([]Tx, error) {
 	txs := make([]Tx, len(refs))
 	if len(refs) == 0 {
 		return txs, nil
@@ -110,7 +161,7 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 	ids := make([]int64, 0, len(refs))
 	pos := make(map[int64]int, len(refs))
 	for i, r := range refs {
-		if d, ok := db.memo.detail(r); ok {
+		if d, ok := memo.detail(r); ok {
 			txs[i] = Tx{TxRef: r, Inputs: d.inputs, Outputs: d.outputs}
 			continue
 		}
@@ -159,7 +210,7 @@ func (db *DB) txDetails(ctx context.Context, tx *Snapshot, refs []TxRef) ([]Tx, 
 			Value: Value{Lovelace: lovelace, Assets: assets[r.TxOutID]}})
 	}
 	for _, i := range pos {
-		db.memo.rememberDetail(txs[i])
+		memo.rememberDetail(txs[i])
 	}
 	return txs, nil
 }

@@ -161,3 +161,91 @@ func cursorString(c *int64) string {
 	}
 	return fmt.Sprint(*c)
 }
+
+// txSpread is a spread of transaction hashes of the suite's chain (same
+// seed in every layout), labelled by what makes each worth reading: random
+// ones, outputs and inputs holding assets (one or several), several
+// inputs, Byron addresses on either side, the most outputs, none spent
+// (no inputs), failed phase-2 validation. Every kind must be there.
+func txSpread(t *testing.T) map[string][]string {
+	t.Helper()
+	var rows []struct {
+		Kind string `db:"kind"`
+		Hash string `db:"hash"`
+	}
+	spent := `SELECT i.tx_in_id AS tx_id, o.id, o.address FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
+	pick := func(kind, ids string, n int) string {
+		return `(SELECT '` + kind + `' AS kind, encode(t.hash, 'hex') AS hash FROM tx t WHERE t.id IN (` + ids + `)
+			ORDER BY md5(t.hash::text) LIMIT ` + fmt.Sprint(n) + `)`
+	}
+	query := strings.Join([]string{
+		pick("random", `SELECT id FROM tx`, 60),
+		pick("output assets", `SELECT o.tx_id FROM tx_out o JOIN ma_tx_out m ON m.tx_out_id = o.id`, 15),
+		pick("output several assets", `SELECT o.tx_id FROM tx_out o WHERE (SELECT count(*) FROM ma_tx_out m WHERE m.tx_out_id = o.id) > 1`, 10),
+		pick("input assets", `SELECT s.tx_id FROM (`+spent+`) s JOIN ma_tx_out m ON m.tx_out_id = s.id`, 15),
+		pick("several inputs", `SELECT tx_in_id FROM tx_in GROUP BY 1 HAVING count(*) > 1`, 15),
+		pick("byron output", `SELECT tx_id FROM tx_out WHERE address NOT LIKE 'addr%'`, 5),
+		pick("byron input", `SELECT s.tx_id FROM (`+spent+`) s WHERE s.address NOT LIKE 'addr%'`, 5),
+		pick("no inputs", `SELECT id FROM tx WHERE id NOT IN (SELECT tx_in_id FROM tx_in)`, 5),
+		`(SELECT 'most outputs', encode(t.hash, 'hex') FROM tx t ORDER BY (SELECT count(*) FROM tx_out o WHERE o.tx_id = t.id) DESC, t.id LIMIT 3)`,
+		`(SELECT 'failed', encode(hash, 'hex') FROM tx WHERE NOT valid_contract)`,
+	}, "\nUNION ALL\n")
+	if err := chains[0].raw.Select(&rows, query); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, r := range rows {
+		out[r.Kind] = append(out[r.Kind], r.Hash)
+	}
+	for _, kind := range []string{"random", "output assets", "output several assets", "input assets", "several inputs",
+		"byron output", "byron input", "no inputs", "most outputs", "failed"} {
+		if len(out[kind]) == 0 {
+			t.Fatalf("the seeded chain has no transaction of kind %q", kind)
+		}
+	}
+	return out
+}
+
+// sameTxAsInSteps wants db's TxByHash (one statement) to answer every hash
+// of spread exactly as the former snapshot of four statements does, and
+// both to find no unknown hash.
+func sameTxAsInSteps(t *testing.T, db *dbsync.DB, spread map[string][]string) {
+	t.Helper()
+	ctx := t.Context()
+	for kind, hashes := range spread {
+		for _, h := range hashes {
+			hash, err := cardano.ParseTxHash(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := db.TxByHashInSteps(ctx, hash)
+			if err != nil {
+				t.Fatalf("%s tx %s in steps: %v", kind, h, err)
+			}
+			got, err := db.TxByHash(ctx, hash)
+			if err != nil {
+				t.Fatalf("%s tx %s: %v", kind, h, err)
+			}
+			if render(got) != render(want) {
+				t.Errorf("%s tx %s differs from the answer in steps:\n got %.800s\nwant %.800s", kind, h, render(got), render(want))
+			}
+		}
+	}
+	missing, _ := cardano.ParseTxHash(strings.Repeat("ab", 32))
+	if _, err := db.TxByHash(ctx, missing); !errors.Is(err, dbsync.ErrNotFound) {
+		t.Errorf("unknown hash: %v, want ErrNotFound", err)
+	}
+	if _, err := db.TxByHashInSteps(ctx, missing); !errors.Is(err, dbsync.ErrNotFound) {
+		t.Errorf("unknown hash in steps: %v, want ErrNotFound", err)
+	}
+}
+
+// TxByHash reads in one statement what it read in a snapshot of four
+// (the tx, its inputs, its outputs, their assets): the same answer, byte
+// for byte, for every kind of transaction, in both modes (the other
+// layouts: TestLayoutsAgree).
+func TestTxByHashAsInSteps(t *testing.T) {
+	needChains(t)
+	spread := txSpread(t)
+	forEachChain(t, func(t *testing.T, c *chain) { sameTxAsInSteps(t, c.db, spread) })
+}

@@ -3,14 +3,46 @@
 -- parsed together with this file (dbsync/statement.go); `syncgate sql FILE`
 -- prints a statement with its fragments expanded.
 
+{{- /* output_assets: the native assets an output (the dot: its alias)
+   holds, as an array of "policy.name.quantity", policy and name in hex,
+   by policy then name (flatAssets in dbsync/utxo.go reads it). Indexes:
+   idx_ma_tx_out_tx_out_id, multi_asset_pkey: an asset's name is looked up
+   per holding, LIMIT 1 keeping it so; joined, the generic plan hashed all
+   of multi_asset on every run. */}}
+{{define "output_assets" -}}
+ARRAY(
+    SELECT encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') || '.' || mto.quantity::text
+    FROM ma_tx_out mto
+    CROSS JOIN LATERAL (SELECT a.policy, a.name FROM multi_asset a WHERE a.id = mto.ident LIMIT 1) ma
+    WHERE mto.tx_out_id = {{.}}.id
+    ORDER BY ma.policy, ma.name
+  )
+{{- end}}
+
+{{- /* spent_outputs: the FROM of the outputs o that transactions spent,
+   with src, the tx that created each: core, through tx_in i
+   (idx_tx_in_tx_in_id, unique_txout); consumed, tx_out alone
+   (idx_tx_out_consumed_by_tx_id; tx_in is empty). spender: the spending
+   tx's id column, for the caller's WHERE and ORDER BY. For a transaction
+   that failed phase-2 validation these are its collateral inputs. */}}
+{{define "spent_outputs" -}}
+{{if .Consumed -}}
+FROM tx_out o
+{{joinAddress "o"}}
+JOIN tx src ON src.id = o.tx_id
+{{- else -}}
+FROM tx_in i
+JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index
+{{joinAddress "o"}}
+JOIN tx src ON src.id = i.tx_out_id
+{{- end}}
+{{- end}}
+{{define "spender"}}{{if .Consumed}}o.consumed_by_tx_id{{else}}i.tx_in_id{{end}}{{end}}
+
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
-   and block and its native assets (assets: "policy.name.quantity" of
-   each, policy and name in hex, by policy then name; idx_ma_tx_out_tx_out_id,
-   multi_asset_pkey: an asset's name is looked up per holding, LIMIT 1
-   keeping it so; joined, the generic plan hashed all of multi_asset on
-   every run), so a chunk is one statement and a short list needs
-   no snapshot (dbsync/utxo.go); the caller adds WHERE (which outputs) and
-   the keyset. */}}
+   and block and its native assets (output_assets), so a chunk is one
+   statement and a short list needs no snapshot (dbsync/utxo.go); the
+   caller adds WHERE (which outputs) and the keyset. */}}
 {{define "utxo_rows" -}}
 SELECT
   o.id AS tx_out_id,
@@ -23,13 +55,7 @@ SELECT
   CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash,
-  ARRAY(
-    SELECT encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') || '.' || mto.quantity::text
-    FROM ma_tx_out mto
-    CROSS JOIN LATERAL (SELECT a.policy, a.name FROM multi_asset a WHERE a.id = mto.ident LIMIT 1) ma
-    WHERE mto.tx_out_id = o.id
-    ORDER BY ma.policy, ma.name
-  ) AS assets
+  {{template "output_assets" "o"}} AS assets
 FROM tx_out o
 {{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id

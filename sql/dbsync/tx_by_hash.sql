@@ -1,8 +1,55 @@
--- tx_by_hash: one transaction and its block, by hash.
+-- tx_by_hash: one transaction, its block, its inputs (the outputs it spent,
+-- fragments.sql "spent_outputs") and its outputs, each with its address,
+-- lovelace and native assets, in one statement: GET /v1/tx/hash needs no
+-- snapshot, so it costs one round trip instead of BEGIN, four statements
+-- and COMMIT. Every row carries the tx's columns (tx_columns); then kind
+-- (0 input, 1 output; NULL, and one row, for a tx with neither), the spent
+-- output's source tx hash (inputs only), output index, address, lovelace
+-- and assets ("policy.name.quantity", fragments.sql "output_assets").
+-- Order: inputs by source tx hash then output index (ledger order), then
+-- outputs by index, as tx_inputs.sql and tx_outputs.sql read them for
+-- history pages. For a transaction that failed phase-2 validation the
+-- inputs are its collateral inputs and the outputs its collateral return,
+-- if any. No row: no such tx.
 -- $1 bytea tx hash (32 bytes)
--- Indexes: unique_tx (hash); block_pkey.
-SELECT
+-- Indexes: unique_tx (hash); block_pkey; inputs, core idx_tx_in_tx_in_id
+-- then unique_txout (tx_id, index), consumed idx_tx_out_consumed_by_tx_id;
+-- tx_pkey (source tx); outputs, idx_tx_out_tx_id; address table,
+-- address_pkey; assets, idx_ma_tx_out_tx_out_id then multi_asset_pkey once
+-- per holding. The transaction is found first (h, one row by the unique
+-- hash), and everything else is an index probe per row from its id, so the
+-- generic plan is the same nested loop whatever the hash: it never hashes
+-- or scans a big table.
+WITH h AS MATERIALIZED (
+  SELECT
   {{template "tx_columns" .}}
-FROM tx t
-JOIN block b ON b.id = t.block_id
-WHERE t.hash = $1::bytea
+  FROM tx t
+  JOIN block b ON b.id = t.block_id
+  WHERE t.hash = $1::bytea
+)
+SELECT
+  h.id, h.tx_hash, h.block_hash, h.slot_no, h.block_no, h.block_time, h.fee, h.size,
+  x.kind,
+  encode(x.source_hash, 'hex') AS source_tx_hash,
+  x.output_index,
+  x.address,
+  x.lovelace,
+  x.assets
+FROM h
+LEFT JOIN LATERAL (
+  SELECT
+    0 AS kind,
+    src.hash AS source_hash,
+    o.index AS output_index,
+    {{address "o"}} AS address,
+    o.value::text AS lovelace,
+    {{template "output_assets" "o"}} AS assets
+  {{template "spent_outputs" .}}
+  WHERE {{template "spender" .}} = h.id
+  UNION ALL
+  SELECT 1, NULL, o.index, {{address "o"}}, o.value::text, {{template "output_assets" "o"}}
+  FROM tx_out o
+  {{joinAddress "o"}}
+  WHERE o.tx_id = h.id
+) x ON true
+ORDER BY x.kind, x.source_hash, x.output_index

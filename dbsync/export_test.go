@@ -3,8 +3,6 @@ package dbsync
 import (
 	"context"
 
-	"github.com/syncgate/syncgate/internal/cardano"
-
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/dbsync/history"
 	"github.com/syncgate/syncgate/internal/cardano"

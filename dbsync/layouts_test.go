@@ -53,6 +53,7 @@ func seedLayout(t *testing.T, v chaingen.Variant) *layoutChain {
 // chain's answers: the address table (with core and consumed spends),
 // schema 13.6, and the pruned layouts for what they keep.
 func TestLayoutsAgree(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	core := chains[0]
 	variants := []chaingen.Variant{
@@ -162,6 +163,7 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 // address-table layouts with sequential scans priced out, as
 // TestExplainIndexBacked does for core and consumed.
 func TestExplainEveryLayout(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	whaleIDs := pageIDs(t, samples.Whale)
 	assetTx := assetTxHash(t)

@@ -22,6 +22,7 @@ import (
 // the marks and some reach below the index's horizon (40 blocks here) and
 // are walked.
 func TestSpentIndexHistoryPages(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
@@ -85,6 +86,7 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 // taken from the marks, and every page is still right; after the rewind
 // they are taken from the marks again.
 func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	requireDB(t)
 	ctx := t.Context()
 	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 0)
@@ -115,6 +117,7 @@ func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
 // orders, at any depth, come from the marks, and are still the plain core
 // walk's pages; so are the totals, counted from the marks.
 func TestSpentIndexKeepAllHistory(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	sc := seedSpentKeeping(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 5, utxoindex.KeepAll)
 	sc.db.SetSmallHistoryOutputs(0)

@@ -72,6 +72,7 @@ func useIndex(t *testing.T, db *dbsync.DB) {
 // tip, so every answer also reads the tail after it), every endpoint
 // family answers as the core chain does, on both address layouts.
 func TestSpentIndexLayoutsAgree(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},
@@ -226,6 +227,7 @@ var (
 // credential index: no more than the outputs after the index's high-water
 // tx, where the core rendering reads the whole history.
 func TestExplainSpentIndex(t *testing.T) {
+	t.Parallel() // its own chains; the shared ones only read
 	needChains(t)
 	for _, v := range []chaingen.Variant{
 		{Mode: chaingen.ModeCore, Schema: chaingen.Schema137},

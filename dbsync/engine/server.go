@@ -244,6 +244,12 @@ func (e *Engine) prepareServer(ctx context.Context, p *pool, primary bool) error
 		return err
 	}
 	if primary && !e.ready.Load() {
+		// In rotation before ready: a read that finds the engine ready
+		// must not find its primary still out with the last attempt's
+		// error (the caller's measure would otherwise come in between).
+		if p.setUp() {
+			e.log.Info("db-sync server in rotation", slog.String("network", e.network), slog.String("server", p.server))
+		}
 		e.ready.Store(true)
 		e.log.Info("db-sync capabilities", slog.Any("dbsync", e))
 	}

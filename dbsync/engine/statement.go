@@ -96,6 +96,14 @@ func templateFuncs(l Layout) template.FuncMap {
 		"address":     func(o string) string { return pick(o+".address", o+"_addr.address") },
 		"hasScript":   func(o string) string { return pick(o+".address_has_script", o+"_addr.has_script") },
 		"paymentCred": func(o string) string { return pick(o+".payment_cred", o+"_addr.payment_cred") },
+		// args . "Key" value: the template data with one more key, for a
+		// fragment that takes an argument beside the layout
+		// ({{template "address_tx_ids" (args . "Guard" "")}}).
+		"args": func(data map[string]any, key string, value any) map[string]any {
+			out := maps.Clone(data)
+			out[key] = value
+			return out
+		},
 		// credentialIs "o" "$1": o pays an address whose payment credential
 		// is $1 (variant: through idx_address_payment_cred).
 		"credentialIs": func(o, p string) string {

@@ -254,6 +254,63 @@ ORDER BY b.slot_no DESC
 LIMIT 1
 {{- end}}
 
+{{- /* address_first_id: the id of the first transaction that paid to the
+   address $1 (NULL: never seen on chain), written as "the first index
+   entry at or after the address" on purpose: with address = $1 and ORDER
+   BY tx_id the planner walks idx_tx_out_tx_id from genesis when the
+   address is frequent. address_output_count: the address's outputs,
+   counted up to $2. Indexes: sg_tx_out_address_tx_id (one entry; at most
+   $2, index-only). */}}
+{{define "address_first_id" -}}
+(SELECT f.tx_id
+   FROM (
+     SELECT {{addrKey "o"}} AS key, o.tx_id
+     FROM tx_out o
+     WHERE {{addrKey "o"}} >= {{addrParam "$1"}}
+     ORDER BY {{addrKey "o"}}, o.tx_id
+     LIMIT 1
+   ) f
+   WHERE f.key = {{addrParam "$1"}})
+{{- end}}
+{{define "address_output_count" -}}
+(SELECT count(*)
+   FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c)
+{{- end}}
+
+{{- /* address_tx_ids: the CTEs that end in ids(id), every transaction of
+   the address $1, each once: those that pay to it and those that spend
+   one of its outputs (core: through tx_in, reading the outputs once into
+   outs; consumed: consumed_by_tx_id). .Guard is "" or "AND" and a
+   condition that holds for the whole statement: false, no output is read
+   (a one-time filter). Indexes: sg_tx_out_address_tx_id (index-only);
+   core, sg_tx_in_tx_out_id_index (one probe per output); consumed,
+   sg_tx_out_address_consumed_by (index-only). */}}
+{{define "address_tx_ids" -}}
+{{if .Consumed -}}
+ids AS MATERIALIZED (
+  SELECT o.tx_id AS id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} {{.Guard}}
+  UNION
+  SELECT o.consumed_by_tx_id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL {{.Guard}}
+)
+{{- else -}}
+outs AS MATERIALIZED (
+  SELECT o.tx_id, o.index
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} {{.Guard}}
+), ids AS MATERIALIZED (
+  SELECT outs.tx_id AS id FROM outs
+  UNION
+  SELECT i.tx_in_id
+  FROM outs
+  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+)
+{{- end}}
+{{- end}}
+
 {{- /* stake_id: the stake_address id of the candidate reward-address bytes
    $1 (bytea[], preferred first): the first candidate that exists wins (key
    credential before script); NULL when none does. Indexes:

@@ -19,42 +19,11 @@
 WITH head AS MATERIALIZED (
   SELECT
   {{template "tip_columns"}},
-    (SELECT f.tx_id
-     FROM (
-       SELECT {{addrKey "o"}} AS key, o.tx_id
-       FROM tx_out o
-       WHERE {{addrKey "o"}} >= {{addrParam "$1"}}
-       ORDER BY {{addrKey "o"}}, o.tx_id
-       LIMIT 1
-     ) f
-     WHERE f.key = {{addrParam "$1"}}) AS first_id,
-    (SELECT count(*)
-     FROM (SELECT 1 FROM tx_out o WHERE {{addrKey "o"}} = {{addrParam "$1"}} LIMIT $2) c) AS outputs
+    {{template "address_first_id"}} AS first_id,
+    {{template "address_output_count"}} AS outputs
   {{template "newest_block"}}
 ),
-{{- if .Consumed}}
-ids AS MATERIALIZED (
-  SELECT o.tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND (SELECT h.outputs < $2 FROM head h)
-  UNION
-  SELECT o.consumed_by_tx_id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
-    AND (SELECT h.outputs < $2 FROM head h)
-{{- else}}
-outs AS MATERIALIZED (
-  SELECT o.tx_id, o.index
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND (SELECT h.outputs < $2 FROM head h)
-), ids AS MATERIALIZED (
-  SELECT outs.tx_id AS id FROM outs
-  UNION
-  SELECT i.tx_in_id
-  FROM outs
-  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
-{{- end}}
-), page AS (
+{{template "address_tx_ids" (args . "Guard" "AND (SELECT h.outputs < $2 FROM head h)")}}, page AS (
   SELECT id
   FROM ids
   ORDER BY CASE WHEN $5::boolean THEN id END, id DESC

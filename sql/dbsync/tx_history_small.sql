@@ -13,28 +13,7 @@
 -- Indexes: sg_tx_out_address_tx_id (index-only); core:
 -- sg_tx_in_tx_out_id_index (one probe per output); consumed:
 -- sg_tx_out_address_consumed_by (index-only); tx_pkey, block_pkey.
-{{- if .Consumed}}
-WITH ids AS MATERIALIZED (
-  SELECT o.tx_id AS id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
-  UNION
-  SELECT o.consumed_by_tx_id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL
-{{- else}}
-WITH outs AS MATERIALIZED (
-  SELECT o.tx_id, o.index
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
-), ids AS MATERIALIZED (
-  SELECT outs.tx_id AS id FROM outs
-  UNION
-  SELECT i.tx_in_id
-  FROM outs
-  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
-{{- end}}
-), page AS (
+WITH {{template "address_tx_ids" (args . "Guard" "")}}, page AS (
   SELECT id
   FROM ids
   WHERE id >= $2 AND id < $3

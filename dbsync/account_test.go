@@ -347,6 +347,7 @@ func checkList[T any](t *testing.T, c *chain, what string, want []T, ordered boo
 }
 
 func TestAccounts(t *testing.T) {
+	t.Parallel() // reads the shared chains, changes nothing shared
 	needChains(t)
 	ctx := t.Context()
 	forEachChain(t, func(t *testing.T, c *chain) {

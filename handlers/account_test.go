@@ -268,6 +268,7 @@ func walkAccountList[T any](t *testing.T, s *Server, c *testChain, path string, 
 }
 
 func TestAccountEndpoints(t *testing.T) {
+	t.Parallel() // reads the shared chains, changes nothing shared
 	for _, c := range seededChains(t) {
 		t.Run(string(c.mode), func(t *testing.T) {
 			s := chainServer(t, c)

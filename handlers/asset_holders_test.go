@@ -39,6 +39,7 @@ type assetHolderWant struct {
 // both db-sync modes and compares every page with the independent list,
 // then checks the refusals.
 func TestAssetHolders(t *testing.T) {
+	t.Parallel() // reads the shared chains, changes nothing shared
 	for _, c := range seededChains(t) {
 		s := chainServer(t, c)
 		a := c.manifest.Assets

@@ -52,6 +52,20 @@ type chain2Chain struct {
 	manifest *chaingen.Manifest
 }
 
+// sharedChain2 is the package's seeded chain in mode (seededChains: the
+// same seed and size as seedChain2's), for a test that only reads it.
+func sharedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
+	t.Helper()
+	for _, c := range seededChains(t) {
+		if c.mode == mode {
+			return &chain2Chain{mode: c.mode, dsn: c.dsn, db: c.db, raw: c.raw, manifest: c.manifest}
+		}
+	}
+	t.Fatalf("no shared %s chain", mode)
+	return nil
+}
+
+// seedChain2 seeds a chain of the test's own, for a test that writes to it.
 func seedChain2(t *testing.T, mode chaingen.Mode) *chain2Chain {
 	t.Helper()
 	requireServices(t)
@@ -265,7 +279,8 @@ func newChain2Server(t *testing.T, c *chain2Chain, reg *registry.Registry, withR
 }
 
 func TestAssetInfo(t *testing.T) {
-	core, consumed := seedChain2(t, chaingen.ModeCore), seedChain2(t, chaingen.ModeConsumed)
+	t.Parallel() // reads the shared chains, changes nothing shared
+	core, consumed := sharedChain2(t, chaingen.ModeCore), sharedChain2(t, chaingen.ModeConsumed)
 	m := core.manifest
 	spaceBud := strings.Replace(m.Assets.CIP25V1.Unit, ".", "", 1)
 	rf := newC2RegistryFixture(t, spaceBud)

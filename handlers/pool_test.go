@@ -147,7 +147,8 @@ func c2GetDelegators(t *testing.T, h http.Handler, id, query string) (c2Delegato
 }
 
 func TestPools(t *testing.T) {
-	core, consumed := seedChain2(t, chaingen.ModeCore), seedChain2(t, chaingen.ModeConsumed)
+	t.Parallel() // reads the shared chains, changes nothing shared
+	core, consumed := sharedChain2(t, chaingen.ModeCore), sharedChain2(t, chaingen.ModeConsumed)
 	m := core.manifest
 	servers := []c2PoolServers{newC2PoolServers(t, core), newC2PoolServers(t, consumed)}
 

@@ -212,6 +212,7 @@ func TestTxHistoryWalk(t *testing.T) {
 // while hasMore: every page but the last holds exactly limit items, and the
 // walk returns every transaction exactly once, busy slot included.
 func TestTxHistorySDKOffsetWalk(t *testing.T) {
+	t.Parallel() // reads the shared chains, changes nothing shared
 	smp := testSamples(t)
 	for _, c := range seededChains(t) {
 		s := chainServer(t, c)

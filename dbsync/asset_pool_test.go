@@ -82,7 +82,7 @@ func c2Pool(t *testing.T, s string) cardano.PoolID {
 // delegators against the manifest, live stake against an independent
 // per-address computation, and identical answers in both modes.
 func TestAssetsAndPools(t *testing.T) {
-	t.Parallel() // reads the shared chains, changes nothing shared
+	t.Parallel() // writes only to chains of its own
 	needChains(t)
 	chains := seedC2Chains(t)
 	for _, c := range chains {

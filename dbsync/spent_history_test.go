@@ -87,7 +87,7 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 // they are taken from the marks again.
 func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
 	t.Parallel() // its own chains; the shared ones only read
-	requireDB(t)
+	needChains(t) // the sample addresses its walks use
 	ctx := t.Context()
 	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 0)
 	sc.db.SetSmallHistoryOutputs(0)

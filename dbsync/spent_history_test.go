@@ -86,7 +86,7 @@ func TestSpentIndexHistoryPages(t *testing.T) {
 // taken from the marks, and every page is still right; after the rewind
 // they are taken from the marks again.
 func TestSpentIndexHistoryWhileUnusable(t *testing.T) {
-	t.Parallel() // its own chains; the shared ones only read
+	t.Parallel()  // its own chains; the shared ones only read
 	needChains(t) // the sample addresses its walks use
 	ctx := t.Context()
 	sc := seedSpent(t, chaingen.Variant{Mode: chaingen.ModeCore, Schema: chaingen.Schema137}, 0)

@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/blinklabs-io/gouroboros/ledger/common"
+	"github.com/btcsuite/btcd/btcutil/bech32"
 )
 
 // addressVectors is the part of testdata/addresses.json (a copy of
@@ -287,4 +290,77 @@ func base58Encode(b []byte) string {
 		out = append(out, alphabet[digits[i]])
 	}
 	return string(out)
+}
+
+// TestParseAddressAgreesWithNewAddress: ParseAddress decodes bech32 text
+// itself (once); on every vector, each with its hrp, case and one
+// character changed, it must decide as gouroboros' NewAddress with the
+// same rules would (accepted: a payment address of the caller's network,
+// Byron only in base58).
+func TestParseAddressAgreesWithNewAddress(t *testing.T) {
+	v := loadAddressVectors(t)
+	var inputs []string
+	for _, vec := range v.CIP19.Vectors {
+		inputs = append(inputs, vec.Address)
+	}
+	for _, b := range v.Base {
+		inputs = append(inputs, b.Address, b.StakeAddress)
+	}
+	for _, b := range v.Byron {
+		inputs = append(inputs, b.Address)
+	}
+	for _, u := range v.Unusual {
+		inputs = append(inputs, u.Address)
+	}
+	for _, n := range v.Negative {
+		inputs = append(inputs, n.Input)
+	}
+	var cases []string
+	for _, s := range inputs {
+		cases = append(cases, s, strings.ToUpper(s), strings.Replace(s, "addr1", "addr_test1", 1),
+			strings.Replace(s, "addr_test1", "addr1", 1), strings.Replace(s, "addr1", "stake1", 1))
+		for _, i := range []int{len(s) / 2, len(s) - 1} {
+			if i > 0 {
+				cases = append(cases, s[:i]+"q"+s[i+1:], s[:i]+"2"+s[i+1:])
+			}
+		}
+	}
+	accepted := 0
+	for _, s := range cases {
+		for _, mainnet := range []bool{true, false} {
+			a, err := ParseAddress(s, mainnet)
+			want := referenceAccepts(s, mainnet)
+			if (err == nil) != want {
+				t.Errorf("ParseAddress(%q, mainnet=%v) = %v, reference says accepted=%v", s, mainnet, err, want)
+			}
+			if err == nil {
+				accepted++
+				if a.String() != s && a.String() != strings.ToLower(s) {
+					t.Errorf("ParseAddress(%q) = %q", s, a)
+				}
+			}
+		}
+	}
+	if accepted < len(inputs)/2 {
+		t.Fatalf("only %d of %d cases accepted: the mutations hide the vectors", accepted, len(cases))
+	}
+}
+
+// referenceAccepts is ParseAddress's rule on gouroboros' own decoder.
+func referenceAccepts(s string, mainnet bool) bool {
+	if s == "" || len(s) > maxAddressLen {
+		return false
+	}
+	_, _, derr := bech32.DecodeNoLimit(s)
+	isBech32 := derr == nil
+	a, err := decodeAddress(s)
+	if err != nil {
+		return false
+	}
+	t := a.Type()
+	if t == common.AddressTypeNoneKey || t == common.AddressTypeNoneScript ||
+		isBech32 == (t == common.AddressTypeByron) {
+		return false
+	}
+	return networkMatches(a, mainnet)
 }

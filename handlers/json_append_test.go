@@ -10,8 +10,9 @@ import (
 )
 
 // Every transaction of the whale's first pages, the failed transaction and
-// the asset-heaviest one, and every UTxO of the sample addresses, in both
-// modes: wire.AppendTx and wire.AppendUTxO write what encoding/json writes.
+// the asset-heaviest one, the whale's first light pages, and every UTxO of
+// the sample addresses, in both modes: wire.AppendTx, wire.AppendTxRef and
+// wire.AppendUTxO write what encoding/json writes.
 func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 	smp := testSamples(t)
 	for _, c := range seededChains(t) {
@@ -42,6 +43,18 @@ func TestAppendEncodersMatchEncodingJSON(t *testing.T) {
 				got := string(wire.AppendTx(nil, tx, grouped)) + "\n"
 				if want := string(wiretest.EncodeNoHTML(t, wiretest.ReferenceTxOf(tx, grouped))); got != want {
 					t.Fatalf("%s tx %s grouped=%v:\n got %s\nwant %s", c.mode, tx.Hash, grouped, got, want)
+				}
+			}
+		}
+		for _, asc := range []bool{false, true} {
+			page, err := c.db.TxHistory(t.Context(), mustParse(t, smp.Whale), dbsync.HistoryQuery{Limit: 100, Ascending: asc}, nil)
+			if err != nil || len(page.Items) == 0 {
+				t.Fatalf("%s light page: %d items, %v", c.mode, len(page.Items), err)
+			}
+			for _, r := range page.Items {
+				got := string(wire.AppendTxRef(nil, r)) + "\n"
+				if want := string(wiretest.EncodeNoHTML(t, wiretest.ReferenceTxRefOf(r))); got != want {
+					t.Fatalf("%s tx ref %s:\n got %s\nwant %s", c.mode, r.Hash, got, want)
 				}
 			}
 		}

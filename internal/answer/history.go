@@ -19,19 +19,6 @@ import (
 // is never stale; the TTL only clears keys of tips long gone.
 const historyTotalTTL = 10 * time.Minute
 
-// txRefJSON is the spec's transaction reference (OpenAPI "TxRef").
-type txRefJSON struct {
-	TxHash    string `json:"tx_hash"`
-	BlockHash string `json:"block_hash"`
-	SlotNo    int64  `json:"slot_no"`
-	BlockNo   int64  `json:"block_no"`
-	BlockTime string `json:"block_time"`
-}
-
-func txRefOf(r dbsync.TxRef) txRefJSON {
-	return txRefJSON{TxHash: r.Hash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo, BlockTime: wire.BlockTime(r.BlockTime)}
-}
-
 func historyPagination[T any](q dbsync.HistoryQuery, page dbsync.HistoryPage[T]) wire.Pagination {
 	more := page.HasMore()
 	return wire.Pagination{Limit: q.Limit, Offset: q.Offset, Total: page.Total, HasMore: &more, NextCursor: page.NextCursor}
@@ -173,12 +160,17 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 		if err != nil {
 			return nil, err
 		}
-		items := make([]txRefJSON, len(page.Items))
-		for i, r := range page.Items {
-			items[i] = txRefOf(r)
-		}
 		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
-		return wire.Encode(wire.Envelope{Success: true, Data: items, Pagination: &p, LastUpdated: &lu})
+		return wire.AppendEnvelope(nil, func(b []byte) []byte {
+			b = append(b, '[')
+			for i, r := range page.Items {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = wire.AppendTxRef(b, r)
+			}
+			return append(b, ']')
+		}, &p, &lu), nil
 	})
 }
 

@@ -8,6 +8,7 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -70,25 +71,32 @@ func AppendEnvelope(b []byte, appendData func([]byte) []byte, p *Pagination, lu 
 	b = append(b, `{"success":true,"data":`...)
 	b = appendData(b)
 	if p != nil {
-		b = appendField(b, "pagination", p)
+		b = append(b, `,"pagination":{"limit":`...)
+		b = strconv.AppendInt(b, int64(p.Limit), 10)
+		b = append(b, `,"offset":`...)
+		b = strconv.AppendInt(b, int64(p.Offset), 10)
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, p.Total, 10)
+		if p.HasMore != nil {
+			b = append(b, `,"hasMore":`...)
+			b = strconv.AppendBool(b, *p.HasMore)
+		}
+		if p.NextCursor != nil {
+			b = append(b, `,"next_cursor":`...)
+			b = strconv.AppendInt(b, *p.NextCursor, 10)
+		}
+		b = append(b, '}')
 	}
 	if lu != nil {
-		b = appendField(b, "last_updated", lu)
+		b = append(b, `,"last_updated":{"slot_no":`...)
+		b = strconv.AppendInt(b, lu.SlotNo, 10)
+		b = append(b, `,"block_hash":`...)
+		b = appendJSONString(b, lu.BlockHash)
+		b = append(b, `,"block_time":`...)
+		b = appendJSONString(b, lu.BlockTime)
+		b = append(b, '}')
 	}
 	return append(b, "}\n"...)
-}
-
-// appendField writes ,"name":<v as encoding/json writes it> for the small
-// fixed-shape envelope parts (pagination, last_updated).
-func appendField(b []byte, name string, v any) []byte {
-	field, err := json.Marshal(v) // no strings that HTML escaping would touch
-	if err != nil {
-		panic(err) // Pagination and LastUpdated always encode
-	}
-	b = append(b, ',', '"')
-	b = append(b, name...)
-	b = append(b, '"', ':')
-	return append(b, field...)
 }
 
 // BlockTime renders a db-sync block time (whole seconds, UTC) as ISO 8601

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 )
@@ -119,7 +120,7 @@ func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 	b = append(b, `,"block_no":`...)
 	b = strconv.AppendInt(b, t.BlockNo, 10)
 	b = append(b, `,"block_time":`...)
-	b = appendJSONString(b, BlockTime(t.BlockTime))
+	b = appendBlockTime(b, t.BlockTime)
 	b = append(b, `,"fee":`...)
 	b = appendQuantity(b, t.Fee)
 	b = append(b, `,"size":`...)
@@ -153,6 +154,28 @@ func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+// AppendTxRef writes the spec's transaction reference (OpenAPI "TxRef").
+func AppendTxRef(b []byte, r dbsync.TxRef) []byte {
+	b = append(b, `{"tx_hash":`...)
+	b = appendJSONString(b, r.Hash)
+	b = append(b, `,"block_hash":`...)
+	b = appendJSONString(b, r.BlockHash)
+	b = append(b, `,"slot_no":`...)
+	b = strconv.AppendInt(b, r.SlotNo, 10)
+	b = append(b, `,"block_no":`...)
+	b = strconv.AppendInt(b, r.BlockNo, 10)
+	b = append(b, `,"block_time":`...)
+	b = appendBlockTime(b, r.BlockTime)
+	return append(b, '}')
+}
+
+// appendBlockTime writes BlockTime(t) as a JSON string without building it.
+func appendBlockTime(b []byte, t time.Time) []byte {
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, time.RFC3339)
+	return append(b, '"')
 }
 
 // AppendUTxO writes the spec's UTxO (OpenAPI "UTxO").

@@ -105,3 +105,17 @@ func ReferenceUTxOOf(u dbsync.UTxO) ReferenceUTxO {
 	r.CreatedAt.SlotNo, r.CreatedAt.HeaderHash = u.SlotNo, u.BlockHash
 	return r
 }
+
+// ReferenceTxRef is the transaction reference (OpenAPI "TxRef").
+type ReferenceTxRef struct {
+	TxHash    string `json:"tx_hash"`
+	BlockHash string `json:"block_hash"`
+	SlotNo    int64  `json:"slot_no"`
+	BlockNo   int64  `json:"block_no"`
+	BlockTime string `json:"block_time"`
+}
+
+func ReferenceTxRefOf(r dbsync.TxRef) ReferenceTxRef {
+	return ReferenceTxRef{TxHash: r.Hash, BlockHash: r.BlockHash, SlotNo: r.SlotNo, BlockNo: r.BlockNo,
+		BlockTime: r.BlockTime.UTC().Format(time.RFC3339)}
+}

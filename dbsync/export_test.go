@@ -102,6 +102,14 @@ func (db *DB) CorruptHistoryAnchors(addr string) int { return db.hist.CorruptAnc
 // HistoryAnchorCount is how many anchors addr has remembered.
 func (db *DB) HistoryAnchorCount(addr string) int { return db.hist.AnchorCount(addr) }
 
+// MemoDetails is how many transactions' details the details memo holds.
+func (db *DB) MemoDetails() int {
+	if db.memo.details == nil {
+		return 0
+	}
+	return db.memo.details.Len()
+}
+
 // MemoPages is how many final history pages the memo holds.
 func (db *DB) MemoPages() int { return db.hist.MemoPages() }
 

@@ -46,7 +46,9 @@ type Tx struct {
 // TxByHash returns one transaction with its inputs and outputs, or
 // ErrNotFound. It is one statement (tx_by_hash.sql) outside a transaction:
 // a statement is its own snapshot, so no BEGIN and COMMIT round trips. The
-// details it read are remembered for history pages (the details memo).
+// details it read are not remembered for history pages: custodians ask for
+// many different transactions once each, and filling the details memo with
+// them held tens of megabytes that detailed pages seldom used.
 func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 	rows, err := engine.Rows[txFullRow](ctx, db.reader(), db.sql(sqlTxByHash), hash[:])
 	if err == nil && len(rows) == 0 {
@@ -62,7 +64,6 @@ func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 		}
 		return Tx{}, fmt.Errorf("dbsync.TxByHash(%s): %w", hash, err)
 	}
-	db.memo.rememberDetail(out)
 	return out, nil
 }
 

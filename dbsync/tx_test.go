@@ -3,11 +3,12 @@ package dbsync_test
 import (
 	"errors"
 	"fmt"
-	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 const assetsAgg = `COALESCE((SELECT string_agg(encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') || '=' || m.quantity::text,
@@ -110,6 +111,37 @@ func TestTxByHash(t *testing.T) {
 		if _, err := c.db.TxByHash(t.Context(), missing); !errors.Is(err, dbsync.ErrNotFound) {
 			t.Errorf("%s: unknown hash: %v, want ErrNotFound", c.mode, err)
 		}
+	}
+}
+
+// A transaction asked for by hash is not remembered in the details memo
+// (custodians ask for many once each: the memo would hold them for no
+// reader); a detailed history page still fills it.
+func TestTxByHashLeavesDetailsMemo(t *testing.T) {
+	needChains(t)
+	db, err := testdb.OpenDBSync(chains[0].dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var hashes []string
+	if err := chains[0].raw.Select(&hashes, `SELECT encode(hash, 'hex') FROM tx ORDER BY id DESC LIMIT 20`); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hashes {
+		hash, _ := cardano.ParseTxHash(h)
+		if _, err := db.TxByHash(t.Context(), hash); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.MemoDetails(); n != 0 {
+		t.Fatalf("%d transactions read by hash are in the details memo", n)
+	}
+	if _, err := db.TxsByAddress(t.Context(), mustAddress(t, samples.Busy), dbsync.HistoryQuery{Limit: 5}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if db.MemoDetails() == 0 {
+		t.Fatal("a detailed history page left the details memo empty")
 	}
 }
 

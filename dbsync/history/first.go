@@ -3,21 +3,28 @@ package history
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/syncgate/syncgate/dbsync/engine"
 )
 
 var sqlTxHistoryFirst = engine.Template("dbsync/tx_history_first.sql", engine.AlwaysGeneric, nil)
 
-// firstRow is a tx_history_first row: the head (tip, first transaction,
-// outputs counted up to the cap), the address's transaction count, and a
-// page item (its columns NULL when the page is empty).
+// firstRow is a tx_history_first row: the head (the first row: tip, first
+// transaction, outputs counted up to the cap, the address's transaction
+// count) or a page item; the other part's columns are NULL.
 type firstRow struct {
-	Tip     engine.Tip
-	FirstID *int64
-	Outputs int64
-	Total   int64
-	Item    struct {
+	Head struct {
+		SlotNo    sql.NullInt64
+		BlockHash sql.NullString
+		BlockNo   *int64
+		EpochNo   *int64
+		BlockTime sql.NullTime
+		FirstID   *int64
+		Outputs   sql.NullInt64
+		Total     sql.NullInt64
+	}
+	Item struct {
 		ID        sql.NullInt64
 		TxHash    sql.NullString
 		BlockHash sql.NullString
@@ -30,9 +37,8 @@ type firstRow struct {
 }
 
 func (r *firstRow) ScanRow(rows *sql.Rows) error {
-	i := &r.Item
-	return rows.Scan(&r.Tip.SlotNo, &r.Tip.BlockHash, &r.Tip.BlockNo, &r.Tip.EpochNo, &r.Tip.BlockTime,
-		&r.FirstID, &r.Outputs, &r.Total,
+	h, i := &r.Head, &r.Item
+	return rows.Scan(&h.SlotNo, &h.BlockHash, &h.BlockNo, &h.EpochNo, &h.BlockTime, &h.FirstID, &h.Outputs, &h.Total,
 		&i.ID, &i.TxHash, &i.BlockHash, &i.SlotNo, &i.BlockNo, &i.BlockTime, &i.Fee, &i.Size)
 }
 
@@ -51,20 +57,23 @@ func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q 
 		return page, false, err
 	case len(rows) == 0:
 		return page, false, nil // no blocks yet: Page says so
-	case rows[0].Outputs >= int64(h.opts.SmallOutputs):
+	case !rows[0].Head.SlotNo.Valid:
+		return page, false, fmt.Errorf("tx_history_first: the first row is not the head")
+	case rows[0].Head.Outputs.Int64 >= int64(h.opts.SmallOutputs):
 		return page, false, nil
 	}
-	page.Tip = rows[0].Tip
-	page.Tip.BlockTime = engine.AsUTC(page.Tip.BlockTime)
+	head := rows[0].Head
+	page.Tip = engine.Tip{SlotNo: head.SlotNo.Int64, BlockHash: head.BlockHash.String, BlockNo: head.BlockNo,
+		EpochNo: head.EpochNo, BlockTime: engine.AsUTC(head.BlockTime.Time)}
 	page.Items = []TxRef{}
-	if rows[0].FirstID == nil {
+	if head.FirstID == nil {
 		return page, true, nil // never seen on chain: no history
 	}
-	page.Total = rows[0].Total
+	page.Total = head.Total.Int64
 	refs := make([]TxRefRow, 0, len(rows))
-	for _, row := range rows {
+	for _, row := range rows[1:] {
 		if !row.Item.ID.Valid {
-			continue // the page is past the end
+			return page, false, fmt.Errorf("tx_history_first: an item row without an id")
 		}
 		i := row.Item
 		refs = append(refs, TxRefRow{ID: i.ID.Int64, TxHash: i.TxHash.String, BlockHash: i.BlockHash.String, SlotNo: i.SlotNo.Int64,

@@ -6,10 +6,12 @@
 -- the tip (no row when db-sync holds no blocks), the address's first
 -- transaction id (NULL: never seen on chain) and its outputs counted up to
 -- $2. Only when they are fewer than $2 are its transactions read (one-time
--- filter on the head), with their distinct count as total; a page past the
--- end is the head row with the tx columns NULL. An address with $2 outputs
--- or more comes back as the head row alone, and the caller walks it in a
--- snapshot as before.
+-- filter on the head), with their distinct count as total. The head comes
+-- first, its tx columns NULL, then one row per item with the head's columns
+-- NULL (repeating the tip on every row cost a timestamp and a hash to write
+-- and to parse per item); a page past the end is the head row alone. An
+-- address with $2 outputs or more comes back as the head row alone, and the
+-- caller walks it in a snapshot as before.
 -- $1 address text, $2 count cap (bigint), $3 offset, $4 limit (NULL: no
 -- limit), $5 oldest first (bool)
 -- Indexes: as tx_history_head (idx_block_slot_no, sg_tx_out_address_tx_id)
@@ -35,10 +37,18 @@ WITH head AS MATERIALIZED (
   JOIN tx t ON t.id = p.id
   JOIN block b ON b.id = t.block_id
 )
-SELECT
-  h.slot_no, h.block_hash, h.block_no, h.epoch_no, h.block_time, h.first_id, h.outputs,
-  (SELECT count(*) FROM ids) AS total,
-  i.id, i.tx_hash, i.block_hash, i.slot_no, i.block_no, i.block_time, i.fee, i.size
-FROM head h
-LEFT JOIN items i ON true
-ORDER BY CASE WHEN $5::boolean THEN i.id END, i.id DESC
+SELECT * FROM (
+  SELECT
+    h.slot_no AS tip_slot_no, h.block_hash AS tip_block_hash, h.block_no AS tip_block_no,
+    h.epoch_no AS tip_epoch_no, h.block_time AS tip_block_time, h.first_id, h.outputs,
+    (SELECT count(*) FROM ids) AS total,
+    NULL::bigint AS id, NULL AS tx_hash, NULL AS block_hash, NULL::bigint AS slot_no,
+    NULL::bigint AS block_no, NULL::timestamp AS block_time, NULL AS fee, NULL::bigint AS size
+  FROM head h
+  UNION ALL
+  SELECT
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    i.id, i.tx_hash, i.block_hash, i.slot_no, i.block_no, i.block_time, i.fee, i.size
+  FROM items i
+) r
+ORDER BY r.id IS NOT NULL, CASE WHEN $5::boolean THEN r.id END, r.id DESC

@@ -111,16 +111,7 @@ func quantityOrZero(q *big.Int) *big.Int {
 
 // AppendTx writes the spec's detailed transaction (OpenAPI "Tx").
 func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
-	b = append(b, `{"tx_hash":`...)
-	b = appendJSONString(b, t.Hash)
-	b = append(b, `,"block_hash":`...)
-	b = appendJSONString(b, t.BlockHash)
-	b = append(b, `,"slot_no":`...)
-	b = strconv.AppendInt(b, t.SlotNo, 10)
-	b = append(b, `,"block_no":`...)
-	b = strconv.AppendInt(b, t.BlockNo, 10)
-	b = append(b, `,"block_time":`...)
-	b = appendBlockTime(b, t.BlockTime)
+	b = appendTxRefFields(append(b, '{'), t.TxRef)
 	b = append(b, `,"fee":`...)
 	b = appendQuantity(b, t.Fee)
 	b = append(b, `,"size":`...)
@@ -158,7 +149,13 @@ func AppendTx(b []byte, t dbsync.Tx, grouped bool) []byte {
 
 // AppendTxRef writes the spec's transaction reference (OpenAPI "TxRef").
 func AppendTxRef(b []byte, r dbsync.TxRef) []byte {
-	b = append(b, `{"tx_hash":`...)
+	return append(appendTxRefFields(append(b, '{'), r), '}')
+}
+
+// appendTxRefFields writes a reference's fields, which a detailed
+// transaction opens with too.
+func appendTxRefFields(b []byte, r dbsync.TxRef) []byte {
+	b = append(b, `"tx_hash":`...)
 	b = appendJSONString(b, r.Hash)
 	b = append(b, `,"block_hash":`...)
 	b = appendJSONString(b, r.BlockHash)
@@ -167,8 +164,7 @@ func AppendTxRef(b []byte, r dbsync.TxRef) []byte {
 	b = append(b, `,"block_no":`...)
 	b = strconv.AppendInt(b, r.BlockNo, 10)
 	b = append(b, `,"block_time":`...)
-	b = appendBlockTime(b, r.BlockTime)
-	return append(b, '}')
+	return appendBlockTime(b, r.BlockTime)
 }
 
 // appendBlockTime writes BlockTime(t) as a JSON string without building it.

@@ -14,18 +14,40 @@
 -- caller walks it in a snapshot as before.
 -- $1 address text, $2 count cap (bigint), $3 offset, $4 limit (NULL: no
 -- limit), $5 oldest first (bool)
--- Indexes: as tx_history_head (idx_block_slot_no, sg_tx_out_address_tx_id)
--- and tx_history_small (sg_tx_out_address_tx_id, index-only; core,
--- sg_tx_in_tx_out_id_index; consumed, sg_tx_out_address_consumed_by);
--- tx_pkey, block_pkey.
-WITH head AS MATERIALIZED (
+-- The address's outputs are read once (outs, at most $2 of them): the
+-- head's first transaction and output count come from them (the first id
+-- only matters below the cap, where outs holds every output), and so do the
+-- paid side and, in core, the spends (a scan for the first id, one for the
+-- count and one for the items each read the same index range before).
+-- Indexes: idx_block_slot_no (the tip), sg_tx_out_address_tx_id
+-- (index-only); core, sg_tx_in_tx_out_id_index (one probe per output);
+-- consumed, sg_tx_out_address_consumed_by (index-only); tx_pkey,
+-- block_pkey.
+WITH outs AS MATERIALIZED (
+  SELECT o.tx_id, o.index
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}}
+  LIMIT $2
+), head AS MATERIALIZED (
   SELECT
   {{template "tip_columns"}},
-    {{template "address_first_id"}} AS first_id,
-    {{template "address_output_count"}} AS outputs
+    (SELECT min(outs.tx_id) FROM outs) AS first_id,
+    (SELECT count(*) FROM outs) AS outputs
   {{template "newest_block"}}
-),
-{{template "address_tx_ids" (args . "Guard" "AND (SELECT h.outputs < $2 FROM head h)")}}, page AS (
+), ids AS MATERIALIZED (
+  SELECT outs.tx_id AS id FROM outs WHERE (SELECT h.outputs < $2 FROM head h)
+  UNION
+{{- if .Consumed}}
+  SELECT o.consumed_by_tx_id
+  FROM tx_out o
+  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL AND (SELECT h.outputs < $2 FROM head h)
+{{- else}}
+  SELECT i.tx_in_id
+  FROM outs
+  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+  WHERE (SELECT h.outputs < $2 FROM head h)
+{{- end}}
+), page AS (
   SELECT id
   FROM ids
   ORDER BY CASE WHEN $5::boolean THEN id END, id DESC

@@ -67,10 +67,20 @@ func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 	return out, nil
 }
 
-// txFullRow is a row of tx_by_hash.sql: the tx's columns, then one input
-// (Kind 0) or output (Kind 1), or none (Kind NULL).
+// txFullRow is a row of tx_by_hash.sql: the head (the first row: the tx's
+// columns, the rest NULL) or one input (Kind 0) or output (Kind 1), its
+// tx columns NULL.
 type txFullRow struct {
-	history.TxRefRow
+	Head struct {
+		ID        sql.NullInt64
+		TxHash    sql.NullString
+		BlockHash sql.NullString
+		SlotNo    sql.NullInt64
+		BlockNo   sql.NullInt64
+		BlockTime sql.NullTime
+		Fee       sql.NullString
+		Size      sql.NullInt64
+	}
 	Kind         sql.NullInt64
 	SourceTxHash sql.NullString
 	OutputIndex  sql.NullInt64
@@ -80,21 +90,27 @@ type txFullRow struct {
 }
 
 func (r *txFullRow) ScanRow(rows *sql.Rows) error {
-	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size,
+	h := &r.Head
+	return rows.Scan(&h.ID, &h.TxHash, &h.BlockHash, &h.SlotNo, &h.BlockNo, &h.BlockTime, &h.Fee, &h.Size,
 		&r.Kind, &r.SourceTxHash, &r.OutputIndex, &r.Address, &r.Lovelace, &r.Assets)
 }
 
-// txOf builds a transaction from its tx_by_hash.sql rows (at least one),
-// as txDetails does from its three statements.
+// txOf builds a transaction from its tx_by_hash.sql rows (the head, then
+// its inputs and outputs), as txDetails does from its three statements.
 func txOf(rows []txFullRow) (Tx, error) {
-	ref, err := rows[0].Ref()
+	h := rows[0].Head
+	if !h.ID.Valid || rows[0].Kind.Valid {
+		return Tx{}, fmt.Errorf("tx_by_hash: the first row is not the head")
+	}
+	ref, err := history.TxRefRow{ID: h.ID.Int64, TxHash: h.TxHash.String, BlockHash: h.BlockHash.String, SlotNo: h.SlotNo.Int64,
+		BlockNo: h.BlockNo.Int64, BlockTime: h.BlockTime.Time, Fee: h.Fee.String, Size: h.Size.Int64}.Ref()
 	if err != nil {
 		return Tx{}, err
 	}
 	out := Tx{TxRef: ref, Inputs: []TxInput{}, Outputs: []TxOutput{}}
-	for _, r := range rows {
+	for _, r := range rows[1:] {
 		if !r.Kind.Valid {
-			continue
+			return Tx{}, fmt.Errorf("tx_by_hash: an input or output row without its kind")
 		}
 		lovelace, err := parseQuantity(r.Lovelace.String)
 		if err != nil {

@@ -2,10 +2,13 @@
 -- fragments.sql "spent_outputs") and its outputs, each with its address,
 -- lovelace and native assets, in one statement: GET /v1/tx/hash needs no
 -- snapshot, so it costs one round trip instead of BEGIN, four statements
--- and COMMIT. Every row carries the tx's columns (tx_columns); then kind
--- (0 input, 1 output; NULL, and one row, for a tx with neither), the spent
--- output's source tx hash (inputs only), output index, address, lovelace
--- and assets ("policy.name.quantity", fragments.sql "output_assets").
+-- and COMMIT. The first row is the head: the tx's columns (tx_columns),
+-- the rest NULL. Then one row per input or output with the tx's columns
+-- NULL (repeating them cost two hashes and a timestamp to send and to
+-- parse per row): kind (0 input, 1 output), the spent output's source tx
+-- hash (inputs only), output index, address,
+-- lovelace and assets ("policy.name.quantity", fragments.sql
+-- "output_assets").
 -- Order: inputs by source tx hash then output index (ledger order), then
 -- outputs by index, as tx_inputs.sql and tx_outputs.sql read them for
 -- history pages. For a transaction that failed phase-2 validation the
@@ -28,28 +31,34 @@ WITH h AS MATERIALIZED (
   WHERE t.hash = $1::bytea
 )
 SELECT
-  h.id, h.tx_hash, h.block_hash, h.slot_no, h.block_no, h.block_time, h.fee, h.size,
-  x.kind,
-  encode(x.source_hash, 'hex') AS source_tx_hash,
-  x.output_index,
-  x.address,
-  x.lovelace,
-  x.assets
-FROM h
-LEFT JOIN LATERAL (
+  r.id, r.tx_hash, r.block_hash, r.slot_no, r.block_no, r.block_time, r.fee, r.size,
+  r.kind, encode(r.source_hash, 'hex') AS source_tx_hash, r.output_index, r.address, r.lovelace, r.assets
+FROM (
   SELECT
-    0 AS kind,
-    src.hash AS source_hash,
-    o.index AS output_index,
-    {{address "o"}} AS address,
-    o.value::text AS lovelace,
-    {{template "output_assets" "o"}} AS assets
-  {{template "spent_outputs" .}}
-  WHERE {{template "spender" .}} = h.id
+    h.id, h.tx_hash, h.block_hash, h.slot_no, h.block_no, h.block_time, h.fee, h.size,
+    NULL::integer AS kind, NULL::bytea AS source_hash, NULL::integer AS output_index,
+    NULL AS address, NULL AS lovelace, NULL::text[] AS assets
+  FROM h
   UNION ALL
-  SELECT 1, NULL, o.index, {{address "o"}}, o.value::text, {{template "output_assets" "o"}}
-  FROM tx_out o
-  {{joinAddress "o"}}
-  WHERE o.tx_id = h.id
-) x ON true
-ORDER BY x.kind, x.source_hash, x.output_index
+  SELECT
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    x.kind, x.source_hash, x.output_index, x.address, x.lovelace, x.assets
+  FROM h
+  CROSS JOIN LATERAL (
+    SELECT
+      0 AS kind,
+      src.hash AS source_hash,
+      o.index::integer AS output_index,
+      {{address "o"}}::text AS address,
+      o.value::text AS lovelace,
+      {{template "output_assets" "o"}} AS assets
+    {{template "spent_outputs" .}}
+    WHERE {{template "spender" .}} = h.id
+    UNION ALL
+    SELECT 1, NULL, o.index::integer, {{address "o"}}::text, o.value::text, {{template "output_assets" "o"}}
+    FROM tx_out o
+    {{joinAddress "o"}}
+    WHERE o.tx_id = h.id
+  ) x
+) r
+ORDER BY r.kind NULLS FIRST, r.source_hash, r.output_index

@@ -50,7 +50,7 @@ type Tx struct {
 // many different transactions once each, and filling the details memo with
 // them held tens of megabytes that detailed pages seldom used.
 func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
-	rows, err := engine.Rows[txFullRow](ctx, db.reader(), db.sql(sqlTxByHash), hash[:])
+	rows, err := engine.Rows[txFullRow](ctx, db.reader(), txRowsExpected, db.sql(sqlTxByHash), hash[:])
 	if err == nil && len(rows) == 0 {
 		err = ErrNotFound
 	}
@@ -66,6 +66,10 @@ func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 	}
 	return out, nil
 }
+
+// txRowsExpected: the head and a usual transaction's inputs and outputs
+// (most have one to three of each).
+const txRowsExpected = 8
 
 // txFullRow is a row of tx_by_hash.sql: the head (the first row: the tx's
 // columns, the rest NULL) or one input (Kind 0) or output (Kind 1), its

@@ -45,6 +45,10 @@ func (db *DB) chunkSize() int {
 	return defaultUTxOChunk
 }
 
+// utxoRowsExpected: most addresses hold a few unspent outputs; a list of
+// a chunk (chunkSize) grows its slice as it reads.
+const utxoRowsExpected = 8
+
 // utxoRow is a row of the utxos_by_* statements (all four share columns).
 type utxoRow struct {
 	TxOutID     int64
@@ -132,7 +136,7 @@ func collect(each func(fn func([]UTxO) error) error) ([]UTxO, error) {
 // is the list read again in a snapshot, chunk by chunk: a short list costs
 // one round trip, not four (BEGIN, rows, COMMIT and formerly its assets).
 func (db *DB) eachUTxO(ctx context.Context, query Query, arg any, fn func([]UTxO) error) error {
-	rows, err := engine.Rows[utxoRow](ctx, db.reader(), query, arg, int64(-1), -1, db.chunkSize())
+	rows, err := engine.Rows[utxoRow](ctx, db.reader(), utxoRowsExpected, query, arg, int64(-1), -1, db.chunkSize())
 	if err != nil {
 		return err
 	}

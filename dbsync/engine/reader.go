@@ -236,9 +236,12 @@ func (r Reader) IsPinned() bool { return r.pin != nil }
 // Rows runs q as one statement outside a transaction (gated, prepared
 // when registered) on the reader's server and scans every row into a T:
 // for an answer one statement reads whole, which needs no snapshot, so no
-// BEGIN and COMMIT round trips. The error is classified.
-func Rows[T any, P RowScanner[T]](ctx context.Context, r Reader, q sqlfiles.Statement, args ...any) ([]T, error) {
-	var out []T
+// BEGIN and COMMIT round trips. The error is classified. expect is how
+// many rows the caller expects at most in the usual case: the rows are
+// read into a slice of that capacity (growing from nothing, a page of
+// wide rows was copied four or five times on its way).
+func Rows[T any, P RowScanner[T]](ctx context.Context, r Reader, expect int, q sqlfiles.Statement, args ...any) ([]T, error) {
+	out := make([]T, 0, max(expect, 1))
 	err := r.e.onReader(ctx, r, nil, func(ctx context.Context, p *pool) (err error) {
 		t, err := p.gate.enter(ctx)
 		if err != nil {

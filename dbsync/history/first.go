@@ -42,6 +42,11 @@ func (r *firstRow) ScanRow(rows *sql.Rows) error {
 		&i.ID, &i.TxHash, &i.BlockHash, &i.SlotNo, &i.BlockNo, &i.BlockTime, &i.Fee, &i.Size)
 }
 
+// firstRowsExpected bounds the rows FirstPage makes room for: the head
+// and the few transactions of an ordinary address, not the default page
+// of 100 (room for 64 rows of this width cost more than growing did).
+const firstRowsExpected = 16
+
 // FirstPage reads an offset page (no cursor) of an address with fewer
 // than SmallOutputs outputs as one statement outside a transaction, on
 // r's server: one round trip where Page's snapshot takes four. ok is false
@@ -51,7 +56,7 @@ func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q 
 	if q.FromSlot != nil || h.opts.SmallOutputs <= 0 || q.Limit < 1 {
 		return page, false, nil
 	}
-	rows, err := engine.Rows[firstRow](ctx, r, h.eng.For(sqlTxHistoryFirst), addr, int64(h.opts.SmallOutputs), q.Offset, q.Limit+1, q.Ascending)
+	rows, err := engine.Rows[firstRow](ctx, r, min(q.Limit+2, firstRowsExpected), h.eng.For(sqlTxHistoryFirst), addr, int64(h.opts.SmallOutputs), q.Offset, q.Limit+1, q.Ascending)
 	switch {
 	case err != nil:
 		return page, false, err

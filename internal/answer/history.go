@@ -152,6 +152,17 @@ func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr carda
 	})
 }
 
+// Room made for an answer before it is written, so that it is not copied
+// as it grows (a page of references grew from nothing through five
+// buffers): about what the envelope with its pagination and
+// last_updated, a transaction reference and an input or output with an
+// asset or two take.
+const (
+	envelopeBytes = 320
+	txRefBytes    = 340
+	txIOBytes     = 260
+)
+
 // LightHistory answers GET /v1/tx/history/:address: a page of the
 // address's transaction references.
 func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery) ([]byte, error) {
@@ -161,7 +172,7 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 			return nil, err
 		}
 		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
-		return wire.AppendEnvelope(nil, func(b []byte) []byte {
+		return wire.AppendEnvelope(make([]byte, 0, envelopeBytes+len(page.Items)*txRefBytes), func(b []byte) []byte {
 			b = append(b, '[')
 			for i, r := range page.Items {
 				if i > 0 {
@@ -188,7 +199,8 @@ func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, gr
 		if err != nil {
 			return nil, 0, err
 		}
-		return wire.AppendEnvelope(nil, func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil), txCacheTTL, nil
+		size := envelopeBytes + txRefBytes + (len(t.Inputs)+len(t.Outputs))*txIOBytes
+		return wire.AppendEnvelope(make([]byte, 0, size), func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil), txCacheTTL, nil
 	})
 }
 

@@ -75,16 +75,7 @@ const txRowsExpected = 8
 // columns, the rest NULL) or one input (Kind 0) or output (Kind 1), its
 // tx columns NULL.
 type txFullRow struct {
-	Head struct {
-		ID        sql.NullInt64
-		TxHash    sql.NullString
-		BlockHash sql.NullString
-		SlotNo    sql.NullInt64
-		BlockNo   sql.NullInt64
-		BlockTime sql.NullTime
-		Fee       sql.NullString
-		Size      sql.NullInt64
-	}
+	Head         history.NullTxRefRow
 	Kind         sql.NullInt64
 	SourceTxHash sql.NullString
 	OutputIndex  sql.NullInt64
@@ -102,12 +93,11 @@ func (r *txFullRow) ScanRow(rows *sql.Rows) error {
 // txOf builds a transaction from its tx_by_hash.sql rows (the head, then
 // its inputs and outputs), as txDetails does from its three statements.
 func txOf(rows []txFullRow) (Tx, error) {
-	h := rows[0].Head
-	if !h.ID.Valid || rows[0].Kind.Valid {
+	head, ok := rows[0].Head.Row()
+	if !ok || rows[0].Kind.Valid {
 		return Tx{}, fmt.Errorf("tx_by_hash: the first row is not the head")
 	}
-	ref, err := history.TxRefRow{ID: h.ID.Int64, TxHash: h.TxHash.String, BlockHash: h.BlockHash.String, SlotNo: h.SlotNo.Int64,
-		BlockNo: h.BlockNo.Int64, BlockTime: h.BlockTime.Time, Fee: h.Fee.String, Size: h.Size.Int64}.Ref()
+	ref, err := head.Ref()
 	if err != nil {
 		return Tx{}, err
 	}

@@ -24,16 +24,7 @@ type firstRow struct {
 		Outputs   sql.NullInt64
 		Total     sql.NullInt64
 	}
-	Item struct {
-		ID        sql.NullInt64
-		TxHash    sql.NullString
-		BlockHash sql.NullString
-		SlotNo    sql.NullInt64
-		BlockNo   sql.NullInt64
-		BlockTime sql.NullTime
-		Fee       sql.NullString
-		Size      sql.NullInt64
-	}
+	Item NullTxRefRow
 }
 
 func (r *firstRow) ScanRow(rows *sql.Rows) error {
@@ -77,12 +68,11 @@ func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q 
 	page.Total = head.Total.Int64
 	refs := make([]TxRefRow, 0, len(rows))
 	for _, row := range rows[1:] {
-		if !row.Item.ID.Valid {
+		ref, ok := row.Item.Row()
+		if !ok {
 			return page, false, fmt.Errorf("tx_history_first: an item row without an id")
 		}
-		i := row.Item
-		refs = append(refs, TxRefRow{ID: i.ID.Int64, TxHash: i.TxHash.String, BlockHash: i.BlockHash.String, SlotNo: i.SlotNo.Int64,
-			BlockNo: i.BlockNo.Int64, BlockTime: i.BlockTime.Time, Fee: i.Fee.String, Size: i.Size.Int64})
+		refs = append(refs, ref)
 	}
 	if len(refs) > q.Limit {
 		slot := refs[q.Limit].SlotNo // the first transaction after the page

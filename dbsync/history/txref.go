@@ -38,6 +38,29 @@ func (r *TxRefRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.ID, &r.TxHash, &r.BlockHash, &r.SlotNo, &r.BlockNo, &r.BlockTime, &r.Fee, &r.Size)
 }
 
+// NullTxRefRow is TxRefRow's columns on a statement that carries them on
+// some rows only (tx_history_first's items, tx_by_hash's head): NULL on
+// the others.
+type NullTxRefRow struct {
+	ID        sql.NullInt64
+	TxHash    sql.NullString
+	BlockHash sql.NullString
+	SlotNo    sql.NullInt64
+	BlockNo   sql.NullInt64
+	BlockTime sql.NullTime
+	Fee       sql.NullString
+	Size      sql.NullInt64
+}
+
+// Row is the reference the row carries; ok is false when its id is NULL.
+func (r NullTxRefRow) Row() (row TxRefRow, ok bool) {
+	if !r.ID.Valid {
+		return TxRefRow{}, false
+	}
+	return TxRefRow{ID: r.ID.Int64, TxHash: r.TxHash.String, BlockHash: r.BlockHash.String, SlotNo: r.SlotNo.Int64,
+		BlockNo: r.BlockNo.Int64, BlockTime: r.BlockTime.Time, Fee: r.Fee.String, Size: r.Size.Int64}, true
+}
+
 // Ref is the row as a TxRef.
 func (r TxRefRow) Ref() (TxRef, error) {
 	fee, err := engine.ParseQuantity(r.Fee)

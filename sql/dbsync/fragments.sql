@@ -282,31 +282,42 @@ LIMIT 1
    one of its outputs (core: through tx_in, reading the outputs once into
    outs; consumed: consumed_by_tx_id). .Guard is "" or "AND" and a
    condition that holds for the whole statement: false, no output is read
-   (a one-time filter). Indexes: sg_tx_out_address_tx_id (index-only);
-   core, sg_tx_in_tx_out_id_index (one probe per output); consumed,
-   sg_tx_out_address_consumed_by (index-only). */}}
+   (a one-time filter). With .Outs the caller has defined outs(tx_id,
+   index) itself (tx_history_first: capped, for its head), and the paid
+   side reads it in both layouts. Indexes: sg_tx_out_address_tx_id
+   (index-only); core, sg_tx_in_tx_out_id_index (one probe per output);
+   consumed, sg_tx_out_address_consumed_by (index-only). */}}
 {{define "address_tx_ids" -}}
 {{if .Consumed -}}
 ids AS MATERIALIZED (
+{{- if .Outs}}
+  SELECT outs.tx_id AS id
+  FROM outs
+  WHERE true {{.Guard}}
+{{- else}}
   SELECT o.tx_id AS id
   FROM tx_out o
   WHERE {{addrKey "o"}} = {{addrParam "$1"}} {{.Guard}}
+{{- end}}
   UNION
   SELECT o.consumed_by_tx_id
   FROM tx_out o
   WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL {{.Guard}}
 )
 {{- else -}}
+{{if not .Outs -}}
 outs AS MATERIALIZED (
   SELECT o.tx_id, o.index
   FROM tx_out o
   WHERE {{addrKey "o"}} = {{addrParam "$1"}} {{.Guard}}
-), ids AS MATERIALIZED (
-  SELECT outs.tx_id AS id FROM outs
+), {{end -}}
+ids AS MATERIALIZED (
+  SELECT outs.tx_id AS id FROM outs{{if .Outs}} WHERE true {{.Guard}}{{end}}
   UNION
   SELECT i.tx_in_id
   FROM outs
-  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
+  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index{{if .Outs}}
+  WHERE true {{.Guard}}{{end}}
 )
 {{- end}}
 {{- end}}

@@ -34,20 +34,8 @@ WITH outs AS MATERIALIZED (
     (SELECT min(outs.tx_id) FROM outs) AS first_id,
     (SELECT count(*) FROM outs) AS outputs
   {{template "newest_block"}}
-), ids AS MATERIALIZED (
-  SELECT outs.tx_id AS id FROM outs WHERE (SELECT h.outputs < $2 FROM head h)
-  UNION
-{{- if .Consumed}}
-  SELECT o.consumed_by_tx_id
-  FROM tx_out o
-  WHERE {{addrKey "o"}} = {{addrParam "$1"}} AND o.consumed_by_tx_id IS NOT NULL AND (SELECT h.outputs < $2 FROM head h)
-{{- else}}
-  SELECT i.tx_in_id
-  FROM outs
-  JOIN tx_in i ON i.tx_out_id = outs.tx_id AND i.tx_out_index = outs.index
-  WHERE (SELECT h.outputs < $2 FROM head h)
-{{- end}}
-), page AS (
+),
+{{template "address_tx_ids" (args (args . "Guard" "AND (SELECT h.outputs < $2 FROM head h)") "Outs" true)}}, page AS (
   SELECT id
   FROM ids
   ORDER BY CASE WHEN $5::boolean THEN id END, id DESC

@@ -13,7 +13,7 @@
 -- Indexes: sg_tx_out_address_tx_id (index-only); core:
 -- sg_tx_in_tx_out_id_index (one probe per output); consumed:
 -- sg_tx_out_address_consumed_by (index-only); tx_pkey, block_pkey.
-WITH {{template "address_tx_ids" (args . "Guard" "")}}, page AS (
+WITH {{template "address_tx_ids" (args (args . "Guard" "") "Outs" false)}}, page AS (
   SELECT id
   FROM ids
   WHERE id >= $2 AND id < $3

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"slices"
 	"strings"
 
 	"github.com/lib/pq"
@@ -61,8 +62,8 @@ type utxoRow struct {
 	ScriptHash  *string
 	SlotNo      int64
 	BlockHash   string
-	// Assets: "policy.name.quantity" of each asset held, by policy then
-	// name.
+	// Assets: "policy.name.quantity" of each asset held, in no order
+	// (flatAssets sorts them).
 	Assets pq.StringArray
 }
 
@@ -209,11 +210,15 @@ func utxosOf(rows []utxoRow) ([]UTxO, error) {
 }
 
 // flatAssets reads an output's assets column: "policy.name.quantity"
-// each, policy and name in hex (nil when it holds none).
+// each, policy and name in hex (nil when it holds none), by policy then
+// name. The column comes in no order (fragments.sql "output_assets"):
+// sorting the strings sorts by policy then name, as every policy has 56
+// hex digits and "." sorts before every hex digit.
 func flatAssets(held []string) ([]AssetQuantity, error) {
 	if len(held) == 0 {
 		return nil, nil
 	}
+	slices.Sort(held)
 	out := make([]AssetQuantity, len(held))
 	for i, h := range held {
 		policy, rest, ok1 := strings.Cut(h, ".")

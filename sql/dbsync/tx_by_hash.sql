@@ -8,7 +8,8 @@
 -- parse per row): kind (0 input, 1 output), the spent output's source tx
 -- hash (inputs only), output index, address,
 -- lovelace and assets ("policy.name.quantity", fragments.sql
--- "output_assets").
+-- "output_assets", read once over inputs and outputs together: one subplan
+-- for PostgreSQL to set up per statement instead of two).
 -- Order: inputs by source tx hash then output index (ledger order), then
 -- outputs by index, as tx_inputs.sql and tx_outputs.sql read them for
 -- history pages. For a transaction that failed phase-2 validation the
@@ -42,7 +43,7 @@ FROM (
   UNION ALL
   SELECT
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-    x.kind, x.source_hash, x.output_index, x.address, x.lovelace, x.assets
+    x.kind, x.source_hash, x.output_index, x.address, x.lovelace, {{template "output_assets" "x"}}
   FROM h
   CROSS JOIN LATERAL (
     SELECT
@@ -51,11 +52,11 @@ FROM (
       o.index::integer AS output_index,
       {{address "o"}}::text AS address,
       o.value::text AS lovelace,
-      {{template "output_assets" "o"}} AS assets
+      o.id
     {{template "spent_outputs" .}}
     WHERE {{template "spender" .}} = h.id
     UNION ALL
-    SELECT 1, NULL, o.index::integer, {{address "o"}}::text, o.value::text, {{template "output_assets" "o"}}
+    SELECT 1, NULL, o.index::integer, {{address "o"}}::text, o.value::text, o.id
     FROM tx_out o
     {{joinAddress "o"}}
     WHERE o.tx_id = h.id

@@ -1,9 +1,11 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/syncgate/syncgate/dbsync/engine"
 )
@@ -53,9 +55,11 @@ func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q 
 		return page, false, err
 	case len(rows) == 0:
 		return page, false, nil // no blocks yet: Page says so
-	case !rows[0].Head.SlotNo.Valid:
-		return page, false, fmt.Errorf("tx_history_first: the first row is not the head")
-	case rows[0].Head.Outputs.Int64 >= int64(h.opts.SmallOutputs):
+	}
+	if err := putInPageOrder(rows, q.Ascending); err != nil {
+		return page, false, err
+	}
+	if rows[0].Head.Outputs.Int64 >= int64(h.opts.SmallOutputs) {
 		return page, false, nil
 	}
 	head := rows[0].Head
@@ -81,4 +85,29 @@ func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q 
 	}
 	page.Items, err = refsOf(refs)
 	return page, true, err
+}
+
+// putInPageOrder puts the statement's rows in the order of the page: the
+// head first, then the items by id, newest first unless ascending. The
+// statement leaves them in no order (its rows are few; sorting 100 wide
+// rows cost PostgreSQL more than sorting them here costs Go, and they
+// usually come in order, which the sort checks in one pass).
+func putInPageOrder(rows []firstRow, ascending bool) error {
+	heads := 0
+	for i := range rows {
+		if rows[i].Head.SlotNo.Valid {
+			rows[0], rows[i] = rows[i], rows[0]
+			heads++
+		}
+	}
+	if heads != 1 {
+		return fmt.Errorf("tx_history_first: %d head rows, want 1", heads)
+	}
+	items := rows[1:]
+	if ascending {
+		slices.SortFunc(items, func(a, b firstRow) int { return cmp.Compare(a.Item.ID.Int64, b.Item.ID.Int64) })
+	} else {
+		slices.SortFunc(items, func(a, b firstRow) int { return cmp.Compare(b.Item.ID.Int64, a.Item.ID.Int64) })
+	}
+	return nil
 }

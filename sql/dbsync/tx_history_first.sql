@@ -6,10 +6,13 @@
 -- the tip (no row when db-sync holds no blocks), the address's first
 -- transaction id (NULL: never seen on chain) and its outputs counted up to
 -- $2. Only when they are fewer than $2 are its transactions read (one-time
--- filter on the head), with their distinct count as total. The head comes
--- first, its tx columns NULL, then one row per item with the head's columns
--- NULL (repeating the tip on every row cost a timestamp and a hash to write
--- and to parse per item); a page past the end is the head row alone. An
+-- filter on the head), with their distinct count as total. The head row
+-- has its tx columns NULL, and each item row the head's columns NULL
+-- (repeating the tip on every row cost a timestamp and a hash to write and
+-- to parse per item); a page past the end is the head row alone. The rows
+-- come in no order: the caller puts the head first and the items in page
+-- order (sorting up to 101 wide rows here cost PostgreSQL about 6 % of the
+-- statement; the page itself is still chosen in order, by id). An
 -- address with $2 outputs or more comes back as the head row alone, and the
 -- caller walks it in a snapshot as before.
 -- $1 address text, $2 count cap (bigint), $3 offset, $4 limit (NULL: no
@@ -47,18 +50,15 @@ WITH outs AS MATERIALIZED (
   JOIN tx t ON t.id = p.id
   JOIN block b ON b.id = t.block_id
 )
-SELECT * FROM (
-  SELECT
-    h.slot_no AS tip_slot_no, h.block_hash AS tip_block_hash, h.block_no AS tip_block_no,
-    h.epoch_no AS tip_epoch_no, h.block_time AS tip_block_time, h.first_id, h.outputs,
-    (SELECT count(*) FROM ids) AS total,
-    NULL::bigint AS id, NULL AS tx_hash, NULL AS block_hash, NULL::bigint AS slot_no,
-    NULL::bigint AS block_no, NULL::timestamp AS block_time, NULL AS fee, NULL::bigint AS size
-  FROM head h
-  UNION ALL
-  SELECT
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-    i.id, i.tx_hash, i.block_hash, i.slot_no, i.block_no, i.block_time, i.fee, i.size
-  FROM items i
-) r
-ORDER BY r.id IS NOT NULL, CASE WHEN $5::boolean THEN r.id END, r.id DESC
+SELECT
+  h.slot_no AS tip_slot_no, h.block_hash AS tip_block_hash, h.block_no AS tip_block_no,
+  h.epoch_no AS tip_epoch_no, h.block_time AS tip_block_time, h.first_id, h.outputs,
+  (SELECT count(*) FROM ids) AS total,
+  NULL::bigint AS id, NULL AS tx_hash, NULL AS block_hash, NULL::bigint AS slot_no,
+  NULL::bigint AS block_no, NULL::timestamp AS block_time, NULL AS fee, NULL::bigint AS size
+FROM head h
+UNION ALL
+SELECT
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  i.id, i.tx_hash, i.block_hash, i.slot_no, i.block_no, i.block_time, i.fee, i.size
+FROM items i

@@ -1,6 +1,7 @@
 package dbsync
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/dbsync/history"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"slices"
+	"strings"
 
 	"github.com/lib/pq"
 )
@@ -71,9 +74,8 @@ func (db *DB) TxByHash(ctx context.Context, hash cardano.TxHash) (Tx, error) {
 // (most have one to three of each).
 const txRowsExpected = 8
 
-// txFullRow is a row of tx_by_hash.sql: the head (the first row: the tx's
-// columns, the rest NULL) or one input (Kind 0) or output (Kind 1), its
-// tx columns NULL.
+// txFullRow is a row of tx_by_hash.sql: the head (the tx's columns, the
+// rest NULL) or one input (Kind 0) or output (Kind 1), its tx columns NULL.
 type txFullRow struct {
 	Head         history.NullTxRefRow
 	Kind         sql.NullInt64
@@ -90,9 +92,12 @@ func (r *txFullRow) ScanRow(rows *sql.Rows) error {
 		&r.Kind, &r.SourceTxHash, &r.OutputIndex, &r.Address, &r.Lovelace, &r.Assets)
 }
 
-// txOf builds a transaction from its tx_by_hash.sql rows (the head, then
-// its inputs and outputs), as txDetails does from its three statements.
+// txOf builds a transaction from its tx_by_hash.sql rows, as txDetails
+// does from its three statements. The rows come in no order; txOf puts
+// the head first, then the inputs by source tx hash and output index
+// (ledger order), then the outputs by index.
 func txOf(rows []txFullRow) (Tx, error) {
+	slices.SortFunc(rows, compareTxRows)
 	head, ok := rows[0].Head.Row()
 	if !ok || rows[0].Kind.Valid {
 		return Tx{}, fmt.Errorf("tx_by_hash: the first row is not the head")
@@ -126,6 +131,20 @@ func txOf(rows []txFullRow) (Tx, error) {
 		}
 	}
 	return out, nil
+}
+
+// compareTxRows orders tx_by_hash.sql rows: the head (no kind) first,
+// then by kind, source tx hash (lower-case hex, so byte order) and output
+// index.
+func compareTxRows(a, b txFullRow) int {
+	kind := func(r txFullRow) int64 {
+		if !r.Kind.Valid {
+			return -1
+		}
+		return r.Kind.Int64
+	}
+	return cmp.Or(cmp.Compare(kind(a), kind(b)), strings.Compare(a.SourceTxHash.String, b.SourceTxHash.String),
+		cmp.Compare(a.OutputIndex.Int64, b.OutputIndex.Int64))
 }
 
 // txInputRow is a row of tx_inputs.sql (or its consumed twin).

@@ -5,7 +5,7 @@ PKGS := ./...
 STATIC_OUT ?= syncgate
 ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
 
-.PHONY: help demo test test-short build bench bench-limit static image
+.PHONY: help demo test test-short build bench bench-limit bench-pgcost static image
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -31,6 +31,9 @@ bench: ## seed sg_bench_4m if missing (~10 min, ~13 GB), serve it, run every sce
 bench-limit: ## 4 instances on one Redis: how far past its rate limit one key gets (bench/limitcheck.sh)
 	@bash .ci/services
 	@bash bench/limitcheck.sh
+
+bench-pgcost: ## PostgreSQL instructions per cold-path statement, by callgrind (stops the cluster while it counts; bench/pgcost.sh)
+	@bash bench/pgcost.sh
 
 build: ## build ./syncgate
 	$(GO) build -o syncgate .

@@ -4,7 +4,8 @@
 # single-user postgres over BENCH_DB: the same count to a few hundredths of
 # a percent on every run, where timings on a shared VM move by 10-30 %.
 # Each statement is rendered by `syncgate sql` (so BENCH_SERVER's build is
-# what is counted), prepared with a generic plan, as the server runs it,
+# what is counted), prepared with a generic plan and JIT off, as the server
+# runs it,
 # and executed for PGCOST_N sampled targets; the figure is the count with
 # the executions less the count without them, divided by PGCOST_N.
 #
@@ -66,7 +67,9 @@ script() {
     tx_by_hash) types='(bytea)' args="decode('%s', 'hex')" targets=hashes ;;
     *) echo "pgcost: no parameters known for $1" >&2; exit 1 ;;
   esac
-  printf 'SET plan_cache_mode = force_generic_plan;\n\nPREPARE s%s AS\n' "$types"
+  # The server's session settings (dbsync/engine sessionOptions).
+  printf 'SET plan_cache_mode = force_generic_plan;\n\nSET jit = off;\n\nSET max_parallel_workers_per_gather = 0;\n\n'
+  printf 'PREPARE s%s AS\n' "$types"
   "$BENCH_SERVER" sql --layout "$PGCOST_LAYOUT" "sql/dbsync/$1.sql"
   printf ';\n\n'
   head -n "$2" "$scripts/$targets" | while read -r t; do printf "EXECUTE s($args);\n\n" "$t"; done

@@ -4,10 +4,10 @@
 # single-user postgres over BENCH_DB: the same count to a few hundredths of
 # a percent on every run, where timings on a shared VM move by 10-30 %.
 # Each statement is rendered by `syncgate sql` (so BENCH_SERVER's build is
-# what is counted), prepared with a generic plan and JIT off, as the server
-# runs it,
-# and executed for PGCOST_N sampled targets; the figure is the count with
-# the executions less the count without them, divided by PGCOST_N.
+# what is counted), prepared with the server's session settings (generic
+# plan, JIT off) and executed for PGCOST_N sampled targets; the figure is
+# the count with the executions less the count without them, divided by
+# PGCOST_N.
 #
 # It STOPS the PostgreSQL cluster while it counts (a single-user postgres
 # needs the data directory to itself) and starts it again on exit: run it
@@ -61,7 +61,7 @@ psql -XAtq "$BENCH_DB" -c "
 script() {
   local types args targets
   case $1 in
-    utxos_by_address|utxos_by_credential) types='(text, bigint, integer, integer)' args="'%s', -1, -1, 1000" targets=addresses ;;
+    utxos_by_address) types='(text, bigint, integer, integer)' args="'%s', -1, -1, 1000" targets=addresses ;;
     balance_by_address) types='(text)' args="'%s'" targets=addresses ;;
     tx_history_first) types='(text, bigint, bigint, bigint, boolean)' args="'%s', 1000, 0, 101, false" targets=addresses ;;
     tx_by_hash) types='(bytea)' args="decode('%s', 'hex')" targets=hashes ;;

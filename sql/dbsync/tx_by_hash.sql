@@ -4,18 +4,19 @@
 -- snapshot, so it costs one round trip instead of BEGIN, four statements
 -- and COMMIT. One row is the head: the tx's columns (tx_columns), the
 -- rest NULL. The others are one row per input or output with the tx's
--- columns NULL (repeating them cost two hashes and a timestamp to send and to
--- parse per row): kind (0 input, 1 output), the spent output's source tx
--- hash (inputs only), output index, address,
--- lovelace and assets ("policy.name.quantity", fragments.sql
--- "output_assets", read once over inputs and outputs together: one subplan
--- for PostgreSQL to set up per statement instead of two).
+-- columns NULL (repeating them cost two hashes and a timestamp to send
+-- and to parse per row): kind (0 input, 1 output), the spent output's
+-- source tx hash (inputs only), output index, address, lovelace and
+-- assets ("policy.name.quantity", fragments.sql "output_assets", read once
+-- over inputs and outputs together: one subplan for PostgreSQL to set up
+-- per statement instead of two).
 -- The rows come in no order (sorting them cost PostgreSQL about 5 % of the
 -- statement): the caller (txOf) puts the head first, then the inputs by
 -- source tx hash and output index (ledger order), then the outputs by
--- index, as tx_inputs.sql and tx_outputs.sql read them for history pages. For a transaction that failed phase-2 validation the
--- inputs are its collateral inputs and the outputs its collateral return,
--- if any. No row: no such tx.
+-- index, as tx_inputs.sql and tx_outputs.sql read them for history pages.
+-- For a transaction that failed phase-2 validation the inputs are its
+-- collateral inputs and the outputs its collateral return, if any. No
+-- row: no such tx.
 -- $1 bytea tx hash (32 bytes)
 -- Indexes: unique_tx (hash); block_pkey; inputs, core idx_tx_in_tx_in_id
 -- then unique_txout (tx_id, index), consumed idx_tx_out_consumed_by_tx_id;

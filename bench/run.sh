@@ -28,7 +28,7 @@
 #                   holds N transactions and the server reads it (NODE_SOCKET_MAINNET):
 #                   scenarios mempool, tx_status_mempool, utxos_by_address_pending
 #   BENCH_WIDE_WORKLOAD   the wide workload           1 (on). 0 leaves it out. Its scenarios
-#                   (wide_<endpoint>_uniform and _zipf: UTxOs, balance and light history first
+#                   (wide_<endpoint>_uniform, _zipf and _sweep: UTxOs, balance and light history first
 #                   page by address, UTxOs by stake address and by payment credential, tx by
 #                   hash, tx status) run after the others: each request aims at a different target drawn
 #                   from up to BENCH_POPULATION of each kind sampled from BENCH_DB at start,

@@ -28,7 +28,8 @@ import (
 // PostgreSQL and the caches keyed by the tip turn over as in production,
 // instead of from a cache holding the same few answers on a chain that
 // never moves. Their names start with "wide_" and end with the draw:
-// wide_utxos_address_uniform, wide_utxos_address_zipf, …
+// wide_utxos_address_uniform, wide_utxos_address_zipf,
+// wide_utxos_address_sweep, …
 
 var (
 	wideWorkload = flag.Bool("wide-workload", true,
@@ -60,8 +61,13 @@ const wideSamples = 3
 // seconds, and 200,000 hashes drawn uniformly seldom meet twice in that).
 var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "tx_hash", "utxos_credential", "tx_status"}
 
-// wideDraws are the ways a target is drawn.
-var wideDraws = []string{"uniform", "zipf"}
+// wideDraws are the ways a target is drawn. sweep is the custodian's poll:
+// every target once a pass, in a shuffled order, so a target is asked
+// again only after the whole population (a pass of 84,000 addresses at
+// 4,000 req/s lasts about a block); uniform draws with replacement, so at
+// that rate a third of its requests ask for a target already asked under
+// the same tip.
+var wideDraws = []string{"uniform", "zipf", "sweep"}
 
 // wideNames lists every wide scenario's name.
 func wideNames() []string {
@@ -130,9 +136,38 @@ func (z *zipfDraw) draw(r *rand.Rand) int {
 	return int(zz.Uint64())
 }
 
+// sweepDraw walks a fixed shuffle of [0, n) round and round, the workers
+// of every run sharing one position: a run carries on where the one before
+// it (its warm-up, the other mode's run) stopped, so it does not begin with
+// targets just asked for, and both modes meet each target once a pass.
+type sweepDraw struct {
+	order []int32
+	next  atomic.Uint64
+}
+
+func newSweepDraw(n int, seed uint64) *sweepDraw {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x5ee9))
+	r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return &sweepDraw{order: order}
+}
+
+func (s *sweepDraw) draw(*rand.Rand) int {
+	return int(s.order[(s.next.Add(1)-1)%uint64(len(s.order))])
+}
+
 func newDrawer(kind string, n int) (drawer, error) {
-	if kind == "zipf" {
+	switch kind {
+	case "zipf":
 		return newZipfDraw(n, wideZipfS, wideZipfV)
+	case "sweep":
+		if n < 1 {
+			return nil, fmt.Errorf("sweep over nothing")
+		}
+		return newSweepDraw(n, uint64(*populationSeed)), nil
 	}
 	return uniformDraw(n), nil
 }

@@ -17,7 +17,8 @@ import (
 // The Zipf draw is skewed the way it should be: rank 0 takes about
 // 1/H(n, 1.1) of the draws (17% for n = 1,000), the counts fall with the
 // rank, and the top tenth of the ranks takes most draws; the uniform draw
-// spreads them evenly. Both stay in range, whichever worker's source draws.
+// spreads them evenly; the sweep asks each once a pass. All stay in range,
+// whichever worker's source draws.
 func TestDrawDistribution(t *testing.T) {
 	const n, draws = 1000, 200_000
 	count := func(d drawer) []int {
@@ -66,6 +67,40 @@ func TestDrawDistribution(t *testing.T) {
 	lo, hi := slices.Min(uc), slices.Max(uc)
 	if lo < draws/n/2 || hi > 2*draws/n {
 		t.Errorf("uniform: counts from %d to %d, want all near %d", lo, hi, draws/n)
+	}
+
+	// The sweep asks every target once a pass whichever worker draws, and
+	// its order is a shuffle, not the population's order.
+	sw, err := newDrawer("sweep", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const passes = 3
+	sc := make([]int, n)
+	inOrder := 0
+	prev := -1
+	for i := range passes * n {
+		k := sw.draw(rand.New(rand.NewPCG(uint64(i%4), 7)))
+		if k < 0 || k >= n {
+			t.Fatalf("sweep: draw %d out of [0, %d)", k, n)
+		}
+		if i < n && sc[k] != 0 {
+			t.Fatalf("sweep: %d drawn twice in the first pass", k)
+		}
+		sc[k]++
+		if k == prev+1 {
+			inOrder++
+		}
+		prev = k
+	}
+	if lo, hi := slices.Min(sc), slices.Max(sc); lo != passes || hi != passes {
+		t.Errorf("sweep: counts from %d to %d over %d passes, want each %d", lo, hi, passes, passes)
+	}
+	if inOrder > n/10 {
+		t.Errorf("sweep: %d of %d draws followed their predecessor's index: not shuffled", inOrder, passes*n)
+	}
+	if _, err := newDrawer("sweep", 0); err == nil {
+		t.Error("sweep over nothing accepted")
 	}
 	if _, err := newZipfDraw(n, 1, 1); err == nil {
 		t.Error("zipf with s = 1 accepted")
@@ -267,7 +302,10 @@ func TestWideScenariosAndFollower(t *testing.T) {
 		"utxos_credential": "/v1/utxos/credential/", "tx_status": "/v1/tx/status/"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range scenarios {
-		kind := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(s.Name, "wide_"), "_uniform"), "_zipf")
+		kind := strings.TrimPrefix(s.Name, "wide_")
+		for _, d := range wideDraws {
+			kind = strings.TrimSuffix(kind, "_"+d)
+		}
 		if s.Population == 0 || len(s.Paths) != wideSamples || s.Raw == nil {
 			t.Errorf("%s: population %d, %d sample paths, raw %v", s.Name, s.Population, len(s.Paths), s.Raw != nil)
 			continue

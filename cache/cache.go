@@ -145,10 +145,7 @@ func (c *Cache[T]) GetAdmitted(ctx context.Context, key string, load func(contex
 }
 
 func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
-	full := c.name + ":" + key
-	if c.rc != nil {
-		full = c.rc.Key(c.name, key)
-	}
+	full := c.fullKey(key)
 	// A key this instance has not seen lately was not stored by it, so a
 	// first ask goes straight to load (answered, not stored): a partner
 	// polling each of its addresses once a block would otherwise pay a
@@ -198,6 +195,49 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 	})
 	v, _ := res.(T)
 	return v, err
+}
+
+// GetValid is GetTTL for values that may stop holding: valid decides
+// whether a stored value still holds, and version names what a load now
+// reads (concurrent loads of one key and version run once; callers at
+// another version load their own). Like GetTTL, a first ask of a key is
+// neither looked up nor stored (Options.Admit).
+func (c *Cache[T]) GetValid(ctx context.Context, key, version string, valid func(T) bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
+	full := c.fullKey(key)
+	again := c.opts.Admit.Again(full)
+	if again {
+		if v, hit, err := c.lookup(ctx, full); hit && err == nil && valid(v) {
+			metrics.CacheLookup(c.name, true)
+			return v, nil
+		}
+	}
+	metrics.CacheLookup(c.name, false)
+	res, err := c.flights.do(ctx, full+"@"+version, func(ctx context.Context) (any, error) {
+		v, ttl, err := load(ctx)
+		if err == nil && again {
+			c.Put(ctx, key, v, ttl)
+		}
+		return v, err
+	})
+	v, _ := res.(T)
+	return v, err
+}
+
+// Put stores v under key for ttl (≤ 0: Options.TTL).
+func (c *Cache[T]) Put(ctx context.Context, key string, v T, ttl time.Duration) {
+	if ttl <= 0 {
+		ttl = c.opts.TTL
+	}
+	if b, err := c.encode(v); err == nil {
+		c.store(ctx, c.fullKey(key), b, ttl)
+	}
+}
+
+func (c *Cache[T]) fullKey(key string) string {
+	if c.rc != nil {
+		return c.rc.Key(c.name, key)
+	}
+	return c.name + ":" + key
 }
 
 // lookup reads full from Redis, or from the local store when Redis cannot

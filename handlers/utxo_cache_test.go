@@ -16,8 +16,8 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
-// UTxO lists and balances are cached under the tip when asked for a
-// second time (the first ask stores nothing: most keys are asked for
+// UTxO lists and balances are cached under the tip (an address's
+// balance: kept with its block, across tips) when asked for a second time (the first ask stores nothing: most keys are asked for
 // once): the third answer is byte for byte the first, read from Redis (a
 // list in several segments: the segment size is made small), and a list
 // whose first segment is gone is read from the database again. Without
@@ -34,7 +34,7 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 		{"/v1/utxos/address/" + smp.Small, "utxos"},
 		{"/v1/utxos/stake/" + smp.Stake, "utxos"},
 		{"/v1/utxos/credential/" + cred, "utxos"},
-		{"/v1/assets/balance/address/" + smp.Byron, "balance"},
+		{"/v1/assets/balance/address/" + smp.Byron, "balancekept"},
 		{"/v1/assets/balance/stake/" + smp.Stake + "?groupByPolicy=true", "balance"},
 	} {
 		first := get(t, s, tc.path)

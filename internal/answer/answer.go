@@ -13,6 +13,7 @@
 package answer
 
 import (
+	"github.com/syncgate/syncgate/internal/service/touched"
 	"sync"
 	"time"
 
@@ -99,6 +100,9 @@ type Service struct {
 	pendingAnswers *bounded.Map[string, pendingAnswer]
 	// admit: which answers about one identifier are stored (caches.go).
 	admit *cache.Admission
+	// touched: each network's recently touched addresses, which decide
+	// whether a kept answer still holds (balance.go).
+	touched *touched.Set
 }
 
 // New builds the answer caches over o.Redis.
@@ -109,5 +113,6 @@ func New(o Options) *Service {
 	t := o.Tuning.withDefaults()
 	admit := cache.NewAdmission()
 	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize, admit), admit: admit,
-		txJSON: newTxJSONMemo(), hotPages: newHotPages(), pendingAnswers: newPendingAnswers()}
+		txJSON: newTxJSONMemo(), hotPages: newHotPages(), pendingAnswers: newPendingAnswers(),
+		touched: touched.NewSet(touched.DefaultWindow, nil)}
 }

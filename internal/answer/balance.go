@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/service/touched"
 )
 
 // balanceCacheTTL: a balance answer is cached under the tip it was read
@@ -20,9 +23,87 @@ const balanceCacheTTL = 10 * time.Minute
 
 // BalanceByAddress answers GET /v1/assets/balance/address/:address.
 func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "address", addr.String(), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
-		return db.BalanceByAddress(ctx, addr)
+	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByAddress(ctx, addr) }
+	if b, answered, err := s.keptBalance(ctx, db, addr.String(), grouped, read); answered {
+		return b, err
+	}
+	return s.balance(ctx, db, "address", addr.String(), grouped, read)
+}
+
+// keptBalance answers an address's balance from the one kept for it when
+// no block since the one it was read at has paid to or spent from the
+// address (touched.Tracker): a custodian polls its vault addresses once a
+// block, and most of them sit still. A balance is read, answered and (from
+// its second ask on) kept with the block it was read at; the tip read
+// before the statement names that block, and a statement that saw a later
+// block saw the same outputs unless a block between touched the address,
+// which the tracker then reports. answered is false when the tracker does
+// not hold the request's tip (it is catching up, or the tip cannot be
+// had): the caller answers by the tip-keyed way, as without it.
+func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, addr string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
+	tr := s.touched.For(db)
+	pinned, tip, err := s.readAt(ctx, db)
+	if tr == nil || err != nil || tip.BlockNo == nil {
+		return nil, false, nil
+	}
+	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
+	if !tr.Holds(now) {
+		if err := tr.Start(ctx); err != nil || !tr.Holds(now) {
+			tr.Observe(now)
+			return nil, false, nil
+		}
+	}
+	key := pinned.Network.Name + ":address:" + addr + ":" + strconv.FormatBool(grouped)
+	still := func(rec []byte) bool {
+		at, _, good := parseKept(rec)
+		return good && tr.Untouched(addr, at, now)
+	}
+	rec, err := s.caches.balanceKept.GetValid(ctx, key, now.Hash, still, func(ctx context.Context) ([]byte, time.Duration, error) {
+		v, err := read(ctx, pinned)
+		if err != nil {
+			return nil, 0, err
+		}
+		body, err := wire.Encode(ok(wire.ValueOf(v, grouped)))
+		if err != nil {
+			return nil, 0, err
+		}
+		return keptRecord(now, body), balanceCacheTTL, nil
 	})
+	if err != nil {
+		return nil, true, err
+	}
+	if _, body, good := parseKept(rec); good {
+		return body, true, nil
+	}
+	return nil, true, fmt.Errorf("balance: a kept record without its block")
+}
+
+// keptRecord is a kept answer as stored: "<height>:<block hash>:" and the
+// answer's bytes.
+func keptRecord(at touched.Point, body []byte) []byte {
+	b := make([]byte, 0, len(body)+len(at.Hash)+24)
+	b = strconv.AppendInt(b, at.Height, 10)
+	b = append(b, ':')
+	b = append(b, at.Hash...)
+	b = append(b, ':')
+	return append(b, body...)
+}
+
+// parseKept reads a keptRecord; ok is false for anything else.
+func parseKept(rec []byte) (at touched.Point, body []byte, ok bool) {
+	i := bytes.IndexByte(rec, ':')
+	if i <= 0 {
+		return at, nil, false
+	}
+	j := bytes.IndexByte(rec[i+1:], ':')
+	if j <= 0 {
+		return at, nil, false
+	}
+	h, err := strconv.ParseInt(string(rec[:i]), 10, 64)
+	if err != nil {
+		return at, nil, false
+	}
+	return touched.Point{Height: h, Hash: string(rec[i+1 : i+1+j])}, rec[i+2+j:], true
 }
 
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.

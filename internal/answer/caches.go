@@ -51,6 +51,10 @@ type caches struct {
 	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]
+	// An address's balance kept across tips while no block touches the
+	// address (balance.go): balancekept:<network>:address:<address>:<groupByPolicy>,
+	// the value "<height>:<block hash>:" and the answer read at that block.
+	balanceKept *cache.Cache[[]byte]
 	// UTxO lists, in segments (they can run to tens of megabytes):
 	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxos *cache.Segments
@@ -102,6 +106,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		poolBlocks:     poolAnswers("poolblocks"),
 		account:        underTip("account", cache.Options{TTL: accountCacheTTL}),
 		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL, Admit: admit}),
+		balanceKept:    underTip("balancekept", cache.Options{TTL: balanceCacheTTL, Admit: admit}),
 		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
 		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),

@@ -1,0 +1,131 @@
+package answer
+
+import (
+	"bytes"
+	"crypto/rand"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/wire"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	"github.com/syncgate/syncgate/internal/service/touched"
+)
+
+// A balance kept for an address is answered at later tips while no block
+// touches the address, and read again once one pays to it or after a
+// rollback. To tell a kept answer from a fresh one, the kept records are
+// planted with a body no read gives.
+func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
+	requireServices(t)
+	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	raw := testdb.Open(t, dsn)
+	db := testdb.MustOpenDBSync(t, dsn)
+	var pending []chaingen.PendingTx
+	f, err := chaingen.NewFollower(t.Context(), raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: -1, Seed: 3,
+		Manifest: m, Pending: func() []chaingen.PendingTx { p := pending; pending = nil; return p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Redis: testdb.Redis(t)})
+	tr := s.touched.For(db)
+	tipPoint := func() touched.Point {
+		tip, err := db.Tip(t.Context())
+		if err != nil || tip.BlockNo == nil {
+			t.Fatalf("tip: %+v, %v", tip, err)
+		}
+		return touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
+	}
+	fresh := func(addr string) []byte {
+		v, err := db.BalanceByAddress(t.Context(), mustParse(t, addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := wire.Encode(ok(wire.ValueOf(v, false)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ask := func(addr string) []byte {
+		t.Helper()
+		b, err := s.BalanceByAddress(t.Context(), db, mustParse(t, addr), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	appendBlock := func() {
+		t.Helper()
+		if _, err := f.AppendBlock(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		waitTip(t, db, tipPoint().Height)
+		if err := tr.CatchUp(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant := func(addr string, at touched.Point, body []byte) {
+		s.caches.balanceKept.Put(t.Context(), "mainnet:address:"+addr+":false", keptRecord(at, body), 0)
+	}
+
+	quiet, paid := m.ByronAddress.Address, m.Whale.Address
+	if err := tr.CatchUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{quiet, paid} {
+		if b := ask(a); !bytes.Equal(b, fresh(a)) {
+			t.Fatalf("%s: first answer %s, want %s", a, b, fresh(a))
+		}
+	}
+	start := tipPoint()
+	planted := []byte(`{"success":true,"data":{"planted":true}}`)
+	plant(quiet, start, planted)
+	plant(paid, start, planted)
+
+	// A block paying to one of them.
+	hash := make([]byte, 32)
+	_, _ = rand.Read(hash)
+	pending = append(pending, chaingen.PendingTx{Hash: hash, To: []chaingen.PendingOutput{{Address: paid, Lovelace: 7_654_321}}})
+	appendBlock()
+	if b := ask(quiet); !bytes.Equal(b, planted) {
+		t.Errorf("untouched address: %s, want its kept answer", b)
+	}
+	b := ask(paid)
+	if bytes.Equal(b, planted) {
+		t.Fatal("the paid address got its kept answer")
+	}
+	if !bytes.Equal(b, fresh(paid)) {
+		t.Errorf("the paid address: %s, want %s", b, fresh(paid))
+	}
+
+	// A rollback of that block: nothing kept from before it is answered.
+	now := tipPoint()
+	plant(quiet, now, planted)
+	if _, err := f.Rollback(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	appendBlock()
+	if b := ask(quiet); !bytes.Equal(b, fresh(quiet)) {
+		t.Errorf("after a rollback: %s, want %s", b, fresh(quiet))
+	}
+}
+
+// waitTip waits until db's tip memo shows height (requests read the tip
+// through it).
+func waitTip(t *testing.T, db *dbsync.DB, height int64) {
+	t.Helper()
+	for range 100 {
+		tip, err := db.RecentTip(t.Context())
+		if err == nil && tip.BlockNo != nil && *tip.BlockNo >= height {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the tip memo never reached %d", height)
+}

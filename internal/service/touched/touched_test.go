@@ -1,0 +1,187 @@
+package touched
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+)
+
+// touchedSQL is, independently of dbsync, the addresses whose outputs the
+// blocks above a height created or spent.
+func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, above int64) map[string]bool {
+	t.Helper()
+	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
+	if mode == chaingen.ModeConsumed {
+		spent = `JOIN tx_out o ON o.consumed_by_tx_id = t.id`
+	}
+	rows, err := raw.QueryContext(t.Context(), `
+SELECT o.address FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id WHERE b.block_no > $1
+UNION
+SELECT o.address FROM block b JOIN tx t ON t.block_id = b.id `+spent+` WHERE b.block_no > $1`, above)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			t.Fatal(err)
+		}
+		out[a] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+type env struct {
+	t       *testing.T
+	raw     *sql.DB
+	db      *dbsync.DB
+	m       *chaingen.Manifest
+	f       *chaingen.Follower
+	pending []chaingen.PendingTx
+}
+
+func newEnv(t *testing.T, mode chaingen.Mode) *env {
+	testdb.RequirePostgres(t)
+	dsn, m, drop, err := testdb.DBSync(mode, 2500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	e := &env{t: t, raw: testdb.Open(t, dsn).DB, db: testdb.MustOpenDBSync(t, dsn), m: m}
+	e.f, err = chaingen.NewFollower(t.Context(), e.raw, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: 2, Seed: 5,
+		Manifest: m, Pending: func() []chaingen.PendingTx {
+			p := e.pending
+			e.pending = nil
+			return p
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *env) pay(addr string) {
+	hash := make([]byte, 32)
+	_, _ = rand.Read(hash)
+	e.pending = append(e.pending, chaingen.PendingTx{Hash: hash, To: []chaingen.PendingOutput{{Address: addr, Lovelace: 1_234_567}}})
+}
+
+func (e *env) tip() Point {
+	e.t.Helper()
+	tip, err := e.db.Tip(e.t.Context())
+	if err != nil || tip.BlockNo == nil {
+		e.t.Fatalf("tip: %+v, %v", tip, err)
+	}
+	return Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
+}
+
+// The tracker marks exactly the addresses the new blocks paid to or spent
+// from (checked against SQL of its own), vouches for the others between
+// blocks it holds, and for nothing across a rollback, outside its window
+// or on a hash it does not hold.
+func TestTrackerFollowsTouches(t *testing.T) {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
+		t.Run(string(mode), func(t *testing.T) {
+			e := newEnv(t, mode)
+			tr := New(e.db, 4, nil)
+			if err := tr.CatchUp(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			start := e.tip()
+			if !tr.Untouched(e.m.ByronAddress.Address, start, start) {
+				t.Fatal("the block it started at is not held")
+			}
+			paid := e.m.ByronAddress.Address
+			e.pay(paid)
+			for range 3 {
+				if _, err := e.f.AppendBlock(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tr.CatchUp(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			now := e.tip()
+			if now.Height != start.Height+3 {
+				t.Fatalf("tip %d, want %d", now.Height, start.Height+3)
+			}
+			touched := touchedSQL(t, e.raw, mode, start.Height)
+			if !touched[paid] || len(touched) < 3 {
+				t.Fatalf("the blocks touched %d addresses (paid one among them: %v)", len(touched), touched[paid])
+			}
+			for a := range touched {
+				if tr.Untouched(a, start, now) || tr.Untouched(a, now, start) {
+					t.Errorf("%s: touched, vouched for", a)
+				}
+				if !tr.Untouched(a, now, now) {
+					t.Errorf("%s: not vouched for at the tip it was read at", a)
+				}
+			}
+			all := touchedSQL(t, e.raw, mode, -1)
+			vouched := 0
+			for a := range all {
+				if touched[a] {
+					continue
+				}
+				if !tr.Untouched(a, start, now) {
+					t.Errorf("%s: untouched since %d, not vouched for", a, start.Height)
+				}
+				vouched++
+			}
+			if vouched == 0 {
+				t.Fatal("no untouched address to check")
+			}
+			var quiet string
+			for a := range all {
+				if !touched[a] {
+					quiet = a
+					break
+				}
+			}
+			if tr.Untouched(quiet, Point{Height: start.Height, Hash: "00"}, now) {
+				t.Error("vouched for from a block it does not hold")
+			}
+
+			// Past the window (4 blocks), the start is forgotten.
+			for range 3 {
+				if _, err := e.f.AppendBlock(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tr.CatchUp(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			later := e.tip()
+			if tr.Untouched(quiet, start, later) && !touchedSQL(t, e.raw, mode, start.Height)[quiet] {
+				t.Error("vouched for a block out of the window")
+			}
+
+			// A rollback: nothing from before it is vouched for.
+			if _, err := e.f.Rollback(t.Context(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.f.AppendBlock(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.CatchUp(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			after := e.tip()
+			if tr.Untouched(quiet, now, after) {
+				t.Error("vouched for across a rollback")
+			}
+			if !tr.Untouched(quiet, after, after) {
+				t.Error("the tip after the rollback is not held")
+			}
+		})
+	}
+}

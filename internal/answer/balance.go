@@ -78,32 +78,39 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, addr string, g
 	return nil, true, fmt.Errorf("balance: a kept record without its block")
 }
 
-// keptRecord is a kept answer as stored: "<height>:<block hash>:" and the
-// answer's bytes.
+// keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]
+// (JSON, as the cache checks what it reads from Redis).
 func keptRecord(at touched.Point, body []byte) []byte {
-	b := make([]byte, 0, len(body)+len(at.Hash)+24)
+	b := make([]byte, 0, len(body)+len(at.Hash)+26)
+	b = append(b, '[')
 	b = strconv.AppendInt(b, at.Height, 10)
-	b = append(b, ':')
+	b = append(b, ',', '"')
 	b = append(b, at.Hash...)
-	b = append(b, ':')
-	return append(b, body...)
+	b = append(b, '"', ',')
+	b = append(b, body...)
+	return append(b, ']')
 }
 
 // parseKept reads a keptRecord; ok is false for anything else.
 func parseKept(rec []byte) (at touched.Point, body []byte, ok bool) {
-	i := bytes.IndexByte(rec, ':')
-	if i <= 0 {
+	if len(rec) < 2 || rec[0] != '[' || rec[len(rec)-1] != ']' {
 		return at, nil, false
 	}
-	j := bytes.IndexByte(rec[i+1:], ':')
-	if j <= 0 {
+	rec = rec[1 : len(rec)-1]
+	i := bytes.IndexByte(rec, ',')
+	if i <= 0 || len(rec) < i+2 || rec[i+1] != '"' {
 		return at, nil, false
 	}
 	h, err := strconv.ParseInt(string(rec[:i]), 10, 64)
 	if err != nil {
 		return at, nil, false
 	}
-	return touched.Point{Height: h, Hash: string(rec[i+1 : i+1+j])}, rec[i+2+j:], true
+	rest := rec[i+2:]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || len(rest) < j+2 || rest[j+1] != ',' {
+		return at, nil, false
+	}
+	return touched.Point{Height: h, Hash: string(rest[:j])}, rest[j+2:], true
 }
 
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.

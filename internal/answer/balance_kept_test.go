@@ -3,6 +3,7 @@ package answer
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -32,8 +33,13 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(Options{Redis: testdb.Redis(t)})
+	rc := testdb.Redis(t)
+	s := New(Options{Redis: rc})
 	tr := s.touched.For(db)
+	// Another instance on the same Redis reads what s keeps from Redis
+	// (it holds no copy of its own).
+	other := New(Options{Redis: rc})
+	otherTr := other.touched.For(db)
 	tipPoint := func() touched.Point {
 		tip, err := db.Tip(t.Context())
 		if err != nil || tip.BlockNo == nil {
@@ -66,8 +72,10 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitTip(t, db, tipPoint().Height)
-		if err := tr.CatchUp(t.Context()); err != nil {
-			t.Fatal(err)
+		for _, tr := range []*touched.Tracker{tr, otherTr} {
+			if err := tr.CatchUp(t.Context()); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	plant := func(addr string, at touched.Point, body []byte) {
@@ -75,8 +83,13 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 	}
 
 	quiet, paid := m.ByronAddress.Address, m.Whale.Address
-	if err := tr.CatchUp(t.Context()); err != nil {
-		t.Fatal(err)
+	for _, tr := range []*touched.Tracker{tr, otherTr} {
+		if err := tr.CatchUp(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := other.BalanceByAddress(t.Context(), db, mustParse(t, quiet), false); err != nil {
+		t.Fatal(err) // its first ask: not looked up, the next one is
 	}
 	for _, a := range []string{quiet, paid} {
 		if b := ask(a); !bytes.Equal(b, fresh(a)) {
@@ -95,6 +108,9 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 	appendBlock()
 	if b := ask(quiet); !bytes.Equal(b, planted) {
 		t.Errorf("untouched address: %s, want its kept answer", b)
+	}
+	if b, err := other.BalanceByAddress(t.Context(), db, mustParse(t, quiet), false); err != nil || !bytes.Equal(b, planted) {
+		t.Errorf("untouched address on another instance: %s (%v), want the kept answer from Redis", b, err)
 	}
 	b := ask(paid)
 	if bytes.Equal(b, planted) {
@@ -128,4 +144,22 @@ func waitTip(t *testing.T, db *dbsync.DB, height int64) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("the tip memo never reached %d", height)
+}
+
+func TestKeptRecordRoundTrip(t *testing.T) {
+	at := touched.Point{Height: 55727, Hash: "1eb961b051d70ed60648608060b50db93e6905748945b1c62a6a778b6d2ef4c1"}
+	body := []byte(`{"success":true,"data":{"lovelace":"18470872455","assets":{}}}`)
+	rec := keptRecord(at, body)
+	if !json.Valid(rec) {
+		t.Fatalf("%s: not JSON (the cache refuses what is not)", rec)
+	}
+	got, b, ok := parseKept(rec)
+	if !ok || got != at || !bytes.Equal(b, body) {
+		t.Fatalf("parseKept(%s) = %+v, %s, %v", rec, got, b, ok)
+	}
+	for _, bad := range []string{"", "[]", "[1]", `[x,"h",{}]`, `[1,"h"]`, `[1,h,{}]`, `{"success":true}`, `55727:abc:{}`} {
+		if _, _, ok := parseKept([]byte(bad)); ok {
+			t.Errorf("parseKept(%q) accepted", bad)
+		}
+	}
 }

@@ -53,7 +53,7 @@ type caches struct {
 	balance *cache.Cache[[]byte]
 	// An address's balance kept across tips while no block touches the
 	// address (balance.go): balancekept:<network>:address:<address>:<groupByPolicy>,
-	// the value "<height>:<block hash>:" and the answer read at that block.
+	// the value [<height>,"<block hash>",<answer read at that block>].
 	balanceKept *cache.Cache[[]byte]
 	// UTxO lists, in segments (they can run to tens of megabytes):
 	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>

@@ -10,6 +10,7 @@ package touched
 import (
 	"context"
 	"encoding/hex"
+	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -43,8 +44,13 @@ type Tracker struct {
 	// are in last; hashes holds the blocks base..head.
 	base, head int64
 	hashes     map[int64]string
-	last       map[string]int64 // address text → highest height above base that touched it
-	prunedAt   int64
+	// last: an address's digest → the highest height above base that
+	// touched it. Digests keep the map small (mainnet blocks touch about
+	// a thousand addresses each); two addresses sharing one only make
+	// the quiet one look touched, which reads it again.
+	last     map[uint64]int64
+	seed     maphash.Seed
+	prunedAt int64
 
 	busy    atomic.Bool
 	startMu sync.Mutex
@@ -59,7 +65,7 @@ func New(db *dbsync.DB, window int, log *slog.Logger) *Tracker {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Tracker{db: db, window: int64(window), log: log, base: -1, head: -1}
+	return &Tracker{db: db, window: int64(window), log: log, base: -1, head: -1, seed: maphash.MakeSeed()}
 }
 
 // Untouched reports whether addr (its text as db-sync stores it) is known
@@ -78,7 +84,7 @@ func (t *Tracker) Untouched(addr string, a, b Point) bool {
 	if t.hashes[a.Height] != a.Hash || t.hashes[b.Height] != b.Hash {
 		return false
 	}
-	h, ok := t.last[addr]
+	h, ok := t.last[maphash.String(t.seed, addr)]
 	return !ok || h <= lo
 }
 
@@ -162,10 +168,10 @@ func (t *Tracker) CatchUp(ctx context.Context) error {
 		}
 		for _, tx := range b.Txs {
 			for _, m := range tx.Outputs {
-				t.last[m.Address] = b.Height
+				t.last[maphash.String(t.seed, m.Address)] = b.Height
 			}
 			for _, m := range tx.Inputs {
-				t.last[m.Address] = b.Height
+				t.last[maphash.String(t.seed, m.Address)] = b.Height
 			}
 		}
 		t.head = b.Height
@@ -179,7 +185,7 @@ func (t *Tracker) CatchUp(ctx context.Context) error {
 func (t *Tracker) restart(p Point) {
 	t.base, t.head = p.Height, p.Height
 	t.hashes = map[int64]string{p.Height: p.Hash}
-	t.last = map[string]int64{}
+	t.last = map[uint64]int64{}
 	t.prunedAt = p.Height
 }
 

@@ -24,15 +24,15 @@ const balanceCacheTTL = 10 * time.Minute
 // BalanceByAddress answers GET /v1/assets/balance/address/:address.
 func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool) ([]byte, error) {
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByAddress(ctx, addr) }
-	if b, answered, err := s.keptBalance(ctx, db, addr.String(), grouped, read); answered {
+	if b, answered, err := s.keptBalance(ctx, db, touched.Address, addr.String(), grouped, read); answered {
 		return b, err
 	}
 	return s.balance(ctx, db, "address", addr.String(), grouped, read)
 }
 
-// keptBalance answers an address's balance from the one kept for it when
-// no block since the one it was read at has paid to or spent from the
-// address (touched.Tracker): a custodian polls its vault addresses once a
+// keptBalance answers the balance of an address or a payment credential
+// (kind, id) from the one kept for it when no block since the one it was
+// read at has paid to or spent from it (touched.Tracker): a custodian polls its vault addresses once a
 // block, and most of them sit still. A balance is read, answered and (from
 // its second ask on) kept with the block it was read at; the tip read
 // before the statement names that block, and a statement that saw a later
@@ -40,7 +40,7 @@ func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr card
 // which the tracker then reports. answered is false when the tracker does
 // not hold the request's tip (it is catching up, or the tip cannot be
 // had): the caller answers by the tip-keyed way, as without it.
-func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, addr string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
+func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.Kind, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
 	tr := s.touched.For(db)
 	pinned, tip, err := s.readAt(ctx, db)
 	if tr == nil || err != nil || tip.BlockNo == nil {
@@ -53,10 +53,10 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, addr string, g
 			return nil, false, nil
 		}
 	}
-	key := pinned.Network.Name + ":address:" + addr + ":" + strconv.FormatBool(grouped)
+	key := pinned.Network.Name + ":" + keptKinds[kind] + ":" + id + ":" + strconv.FormatBool(grouped)
 	still := func(rec []byte) bool {
 		at, _, good := parseKept(rec)
-		return good && tr.Untouched(addr, at, now)
+		return good && tr.Untouched(kind, id, at, now)
 	}
 	rec, err := s.caches.balanceKept.GetValid(ctx, key, now.Hash, still, func(ctx context.Context) ([]byte, time.Duration, error) {
 		v, err := read(ctx, pinned)
@@ -77,6 +77,9 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, addr string, g
 	}
 	return nil, true, fmt.Errorf("balance: a kept record without its block")
 }
+
+// keptKinds name the kinds of kept balances in their keys.
+var keptKinds = map[touched.Kind]string{touched.Address: "address", touched.Credential: "credential"}
 
 // keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]
 // (JSON, as the cache checks what it reads from Redis).
@@ -122,9 +125,13 @@ func (s *Service) BalanceByStake(ctx context.Context, db *dbsync.DB, key cardano
 
 // BalanceByCredential answers GET /v1/assets/balance/credential/:credential.
 func (s *Service) BalanceByCredential(ctx context.Context, db *dbsync.DB, cred cardano.PaymentCredential, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "credential", cred.Hex(), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
+	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByCredential(ctx, cred)
-	})
+	}
+	if b, answered, err := s.keptBalance(ctx, db, touched.Credential, cred.Hex(), grouped, read); answered {
+		return b, err
+	}
+	return s.balance(ctx, db, "credential", cred.Hex(), grouped, read)
 }
 
 // stakeKeyID names a parsed stake key in cache keys: its hash_raw

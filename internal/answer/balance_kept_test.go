@@ -9,6 +9,7 @@ import (
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"github.com/syncgate/syncgate/internal/service/touched"
@@ -78,9 +79,10 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 			}
 		}
 	}
-	plant := func(addr string, at touched.Point, body []byte) {
-		s.caches.balanceKept.Put(t.Context(), "mainnet:address:"+addr+":false", keptRecord(at, body), 0)
+	plantKey := func(key string, at touched.Point, body []byte) {
+		s.caches.balanceKept.Put(t.Context(), "mainnet:"+key+":false", keptRecord(at, body), 0)
 	}
+	plant := func(addr string, at touched.Point, body []byte) { plantKey("address:"+addr, at, body) }
 
 	quiet, paid := m.ByronAddress.Address, m.Whale.Address
 	for _, tr := range []*touched.Tracker{tr, otherTr} {
@@ -96,10 +98,29 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 			t.Fatalf("%s: first answer %s, want %s", a, b, fresh(a))
 		}
 	}
+	// The paid address's payment credential is touched with it.
+	var credHex string
+	if err := raw.QueryRowContext(t.Context(), `SELECT encode(payment_cred, 'hex') FROM tx_out WHERE address = $1 AND payment_cred IS NOT NULL LIMIT 1`, paid).Scan(&credHex); err != nil {
+		t.Fatal(err)
+	}
+	cred, err := cardano.ParsePaymentCredential(credHex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	askCred := func() []byte {
+		t.Helper()
+		b, err := s.BalanceByCredential(t.Context(), db, cred, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	askCred()
 	start := tipPoint()
 	planted := []byte(`{"success":true,"data":{"planted":true}}`)
 	plant(quiet, start, planted)
 	plant(paid, start, planted)
+	plantKey("credential:"+credHex, start, planted)
 
 	// A block paying to one of them.
 	hash := make([]byte, 32)
@@ -118,6 +139,14 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 	}
 	if !bytes.Equal(b, fresh(paid)) {
 		t.Errorf("the paid address: %s, want %s", b, fresh(paid))
+	}
+
+	credFresh, err := db.BalanceByCredential(t.Context(), cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, want := askCred(), mustEncode(t, credFresh); !bytes.Equal(b, want) {
+		t.Errorf("the paid address's credential: %s, want %s", b, want)
 	}
 
 	// A rollback of that block: nothing kept from before it is answered.
@@ -162,4 +191,13 @@ func TestKeptRecordRoundTrip(t *testing.T) {
 			t.Errorf("parseKept(%q) accepted", bad)
 		}
 	}
+}
+
+func mustEncode(t *testing.T, v dbsync.Value) []byte {
+	t.Helper()
+	b, err := wire.Encode(ok(wire.ValueOf(v, false)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

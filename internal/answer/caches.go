@@ -51,8 +51,9 @@ type caches struct {
 	historyPage *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]
-	// An address's balance kept across tips while no block touches the
-	// address (balance.go): balancekept:<network>:address:<address>:<groupByPolicy>,
+	// A balance by address or payment credential kept across tips while no
+	// block touches it (balance.go):
+	// balancekept:<network>:<address|credential>:<id>:<groupByPolicy>,
 	// the value [<height>,"<block hash>",<answer read at that block>].
 	balanceKept *cache.Cache[[]byte]
 	// UTxO lists, in segments (they can run to tens of megabytes):

@@ -26,6 +26,20 @@ const DefaultWindow = 120
 // catchUpTimeout bounds one background catch-up (a window of blocks).
 const catchUpTimeout = 10 * time.Second
 
+// Kind is what a movement touches: its address (the text db-sync stores)
+// and its payment credential (lower hex; Byron addresses have none).
+type Kind uint64
+
+const (
+	Address Kind = iota
+	Credential
+)
+
+// digest names (kind, id) in the record.
+func (t *Tracker) digest(kind Kind, id string) uint64 {
+	return maphash.String(t.seed, id) ^ uint64(kind)*0x9e3779b97f4a7c15
+}
+
 // Point is a block: its height and its hash in hex, as dbsync.Tip names it.
 type Point struct {
 	Height int64
@@ -44,8 +58,8 @@ type Tracker struct {
 	// are in last; hashes holds the blocks base..head.
 	base, head int64
 	hashes     map[int64]string
-	// last: an address's digest → the highest height above base that
-	// touched it. Digests keep the map small (mainnet blocks touch about
+	// last: an address's or credential's digest → the highest height
+	// above base that touched it. Digests keep the map small (mainnet blocks touch about
 	// a thousand addresses each); two addresses sharing one only make
 	// the quiet one look touched, which reads it again.
 	last     map[uint64]int64
@@ -68,13 +82,13 @@ func New(db *dbsync.DB, window int, log *slog.Logger) *Tracker {
 	return &Tracker{db: db, window: int64(window), log: log, base: -1, head: -1, seed: maphash.MakeSeed()}
 }
 
-// Untouched reports whether addr (its text as db-sync stores it) is known
-// to have been neither paid nor spent from by any block after the lower of
-// a and b up to the higher, both being blocks of the chain the tracker
+// Untouched reports whether the address or payment credential id (kind)
+// is known to have been neither paid nor spent from by any block after the
+// lower of a and b up to the higher, both being blocks of the chain the tracker
 // follows. Anything it does not know (a block outside its window, a hash
 // that is not the one it holds at that height: a rollback, a server on
 // another fork) is false.
-func (t *Tracker) Untouched(addr string, a, b Point) bool {
+func (t *Tracker) Untouched(kind Kind, id string, a, b Point) bool {
 	lo, hi := min(a.Height, b.Height), max(a.Height, b.Height)
 	t.mu.RLock()
 	defer t.mu.RUnlock()
@@ -84,7 +98,7 @@ func (t *Tracker) Untouched(addr string, a, b Point) bool {
 	if t.hashes[a.Height] != a.Hash || t.hashes[b.Height] != b.Hash {
 		return false
 	}
-	h, ok := t.last[maphash.String(t.seed, addr)]
+	h, ok := t.last[t.digest(kind, id)]
 	return !ok || h <= lo
 }
 
@@ -168,10 +182,10 @@ func (t *Tracker) CatchUp(ctx context.Context) error {
 		}
 		for _, tx := range b.Txs {
 			for _, m := range tx.Outputs {
-				t.last[maphash.String(t.seed, m.Address)] = b.Height
+				t.touch(m, b.Height)
 			}
 			for _, m := range tx.Inputs {
-				t.last[maphash.String(t.seed, m.Address)] = b.Height
+				t.touch(m, b.Height)
 			}
 		}
 		t.head = b.Height
@@ -179,6 +193,14 @@ func (t *Tracker) CatchUp(ctx context.Context) error {
 	}
 	t.prune()
 	return nil
+}
+
+// touch records that block height moved m.
+func (t *Tracker) touch(m dbsync.Movement, height int64) {
+	t.last[t.digest(Address, m.Address)] = height
+	if m.PaymentCred != "" {
+		t.last[t.digest(Credential, m.PaymentCred)] = height
+	}
 }
 
 // restart forgets everything and starts the record at p.

@@ -40,6 +40,37 @@ SELECT o.address FROM block b JOIN tx t ON t.block_id = b.id `+spent+` WHERE b.b
 	return out
 }
 
+// touchedCredsSQL is touchedSQL for payment credentials (lower hex).
+func touchedCredsSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, above int64) map[string]bool {
+	t.Helper()
+	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
+	if mode == chaingen.ModeConsumed {
+		spent = `JOIN tx_out o ON o.consumed_by_tx_id = t.id`
+	}
+	rows, err := raw.QueryContext(t.Context(), `
+SELECT encode(o.payment_cred, 'hex') FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id
+WHERE b.block_no > $1 AND o.payment_cred IS NOT NULL
+UNION
+SELECT encode(o.payment_cred, 'hex') FROM block b JOIN tx t ON t.block_id = b.id `+spent+`
+WHERE b.block_no > $1 AND o.payment_cred IS NOT NULL`, above)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		out[c] = true
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 type env struct {
 	t       *testing.T
 	raw     *sql.DB
@@ -97,7 +128,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := e.tip()
-			if !tr.Untouched(e.m.ByronAddress.Address, start, start) {
+			if !tr.Untouched(Address, e.m.ByronAddress.Address, start, start) {
 				t.Fatal("the block it started at is not held")
 			}
 			paid := e.m.ByronAddress.Address
@@ -119,10 +150,10 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatalf("the blocks touched %d addresses (paid one among them: %v)", len(touched), touched[paid])
 			}
 			for a := range touched {
-				if tr.Untouched(a, start, now) || tr.Untouched(a, now, start) {
+				if tr.Untouched(Address, a, start, now) || tr.Untouched(Address, a, now, start) {
 					t.Errorf("%s: touched, vouched for", a)
 				}
-				if !tr.Untouched(a, now, now) {
+				if !tr.Untouched(Address, a, now, now) {
 					t.Errorf("%s: not vouched for at the tip it was read at", a)
 				}
 			}
@@ -132,13 +163,31 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				if touched[a] {
 					continue
 				}
-				if !tr.Untouched(a, start, now) {
+				if !tr.Untouched(Address, a, start, now) {
 					t.Errorf("%s: untouched since %d, not vouched for", a, start.Height)
 				}
 				vouched++
 			}
 			if vouched == 0 {
 				t.Fatal("no untouched address to check")
+			}
+			creds, allCreds := touchedCredsSQL(t, e.raw, mode, start.Height), touchedCredsSQL(t, e.raw, mode, -1)
+			if len(creds) == 0 {
+				t.Fatal("the blocks touched no payment credential")
+			}
+			quietCreds := 0
+			for c := range allCreds {
+				switch untouched := tr.Untouched(Credential, c, start, now); {
+				case creds[c] && untouched:
+					t.Errorf("credential %s: touched, vouched for", c)
+				case !creds[c] && !untouched:
+					t.Errorf("credential %s: untouched, not vouched for", c)
+				case !creds[c]:
+					quietCreds++
+				}
+			}
+			if quietCreds == 0 {
+				t.Fatal("no untouched credential to check")
 			}
 			var quiet string
 			for a := range all {
@@ -147,7 +196,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 					break
 				}
 			}
-			if tr.Untouched(quiet, Point{Height: start.Height, Hash: "00"}, now) {
+			if tr.Untouched(Address, quiet, Point{Height: start.Height, Hash: "00"}, now) {
 				t.Error("vouched for from a block it does not hold")
 			}
 
@@ -161,7 +210,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatal(err)
 			}
 			later := e.tip()
-			if tr.Untouched(quiet, start, later) && !touchedSQL(t, e.raw, mode, start.Height)[quiet] {
+			if tr.Untouched(Address, quiet, start, later) && !touchedSQL(t, e.raw, mode, start.Height)[quiet] {
 				t.Error("vouched for a block out of the window")
 			}
 
@@ -176,10 +225,10 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatal(err)
 			}
 			after := e.tip()
-			if tr.Untouched(quiet, now, after) {
+			if tr.Untouched(Address, quiet, now, after) {
 				t.Error("vouched for across a rollback")
 			}
-			if !tr.Untouched(quiet, after, after) {
+			if !tr.Untouched(Address, quiet, after, after) {
 				t.Error("the tip after the rollback is not held")
 			}
 		})

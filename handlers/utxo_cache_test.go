@@ -17,7 +17,8 @@ import (
 )
 
 // UTxO lists and balances are cached under the tip (an address's
-// balance: kept with its block, across tips) when asked for a second time (the first ask stores nothing: most keys are asked for
+// balance: kept with its block, across tips) when asked for a second
+// time (the first ask stores nothing: most keys are asked for
 // once): the third answer is byte for byte the first, read from Redis (a
 // list in several segments: the segment size is made small), and a list
 // whose first segment is gone is read from the database again. Without

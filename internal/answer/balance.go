@@ -32,8 +32,8 @@ func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr card
 
 // keptBalance answers the balance of an address or a payment credential
 // (kind, id) from the one kept for it when no block since the one it was
-// read at has paid to or spent from it (touched.Tracker): a custodian polls its vault addresses once a
-// block, and most of them sit still. A balance is read, answered and (from
+// read at has paid to or spent from it (touched.Tracker): a custodian
+// polls its vault addresses once a block, and most of them sit still. A balance is read, answered and (from
 // its second ask on) kept with the block it was read at; the tip read
 // before the statement names that block, and a statement that saw a later
 // block saw the same outputs unless a block between touched the address,
@@ -53,7 +53,7 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.K
 			return nil, false, nil
 		}
 	}
-	key := pinned.Network.Name + ":" + keptKinds[kind] + ":" + id + ":" + strconv.FormatBool(grouped)
+	key := pinned.Network.Name + ":" + kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
 	still := func(rec []byte) bool {
 		at, _, good := parseKept(rec)
 		return good && tr.Untouched(kind, id, at, now)
@@ -77,9 +77,6 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.K
 	}
 	return nil, true, fmt.Errorf("balance: a kept record without its block")
 }
-
-// keptKinds name the kinds of kept balances in their keys.
-var keptKinds = map[touched.Kind]string{touched.Address: "address", touched.Credential: "credential"}
 
 // keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]
 // (JSON, as the cache checks what it reads from Redis).

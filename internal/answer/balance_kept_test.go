@@ -53,11 +53,7 @@ func TestBalanceKeptAcrossTipsWhileUntouched(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := wire.Encode(ok(wire.ValueOf(v, false)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+		return mustEncode(t, v)
 	}
 	ask := func(addr string) []byte {
 		t.Helper()

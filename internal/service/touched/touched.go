@@ -35,6 +35,14 @@ const (
 	Credential
 )
 
+// String names the kind in cache keys: "address" or "credential".
+func (k Kind) String() string {
+	if k == Credential {
+		return "credential"
+	}
+	return "address"
+}
+
 // digest names (kind, id) in the record.
 func (t *Tracker) digest(kind Kind, id string) uint64 {
 	return maphash.String(t.seed, id) ^ uint64(kind)*0x9e3779b97f4a7c15

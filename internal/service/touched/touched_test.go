@@ -10,60 +10,36 @@ import (
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// touchedSQL is, independently of dbsync, the addresses whose outputs the
-// blocks above a height created or spent.
-func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, above int64) map[string]bool {
+// touchedSQL is, independently of dbsync, the addresses (kind Address) or
+// payment credentials in lower hex (Credential) whose outputs the blocks
+// above a height created or spent.
+func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, kind Kind, above int64) map[string]bool {
 	t.Helper()
 	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
 	if mode == chaingen.ModeConsumed {
 		spent = `JOIN tx_out o ON o.consumed_by_tx_id = t.id`
 	}
+	col := "o.address"
+	if kind == Credential {
+		col = "encode(o.payment_cred, 'hex')"
+	}
 	rows, err := raw.QueryContext(t.Context(), `
-SELECT o.address FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id WHERE b.block_no > $1
+SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id WHERE b.block_no > $1
 UNION
-SELECT o.address FROM block b JOIN tx t ON t.block_id = b.id `+spent+` WHERE b.block_no > $1`, above)
+SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id `+spent+` WHERE b.block_no > $1`, above)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	out := map[string]bool{}
 	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
+		var id sql.NullString // a Byron address has no payment credential
+		if err := rows.Scan(&id); err != nil {
 			t.Fatal(err)
 		}
-		out[a] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// touchedCredsSQL is touchedSQL for payment credentials (lower hex).
-func touchedCredsSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, above int64) map[string]bool {
-	t.Helper()
-	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
-	if mode == chaingen.ModeConsumed {
-		spent = `JOIN tx_out o ON o.consumed_by_tx_id = t.id`
-	}
-	rows, err := raw.QueryContext(t.Context(), `
-SELECT encode(o.payment_cred, 'hex') FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id
-WHERE b.block_no > $1 AND o.payment_cred IS NOT NULL
-UNION
-SELECT encode(o.payment_cred, 'hex') FROM block b JOIN tx t ON t.block_id = b.id `+spent+`
-WHERE b.block_no > $1 AND o.payment_cred IS NOT NULL`, above)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			t.Fatal(err)
+		if id.Valid {
+			out[id.String] = true
 		}
-		out[c] = true
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -145,7 +121,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 			if now.Height != start.Height+3 {
 				t.Fatalf("tip %d, want %d", now.Height, start.Height+3)
 			}
-			touched := touchedSQL(t, e.raw, mode, start.Height)
+			touched := touchedSQL(t, e.raw, mode, Address, start.Height)
 			if !touched[paid] || len(touched) < 3 {
 				t.Fatalf("the blocks touched %d addresses (paid one among them: %v)", len(touched), touched[paid])
 			}
@@ -157,7 +133,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 					t.Errorf("%s: not vouched for at the tip it was read at", a)
 				}
 			}
-			all := touchedSQL(t, e.raw, mode, -1)
+			all := touchedSQL(t, e.raw, mode, Address, -1)
 			vouched := 0
 			for a := range all {
 				if touched[a] {
@@ -171,7 +147,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 			if vouched == 0 {
 				t.Fatal("no untouched address to check")
 			}
-			creds, allCreds := touchedCredsSQL(t, e.raw, mode, start.Height), touchedCredsSQL(t, e.raw, mode, -1)
+			creds, allCreds := touchedSQL(t, e.raw, mode, Credential, start.Height), touchedSQL(t, e.raw, mode, Credential, -1)
 			if len(creds) == 0 {
 				t.Fatal("the blocks touched no payment credential")
 			}
@@ -210,7 +186,7 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatal(err)
 			}
 			later := e.tip()
-			if tr.Untouched(Address, quiet, start, later) && !touchedSQL(t, e.raw, mode, start.Height)[quiet] {
+			if tr.Untouched(Address, quiet, start, later) && !touchedSQL(t, e.raw, mode, Address, start.Height)[quiet] {
 				t.Error("vouched for a block out of the window")
 			}
 

@@ -201,10 +201,11 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 // whether a stored value still holds, and version names what a load now
 // reads (concurrent loads of one key and version run once; callers at
 // another version load their own). Like GetTTL, a first ask of a key is
-// neither looked up nor stored (Options.Admit).
-func (c *Cache[T]) GetValid(ctx context.Context, key, version string, valid func(T) bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
+// neither looked up nor stored (Options.Admit) unless admitted (as
+// GetAdmitted).
+func (c *Cache[T]) GetValid(ctx context.Context, key, version string, admitted bool, valid func(T) bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
 	full := c.fullKey(key)
-	again := c.opts.Admit.Again(full)
+	again := admitted || c.opts.Admit.Again(full)
 	if again {
 		if v, hit, err := c.lookup(ctx, full); hit && err == nil && valid(v) {
 			metrics.CacheLookup(c.name, true)

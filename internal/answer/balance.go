@@ -1,10 +1,8 @@
 package answer
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -31,86 +29,27 @@ func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr card
 }
 
 // keptBalance answers the balance of an address or a payment credential
-// (kind, id) from the one kept for it when no block since the one it was
-// read at has paid to or spent from it (touched.Tracker): a custodian
-// polls its vault addresses once a block, and most of them sit still. A balance is read, answered and (from
-// its second ask on) kept with the block it was read at; the tip read
-// before the statement names that block, and a statement that saw a later
-// block saw the same outputs unless a block between touched the address,
-// which the tracker then reports. answered is false when the tracker does
-// not hold the request's tip (it is catching up, or the tip cannot be
-// had): the caller answers by the tip-keyed way, as without it.
+// (kind, id) from the one kept for it (kept.go). A balance is kept with
+// the block the request's tip names, read before the statement: a
+// statement that saw a later block saw the same outputs unless a block
+// between touched the address, which the tracker then reports. answered
+// is false when the tracker does not hold the request's tip: the caller
+// answers by the tip-keyed way.
 func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.Kind, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
-	tr := s.touched.For(db)
-	pinned, tip, err := s.readAt(ctx, db)
-	if tr == nil || err != nil || tip.BlockNo == nil {
+	w, tracked := s.keptWayOf(ctx, db)
+	if !tracked {
 		return nil, false, nil
 	}
-	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
-	if !tr.Holds(now) {
-		if err := tr.Start(ctx); err != nil || !tr.Holds(now) {
-			tr.Observe(now)
-			return nil, false, nil
-		}
-	}
-	key := pinned.Network.Name + ":" + kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
-	still := func(rec []byte) bool {
-		at, _, good := parseKept(rec)
-		return good && tr.Untouched(kind, id, at, now)
-	}
-	rec, err := s.caches.balanceKept.GetValid(ctx, key, now.Hash, still, func(ctx context.Context) ([]byte, time.Duration, error) {
+	key := w.pinned.Network.Name + ":" + kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
+	_, body, err := w.answer(ctx, s.caches.balanceKept, kind, id, key, false, balanceCacheTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
 		v, err := read(ctx, pinned)
 		if err != nil {
-			return nil, 0, err
+			return w.now, nil, err
 		}
 		body, err := wire.Encode(ok(wire.ValueOf(v, grouped)))
-		if err != nil {
-			return nil, 0, err
-		}
-		return keptRecord(now, body), balanceCacheTTL, nil
+		return w.now, body, err
 	})
-	if err != nil {
-		return nil, true, err
-	}
-	if _, body, good := parseKept(rec); good {
-		return body, true, nil
-	}
-	return nil, true, fmt.Errorf("balance: a kept record without its block")
-}
-
-// keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]
-// (JSON, as the cache checks what it reads from Redis).
-func keptRecord(at touched.Point, body []byte) []byte {
-	b := make([]byte, 0, len(body)+len(at.Hash)+26)
-	b = append(b, '[')
-	b = strconv.AppendInt(b, at.Height, 10)
-	b = append(b, ',', '"')
-	b = append(b, at.Hash...)
-	b = append(b, '"', ',')
-	b = append(b, body...)
-	return append(b, ']')
-}
-
-// parseKept reads a keptRecord; ok is false for anything else.
-func parseKept(rec []byte) (at touched.Point, body []byte, ok bool) {
-	if len(rec) < 2 || rec[0] != '[' || rec[len(rec)-1] != ']' {
-		return at, nil, false
-	}
-	rec = rec[1 : len(rec)-1]
-	i := bytes.IndexByte(rec, ',')
-	if i <= 0 || len(rec) < i+2 || rec[i+1] != '"' {
-		return at, nil, false
-	}
-	h, err := strconv.ParseInt(string(rec[:i]), 10, 64)
-	if err != nil {
-		return at, nil, false
-	}
-	rest := rec[i+2:]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 || len(rest) < j+2 || rest[j+1] != ',' {
-		return at, nil, false
-	}
-	return touched.Point{Height: h, Hash: string(rest[:j])}, rest[j+2:], true
+	return body, true, err
 }
 
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.

@@ -49,6 +49,10 @@ type caches struct {
 	// and other pages (near the tip or asked for again), the same with
 	// :from:<fromSlot>:<offset> (cursor pages) or :offset:<offset>
 	historyPage *cache.Cache[[]byte]
+	// The same pages kept across tips while no block touches the address
+	// (history.go): historykept:<network>:<the history key's parameters>,
+	// the value [<height>,"<block hash>",<page read at that block>].
+	historyKept *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]
 	// A balance by address or payment credential kept across tips while no
@@ -109,6 +113,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		balance:        underTip("balance", cache.Options{TTL: balanceCacheTTL, Admit: admit}),
 		balanceKept:    underTip("balancekept", cache.Options{TTL: balanceCacheTTL, Admit: admit}),
 		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
+		historyKept:    underTip("historykept", cache.Options{TTL: historyKeptTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
 		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),

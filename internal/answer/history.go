@@ -13,6 +13,7 @@ import (
 	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/platform/bounded"
+	"github.com/syncgate/syncgate/internal/service/touched"
 )
 
 // historyTotalTTL: the cached count is keyed by the tip's block hash, so it
@@ -45,11 +46,14 @@ func (s *Service) historyTotal(db *dbsync.DB, addr cardano.Address) dbsync.Total
 // cached here.
 const historyPageTTL = 2 * time.Minute
 
-// historyPage answers a history page from the cache of pages under the
-// tip (first pages: offset 0, no cursor; cursor pages from a recent slot;
+// historyPage answers a history page of addr from the cache of pages
+// (first pages: offset 0, no cursor; cursor pages from a recent slot;
 // and any page asked for again within historyPageTTL, see hotPages) or
-// builds it; other pages are built each time.
-func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.HistoryQuery, params []string, build func(context.Context, *dbsync.DB) ([]byte, error)) ([]byte, error) {
+// builds it; other pages are built each time. Cached pages are kept
+// across tips while no block touches the address (keptHistory), or
+// cached under the tip while the tracker does not hold it. build returns
+// the page and the tip it was read at.
+func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery, params []string, build func(context.Context, *dbsync.DB) ([]byte, dbsync.Tip, error)) ([]byte, error) {
 	params = append(params, strconv.Itoa(q.Limit), strconv.FormatBool(q.Ascending))
 	if q.FromSlot != nil {
 		params = append(params, "from", strconv.FormatInt(*q.FromSlot, 10), strconv.Itoa(q.Offset))
@@ -65,7 +69,7 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 	first := q.Offset == 0 && q.FromSlot == nil
 	hotKey := db.Network.Name + ":" + strings.Join(params, ":")
 	if !first && !(q.FromSlot != nil && s.recentCursor(ctx, db, *q.FromSlot)) && !s.hotPages.again(hotKey) {
-		b, err := build(ctx, db)
+		b, _, err := build(ctx, db)
 		if err != nil {
 			return nil, err
 		}
@@ -76,11 +80,53 @@ func (s *Service) historyPage(ctx context.Context, db *dbsync.DB, q dbsync.Histo
 	}
 	// Pages other than first ones got here by being asked for again (or
 	// near the tip): stored at once. First pages are stored when asked
-	// for again under the tip (admission).
+	// for again (admission).
+	if b, answered, err := s.keptHistory(ctx, db, addr, hotKey, !first, build); answered {
+		return b, err
+	}
 	return s.byTipAdmitted(ctx, s.caches.historyPage, db, params, !first, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
-		b, err := build(ctx, db)
+		b, _, err := build(ctx, db)
 		return b, historyPageTTL, err
 	})
+}
+
+// historyKeptTTL: how long a history page is kept across tips at most
+// (a block touching the address ends it sooner).
+const historyKeptTTL = 10 * time.Minute
+
+// keptHistory answers a history page from the one kept for it (kept.go)
+// under key. A page is kept with the tip its own statements read (the
+// page's last_updated, read in the same snapshot), and answered at a later
+// tip with that tip's last_updated: the transactions, the total and the
+// cursor are those of every block since while none touched the address.
+// answered is false when the tracker does not hold the request's tip.
+func (s *Service) keptHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, key string, admitted bool, build func(context.Context, *dbsync.DB) ([]byte, dbsync.Tip, error)) (_ []byte, answered bool, _ error) {
+	w, tracked := s.keptWayOf(ctx, db)
+	if !tracked {
+		return nil, false, nil
+	}
+	id := addr.String()
+	at, body, err := w.answer(ctx, s.caches.historyKept, touched.Address, id, key, admitted, historyKeptTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
+		b, tip, err := build(ctx, pinned)
+		if err != nil {
+			return w.now, nil, err
+		}
+		if tip.BlockNo == nil {
+			// No block height to check the record against: kept with
+			// a block no tracker holds, so it is read again next time.
+			return touched.Point{Height: -1}, b, nil
+		}
+		return touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}, b, nil
+	})
+	if err != nil || at == w.now || !w.still(touched.Address, id, at) {
+		// Read now (at the request's tip, or at a later one that paid
+		// to the address: the page names its own), or an error.
+		return body, true, err
+	}
+	if b, ok := wire.WithLastUpdated(body, lastUpdatedOf(w.tip)); ok {
+		return b, true, nil
+	}
+	return body, true, nil
 }
 
 // hotPages remembers which other history pages were asked for lately (per
@@ -140,15 +186,15 @@ func addressDigest(addr cardano.Address) string {
 // address's transactions with their inputs and outputs.
 func (s *Service) DetailedHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery, grouped bool) ([]byte, error) {
 	params := []string{"detailed", addressDigest(addr), strconv.FormatBool(grouped)}
-	return s.historyPage(ctx, db, q, params, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
+	return s.historyPage(ctx, db, addr, q, params, func(ctx context.Context, db *dbsync.DB) ([]byte, dbsync.Tip, error) {
 		page, err := db.TxsByAddress(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
-			return nil, err
+			return nil, page.Tip, err
 		}
 		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
 		return wire.AppendEnvelope(nil, func(b []byte) []byte {
 			return s.txJSON.appendTxs(b, page.Items, grouped)
-		}, &p, &lu), nil
+		}, &p, &lu), page.Tip, nil
 	})
 }
 
@@ -166,10 +212,10 @@ const (
 // LightHistory answers GET /v1/tx/history/:address: a page of the
 // address's transaction references.
 func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.Address, q dbsync.HistoryQuery) ([]byte, error) {
-	return s.historyPage(ctx, db, q, []string{"light", addressDigest(addr)}, func(ctx context.Context, db *dbsync.DB) ([]byte, error) {
+	return s.historyPage(ctx, db, addr, q, []string{"light", addressDigest(addr)}, func(ctx context.Context, db *dbsync.DB) ([]byte, dbsync.Tip, error) {
 		page, err := db.TxHistory(ctx, addr, q, s.historyTotal(db, addr))
 		if err != nil {
-			return nil, err
+			return nil, page.Tip, err
 		}
 		p, lu := historyPagination(q, page), lastUpdatedOf(page.Tip)
 		return wire.AppendEnvelope(make([]byte, 0, envelopeBytes+len(page.Items)*txRefBytes), func(b []byte) []byte {
@@ -181,7 +227,7 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 				b = wire.AppendTxRef(b, r)
 			}
 			return append(b, ']')
-		}, &p, &lu), nil
+		}, &p, &lu), page.Tip, nil
 	})
 }
 

@@ -88,15 +88,34 @@ func AppendEnvelope(b []byte, appendData func([]byte) []byte, p *Pagination, lu 
 		b = append(b, '}')
 	}
 	if lu != nil {
-		b = append(b, `,"last_updated":{"slot_no":`...)
-		b = strconv.AppendInt(b, lu.SlotNo, 10)
-		b = append(b, `,"block_hash":`...)
-		b = appendJSONString(b, lu.BlockHash)
-		b = append(b, `,"block_time":`...)
-		b = appendJSONString(b, lu.BlockTime)
-		b = append(b, '}')
+		b = appendLastUpdated(b, *lu)
 	}
 	return append(b, "}\n"...)
+}
+
+const lastUpdatedField = `,"last_updated":`
+
+func appendLastUpdated(b []byte, lu LastUpdated) []byte {
+	b = append(b, lastUpdatedField+`{"slot_no":`...)
+	b = strconv.AppendInt(b, lu.SlotNo, 10)
+	b = append(b, `,"block_hash":`...)
+	b = appendJSONString(b, lu.BlockHash)
+	b = append(b, `,"block_time":`...)
+	b = appendJSONString(b, lu.BlockTime)
+	return append(b, '}')
+}
+
+// WithLastUpdated returns a copy of an answer AppendEnvelope wrote with
+// a last_updated, naming lu instead (its last field: the data before it
+// stays as it is); ok is false for an answer without one.
+func WithLastUpdated(answer []byte, lu LastUpdated) (_ []byte, ok bool) {
+	i := bytes.LastIndex(answer, []byte(lastUpdatedField))
+	if i < 0 {
+		return nil, false
+	}
+	b := make([]byte, 0, i+len(lu.BlockHash)+len(lu.BlockTime)+96)
+	b = appendLastUpdated(append(b, answer[:i]...), lu)
+	return append(b, "}\n"...), true
 }
 
 // BlockTime renders a db-sync block time (whole seconds, UTC) as ISO 8601

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"testing"
 )
 
@@ -24,5 +25,19 @@ func TestAppendEnvelopeMatchesEncode(t *testing.T) {
 				t.Errorf("pagination %+v, last_updated %v:\n got %s\nwant %s", p, l != nil, got, want)
 			}
 		}
+	}
+}
+
+func TestWithLastUpdated(t *testing.T) {
+	lu := LastUpdated{SlotNo: 7, BlockHash: "ab", BlockTime: "2026-01-01T00:00:00Z"}
+	page := AppendEnvelope(nil, func(b []byte) []byte { return append(b, `[{"last_updated":1}]`...) },
+		&Pagination{Limit: 1}, &LastUpdated{SlotNo: 1, BlockHash: "cd", BlockTime: "2025-01-01T00:00:00Z"})
+	got, ok := WithLastUpdated(page, lu)
+	want := AppendEnvelope(nil, func(b []byte) []byte { return append(b, `[{"last_updated":1}]`...) }, &Pagination{Limit: 1}, &lu)
+	if !ok || !bytes.Equal(got, want) {
+		t.Fatalf("WithLastUpdated = %s, %v; want %s", got, ok, want)
+	}
+	if _, ok := WithLastUpdated([]byte(`{"success":true,"data":1}`), lu); ok {
+		t.Error("an answer without last_updated was rewritten")
 	}
 }

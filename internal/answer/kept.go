@@ -1,0 +1,118 @@
+package answer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/syncgate/syncgate/cache"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/service/touched"
+)
+
+// Answers kept across tips: an answer about an address (or a payment
+// credential) read at one block is the answer at a later block when no
+// block between paid to or spent from it (touched.Tracker). A custodian
+// polls its vault addresses once a block and most of them sit still, so
+// their balances and history pages are read once and answered from the
+// kept record at the blocks after, instead of once a tip.
+
+// keptWay is a request's tracked view: the tracker of its network, the
+// database pinned for it, and the tip it is read at (readAt).
+type keptWay struct {
+	tr     *touched.Tracker
+	pinned *dbsync.DB
+	tip    dbsync.Tip
+	now    touched.Point
+}
+
+// keptWayOf returns the request's tracked view; ok is false when the
+// tracker does not hold the request's tip (it is catching up, or the tip
+// cannot be had): the caller answers by the tip-keyed way, as without it.
+func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok bool) {
+	tr := s.touched.For(db)
+	pinned, tip, err := s.readAt(ctx, db)
+	if tr == nil || err != nil || tip.BlockNo == nil {
+		return w, false
+	}
+	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
+	if !tr.Holds(now) {
+		if err := tr.Start(ctx); err != nil || !tr.Holds(now) {
+			tr.Observe(now)
+			return w, false
+		}
+	}
+	return keptWay{tr: tr, pinned: pinned, tip: tip, now: now}, true
+}
+
+// keptLoad reads an answer through pinned and says the block it holds at
+// (the request's tip read before it, or the tip its own statement read).
+type keptLoad func(ctx context.Context, pinned *dbsync.DB) (at touched.Point, body []byte, err error)
+
+// answer returns the record kept under key for (kind, id) when it still
+// holds at the request's tip, else load's, which is kept from the key's
+// second ask on (first asks: cache.Admission; admitted: at once).
+func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], kind touched.Kind, id, key string, admitted bool, ttl time.Duration, load keptLoad) (at touched.Point, body []byte, err error) {
+	still := func(rec []byte) bool {
+		at, _, good := parseKept(rec)
+		return good && w.tr.Untouched(kind, id, at, w.now)
+	}
+	rec, err := answers.GetValid(ctx, key, w.now.Hash, admitted, still, func(ctx context.Context) ([]byte, time.Duration, error) {
+		at, body, err := load(ctx, w.pinned)
+		if err != nil {
+			return nil, 0, err
+		}
+		return keptRecord(at, body), ttl, nil
+	})
+	if err != nil {
+		return at, nil, err
+	}
+	at, body, good := parseKept(rec)
+	if !good {
+		return at, nil, fmt.Errorf("answer: a kept record without its block")
+	}
+	return at, body, nil
+}
+
+// still reports whether an answer read at block at is the answer at the
+// request's tip too.
+func (w keptWay) still(kind touched.Kind, id string, at touched.Point) bool {
+	return at == w.now || w.tr.Untouched(kind, id, at, w.now)
+}
+
+// keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]
+// (JSON, as the cache checks what it reads from Redis).
+func keptRecord(at touched.Point, body []byte) []byte {
+	b := make([]byte, 0, len(body)+len(at.Hash)+26)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, at.Height, 10)
+	b = append(b, ',', '"')
+	b = append(b, at.Hash...)
+	b = append(b, '"', ',')
+	b = append(b, body...)
+	return append(b, ']')
+}
+
+// parseKept reads a keptRecord; ok is false for anything else.
+func parseKept(rec []byte) (at touched.Point, body []byte, ok bool) {
+	if len(rec) < 2 || rec[0] != '[' || rec[len(rec)-1] != ']' {
+		return at, nil, false
+	}
+	rec = rec[1 : len(rec)-1]
+	i := bytes.IndexByte(rec, ',')
+	if i <= 0 || len(rec) < i+2 || rec[i+1] != '"' {
+		return at, nil, false
+	}
+	h, err := strconv.ParseInt(string(rec[:i]), 10, 64)
+	if err != nil {
+		return at, nil, false
+	}
+	rest := rec[i+2:]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || len(rest) < j+2 || rest[j+1] != ',' {
+		return at, nil, false
+	}
+	return touched.Point{Height: h, Hash: string(rest[:j])}, rest[j+2:], true
+}

@@ -204,24 +204,36 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 // neither looked up nor stored (Options.Admit) unless admitted (as
 // GetAdmitted).
 func (c *Cache[T]) GetValid(ctx context.Context, key, version string, admitted bool, valid func(T) bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
-	full := c.fullKey(key)
-	again := admitted || c.opts.Admit.Again(full)
-	if again {
-		if v, hit, err := c.lookup(ctx, full); hit && err == nil && valid(v) {
-			metrics.CacheLookup(c.name, true)
-			return v, nil
-		}
+	v, hit, again := c.LookupValid(ctx, key, admitted, valid)
+	if hit {
+		return v, nil
 	}
-	metrics.CacheLookup(c.name, false)
-	res, err := c.flights.do(ctx, full+"@"+version, func(ctx context.Context) (any, error) {
+	res, err := c.flights.do(ctx, c.fullKey(key)+"@"+version, func(ctx context.Context) (any, error) {
 		v, ttl, err := load(ctx)
 		if err == nil && again {
 			c.Put(ctx, key, v, ttl)
 		}
 		return v, err
 	})
-	v, _ := res.(T)
+	v, _ = res.(T)
 	return v, err
+}
+
+// LookupValid returns the value stored under key when valid says it still
+// holds (hit). A first ask of a key is not looked up (Options.Admit)
+// unless admitted; again reports whether it was, that is whether a value
+// read now is to be stored (Put) for the next ask.
+func (c *Cache[T]) LookupValid(ctx context.Context, key string, admitted bool, valid func(T) bool) (v T, hit, again bool) {
+	full := c.fullKey(key)
+	again = admitted || c.opts.Admit.Again(full)
+	if again {
+		if v, hit, err := c.lookup(ctx, full); hit && err == nil && valid(v) {
+			metrics.CacheLookup(c.name, true)
+			return v, true, true
+		}
+	}
+	metrics.CacheLookup(c.name, false)
+	return v, false, again
 }
 
 // Put stores v under key for ttl (≤ 0: Options.TTL).

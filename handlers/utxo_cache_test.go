@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/platform/spool"
@@ -106,6 +108,7 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Redis: rc, Log: quietLog,
 		AnswerTuning: answer.Tuning{RecentCursorSlots: 10}})
 	plain := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": seededChains(t)[0].db}, Credentials: testCredentials, Log: quietLog})
+	waitTracked(t, s, rc, smp.Small)
 	// Pages are kept across tips (historykept) once the server follows
 	// the chain, under the tip (history) before.
 	keys := func() int {
@@ -159,6 +162,22 @@ func TestFirstHistoryPagesCached(t *testing.T) {
 			t.Fatalf("%s over the size bound: %d, cached pages %d, want %d", path, r.Status, keys(), before+1)
 		}
 	}
+}
+
+// waitTracked waits until s follows the chain: its tracker of touched
+// addresses starts in the background at the first request, and until it
+// holds the tip answers are cached under the tip (other keys, admitted
+// apart), so a first ask before it and a second after would store nothing.
+func waitTracked(t *testing.T, s *Server, rc *cache.Client, addr string) {
+	t.Helper()
+	for range 200 {
+		get(t, s, "/v1/assets/balance/address/"+addr)
+		if keys, _ := rc.Redis().Keys(t.Context(), rc.Key("balancekept", "mainnet", "*")).Result(); len(keys) > 0 {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatal("the server never followed the chain")
 }
 
 // A transaction's answer, and its 404, are cached under the tip when

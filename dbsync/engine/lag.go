@@ -53,6 +53,15 @@ func (p *pool) noteRead(dest any) {
 	}
 }
 
+// noteReached notes a tip read on p by background work (no client gets
+// it): p has reached it; the floor stays, or a tracker following the
+// primary would take every replica a block behind out of rotation.
+func (p *pool) noteReached(dest any) {
+	if t, ok := dest.(*Tip); ok {
+		raise(&p.tip, t.SlotNo)
+	}
+}
+
 // raise sets v to n when n is larger.
 func raise(v *atomic.Int64, n int64) {
 	for {

@@ -249,8 +249,11 @@ type Snapshot struct {
 	// again on the primary. Nil: only the caller's context counts.
 	attempt context.Context
 	// p is the server the snapshot reads (tips it reads are noted on it).
-	p     *pool
-	stmts map[string]*sqlx.Stmt
+	p *pool
+	// background: the snapshot serves no client (PrimaryTx), so a tip it
+	// reads is noted on p without raising the floor of tips served.
+	background bool
+	stmts      map[string]*sqlx.Stmt
 	// leaveGate frees the request's place at the gate (idempotent).
 	leaveGate func()
 	network   string // labels its statements' metrics
@@ -287,7 +290,11 @@ func (s *Snapshot) GetContext(ctx context.Context, dest any, q sqlfiles.Statemen
 		err = s.Tx.GetContext(ctx, dest, q.Text, args...)
 	}
 	if err == nil && s.p != nil {
-		s.p.noteRead(dest)
+		if s.background {
+			s.p.noteReached(dest)
+		} else {
+			s.p.noteRead(dest)
+		}
 	}
 	return err
 }

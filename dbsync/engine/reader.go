@@ -122,9 +122,13 @@ func (e *Engine) OnPrimary(ctx context.Context, fn func(ctx context.Context, get
 }
 
 // PrimaryTx runs fn in a snapshot on the primary, for background work
-// (no failover, no rotation check).
+// (no failover, no rotation check; the tips it reads are no client's, so
+// they do not hold replicas behind them out of rotation).
 func (e *Engine) PrimaryTx(ctx context.Context, fn func(tx *Snapshot) error) error {
-	return e.primary.readTx(ctx, false, fn)
+	return e.primary.readTx(ctx, false, func(tx *Snapshot) error {
+		tx.background = true
+		return fn(tx)
+	})
 }
 
 // RecentMaxAge is how old a value Recent may return.

@@ -222,3 +222,47 @@ func TestReadsNeverGoBack(t *testing.T) {
 	back := waitFor(t, "caught-up replica reads again", 5*time.Second, func() bool { return rp.eng.Pinned().Server() == "replica1" })
 	t.Logf("caught-up replica read from again %s after replaying", back.Round(time.Millisecond))
 }
+
+// TestBackgroundReadsLeaveReplicasInRotation: a tip read by background
+// work on the primary (PrimaryTx: the tracker of touched addresses, the
+// event scanner) is no client's, so a replica a block behind it stays
+// the one reads go to; a client's read of that tip takes it out of
+// reads until it has the block.
+func TestBackgroundReadsLeaveReplicasInRotation(t *testing.T) {
+	rp := newReplicated(t, engine.Options{})
+	ctx := t.Context()
+	rp.replica.PauseReplay()
+	defer rp.replica.ResumeReplay()
+	rp.advance(t, 2*time.Second)
+	readTip := func(run func(func(tx *engine.Snapshot) error) error) engine.Tip {
+		t.Helper()
+		var tip engine.Tip
+		if err := run(func(tx *engine.Snapshot) (err error) {
+			tip, err = engine.TipIn(ctx, tx)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return tip
+	}
+	ahead := readTip(func(fn func(tx *engine.Snapshot) error) error { return rp.eng.PrimaryTx(ctx, fn) })
+	for i := range 10 {
+		r := rp.eng.Pinned()
+		if r.Server() != "replica1" {
+			t.Fatalf("read %d pinned to %s after a background read of the primary's tip", i, r.Server())
+		}
+		if tip := readTip(func(fn func(tx *engine.Snapshot) error) error { return r.ReadTx(ctx, fn) }); tip.SlotNo >= ahead.SlotNo {
+			t.Fatalf("the replica read slot %d: it was meant to be behind %d", tip.SlotNo, ahead.SlotNo)
+		}
+	}
+	// A client's read on the primary: reads go there until the replica has it.
+	if err := rp.eng.OnPrimary(ctx, func(ctx context.Context, get engine.GetFunc) error {
+		_, err := engine.ReadTip(ctx, get)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if s := rp.eng.Pinned().Server(); s == "replica1" {
+		t.Fatal("reads stayed on a replica behind a tip served")
+	}
+}

@@ -101,8 +101,11 @@ type Service struct {
 	// admit: which answers about one identifier are stored (caches.go).
 	admit *cache.Admission
 	// touched: each network's recently touched addresses, which decide
-	// whether a kept answer still holds (balance.go).
+	// whether a kept answer still holds (kept.go).
 	touched *touched.Set
+	// longLists: UTxO lists found too long to keep across tips lately,
+	// not looked up there (utxo_kept.go).
+	longLists *bounded.Map[string, time.Time]
 }
 
 // New builds the answer caches over o.Redis.
@@ -114,5 +117,5 @@ func New(o Options) *Service {
 	admit := cache.NewAdmission()
 	return &Service{opts: o, tuning: t, caches: newCaches(o.Redis, o.Spool, t.SegmentSize, admit), admit: admit,
 		txJSON: newTxJSONMemo(), hotPages: newHotPages(), pendingAnswers: newPendingAnswers(),
-		touched: touched.NewSet(touched.DefaultWindow, nil)}
+		touched: touched.NewSet(touched.DefaultWindow, nil), longLists: newLongLists()}
 }

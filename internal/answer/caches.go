@@ -45,6 +45,10 @@ type caches struct {
 	account *cache.Cache[[]byte]
 	// tx: <tx hash>:<groupByPolicy>
 	tx *cache.Cache[[]byte]
+	// A transaction kept across tips while its block stays on the chain
+	// (history.go): txkept:<network>:<tx hash>:<groupByPolicy>, the value
+	// [<height>,"<block hash>",<answer read at that block>].
+	txKept *cache.Cache[[]byte]
 	// history: first pages, <detailed:<address digest>:<groupByPolicy>|light:<address digest>>:<limit>:<asc>,
 	// and other pages (near the tip or asked for again), the same with
 	// :from:<fromSlot>:<offset> (cursor pages) or :offset:<offset>
@@ -63,6 +67,11 @@ type caches struct {
 	// UTxO lists, in segments (they can run to tens of megabytes):
 	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxos *cache.Segments
+	// Short UTxO lists of an address or payment credential kept across
+	// tips while no block touches it (utxo_kept.go):
+	// utxoskept:<network>:<address|credential>:<id>, the value
+	// [<height>,"<block hash>",<list read at that block>].
+	utxosKept *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -115,7 +124,9 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		historyPage:    underTip("history", cache.Options{TTL: historyPageTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
 		historyKept:    underTip("historykept", cache.Options{TTL: historyKeptTTL, LocalBytes: historyPageLocalBytes, Admit: admit}),
 		tx:             underTip("tx", cache.Options{TTL: txCacheTTL, NotFound: ErrTxNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
+		txKept:         underTip("txkept", cache.Options{TTL: txCacheTTL, Admit: admit}),
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
+		utxosKept:      underTip("utxoskept", cache.Options{TTL: utxoKeptTTL, Admit: admit}),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 	}
 }

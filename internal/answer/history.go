@@ -234,9 +234,14 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 // Tx answers GET /v1/tx/hash/:hash. Cached under the tip: clients poll a
 // transaction they submitted until it is deep enough, and its answer
 // cannot change before the tip moves (its 404 neither, briefly:
-// NotFoundTTL).
+// NotFoundTTL). A transaction found is also kept across tips while the
+// block it was read at stays on the chain (keptTx).
 func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, grouped bool) ([]byte, error) {
 	params := []string{hash.String(), strconv.FormatBool(grouped)}
+	kept, keep := s.keptTx(ctx, db, strings.Join(params, ":"))
+	if kept != nil {
+		return kept, nil
+	}
 	return s.byTip(ctx, s.caches.tx, db, params, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
 		t, err := db.TxByHash(ctx, hash)
 		if errors.Is(err, dbsync.ErrNotFound) {
@@ -246,8 +251,41 @@ func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, gr
 			return nil, 0, err
 		}
 		size := envelopeBytes + txRefBytes + (len(t.Inputs)+len(t.Outputs))*txIOBytes
-		return wire.AppendEnvelope(make([]byte, 0, size), func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil), txCacheTTL, nil
+		b := wire.AppendEnvelope(make([]byte, 0, size), func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil)
+		keep(ctx, b)
+		return b, txCacheTTL, nil
 	})
+}
+
+// keptTx returns the answer kept for a transaction (params: its key's)
+// when the block it was read at is still on the chain the tracker follows
+// (a transaction's answer names its block and never changes while that
+// block stays; a rollback restarts the tracker, which then holds no block
+// before it). Otherwise it returns keep, which keeps an answer read now
+// from the key's second ask on (admission), with the request's tip (read
+// before the statement, so on the chain with the transaction's block).
+func (s *Service) keptTx(ctx context.Context, db *dbsync.DB, params string) (kept []byte, keep func(context.Context, []byte)) {
+	keep = func(context.Context, []byte) {}
+	w, tracked := s.keptWayOf(ctx, db)
+	if !tracked {
+		return nil, keep
+	}
+	key := w.pinned.Network.Name + ":" + params
+	rec, hit, again := s.caches.txKept.LookupValid(ctx, key, false, func(rec []byte) bool {
+		at, _, good := parseKept(rec)
+		return good && w.tr.Holds(at)
+	})
+	if hit {
+		if _, body, good := parseKept(rec); good {
+			return body, keep
+		}
+	}
+	if again {
+		keep = func(ctx context.Context, body []byte) {
+			s.caches.txKept.Put(ctx, key, keptRecord(w.now, body), txCacheTTL)
+		}
+	}
+	return nil, keep
 }
 
 // txCacheTTL: how long a transaction answer stays cached under its tip.

@@ -2,7 +2,6 @@ package answer
 
 import (
 	"bytes"
-	"crypto/rand"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
-	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"github.com/syncgate/syncgate/internal/service/touched"
 )
 
@@ -20,40 +18,9 @@ import (
 // byte for byte what a fresh read at the later tip gives; to tell a kept
 // page from a fresh one, records are also planted with data no read gives.
 func TestHistoryKeptAcrossTipsWhileUntouched(t *testing.T) {
-	requireServices(t)
-	dsn, m, drop, err := testdb.DBSync(chaingen.ModeConsumed, 2500)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
-	raw := testdb.Open(t, dsn)
-	db := testdb.MustOpenDBSync(t, dsn)
-	var pending []chaingen.PendingTx
-	f, err := chaingen.NewFollower(t.Context(), raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: -1, Seed: 5,
-		Manifest: m, Pending: func() []chaingen.PendingTx { p := pending; pending = nil; return p }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := testdb.Redis(t)
-	s := New(Options{Redis: rc})
-	other := New(Options{Redis: rc})
-	trackers := []*touched.Tracker{s.touched.For(db), other.touched.For(db)}
-	catchUp := func() {
-		t.Helper()
-		for _, tr := range trackers {
-			if err := tr.CatchUp(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	tipNow := func() dbsync.Tip {
-		t.Helper()
-		tip, err := db.Tip(t.Context())
-		if err != nil || tip.BlockNo == nil {
-			t.Fatalf("tip: %+v, %v", tip, err)
-		}
-		return tip
-	}
+	k := newKeptChain(t, chaingen.ModeConsumed)
+	db, m, s, other := k.db, k.m, k.s, k.other
+	tipNow, appendBlock, f := k.tipNow, k.appendBlock, k.f
 	pointOf := func(tip dbsync.Tip) touched.Point { return touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash} }
 	q := dbsync.HistoryQuery{Limit: 5}
 	light := func(s *Service, addr string) []byte {
@@ -75,22 +42,7 @@ func TestHistoryKeptAcrossTipsWhileUntouched(t *testing.T) {
 	// A service of its own for each fresh read: nothing kept, nothing cached.
 	freshLight := func(addr string) []byte { return light(New(Options{}), addr) }
 	freshDetailed := func(addr string) []byte { return detailed(New(Options{}), addr) }
-	appendBlock := func(to string) {
-		t.Helper()
-		if to != "" {
-			hash := make([]byte, 32)
-			_, _ = rand.Read(hash)
-			pending = append(pending, chaingen.PendingTx{Hash: hash, To: []chaingen.PendingOutput{{Address: to, Lovelace: 4_321_000}}})
-		}
-		if _, err := f.AppendBlock(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		waitTip(t, db, *tipNow().BlockNo)
-		catchUp()
-	}
-
 	quiet, paid := m.ByronAddress.Address, m.Whale.Address
-	catchUp()
 	light(other, quiet) // its first ask: not looked up, the next one is
 	// Asked twice under one tip: kept from the second ask.
 	for range 2 {

@@ -29,8 +29,8 @@ type keptWay struct {
 }
 
 // keptWayOf returns the request's tracked view; ok is false when the
-// tracker does not hold the request's tip (it is catching up, or the tip
-// cannot be had): the caller answers by the tip-keyed way, as without it.
+// tracker does not hold the request's tip (it is starting or catching up,
+// or the tip cannot be had): the caller answers by the tip-keyed way, as without it.
 func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok bool) {
 	tr := s.touched.For(db)
 	pinned, tip, err := s.readAt(ctx, db)
@@ -39,10 +39,11 @@ func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok b
 	}
 	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
 	if !tr.Holds(now) {
-		if err := tr.Start(ctx); err != nil || !tr.Holds(now) {
-			tr.Observe(now)
-			return w, false
-		}
+		// Caught up in the background: a request never waits for the
+		// tracker, whose reads go to the primary (which may be the server
+		// that is frozen while a replica answers).
+		tr.Observe(now)
+		return w, false
 	}
 	return keptWay{tr: tr, pinned: pinned, tip: tip, now: now}, true
 }

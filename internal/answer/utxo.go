@@ -70,17 +70,21 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 		if waitFailed(ctx, err) {
 			return err
 		}
-		return streamUTxOs(c, list, nil, nil)
+		return streamUTxOs(c, list, nil, nil, nil)
 	}
 	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
 	gz := acceptsGzip(c.AcceptEncoding)
 	c.W.Header().Set("Vary", "Accept-Encoding")
+	served, keep := s.keptUTxOs(c, db, kind, id)
+	if served {
+		return nil
+	}
 	// A list asked for once under this tip (here) is answered, neither
 	// looked up nor stored (admission, caches.go); asked for again, it is
 	// looked up, else stored, and requests for it meanwhile follow the
 	// one storing it.
 	if !s.admit.Again("utxos:" + key) {
-		return streamUTxOs(c, list, nil, nil)
+		return streamUTxOs(c, list, nil, nil, keep)
 	}
 	for attempt := 0; ; attempt++ {
 		if served, err := s.serveCachedUTxOs(c, ctx, key, gz); served {
@@ -92,7 +96,7 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 			zw, _ := s.caches.utxosGzip.Produce(ctx, key) // no one else produces it: we produce the list
 			z := newGzipCopy(zw, w)
 			defer z.Close()
-			return streamUTxOs(c, list, w, z)
+			return streamUTxOs(c, list, w, z, keep)
 		}
 		if served, err := serveSegments(c, f, false); served {
 			return err
@@ -103,7 +107,7 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, kind, id string, each func(
 		// within their deadlines on a busy database, and nothing was ever
 		// stored (a bench warm-up's end left a 6 MB list at 5 s per poll).
 		if attempt == maxProducerTakeovers {
-			return streamUTxOs(c, list, nil, nil)
+			return streamUTxOs(c, list, nil, nil, keep)
 		}
 	}
 }
@@ -185,9 +189,10 @@ func serveSegments(c Request, r segmentSource, gzipped bool) (served bool, err e
 // usual; after it, the status is already 200, so the connection is aborted:
 // a client must not mistake a cut list for a whole one. The bytes also go
 // to store (nil: not cached), committed only when the list is whole, and
-// compressed to gz (nil: no copy), kept only when the list is in segments.
-func streamUTxOs(c Request, each func(fn func([]dbsync.UTxO) error) error, store *cache.Writer, gz *gzipCopy) error {
-	st := utxoStream{c: c, store: store, gz: gz}
+// compressed to gz (nil: no copy), kept only when the list is in segments,
+// and to keep (nil: not kept across tips), kept only when whole and short.
+func streamUTxOs(c Request, each func(fn func([]dbsync.UTxO) error) error, store *cache.Writer, gz *gzipCopy, keep *keptList) error {
+	st := utxoStream{c: c, store: store, gz: gz, keep: keep}
 	if err := each(st.write); err != nil {
 		if !st.started {
 			return err
@@ -202,6 +207,7 @@ type utxoStream struct {
 	c       Request
 	store   *cache.Writer
 	gz      *gzipCopy
+	keep    *keptList
 	started bool
 	items   int
 	buf     []byte
@@ -224,6 +230,7 @@ func (st *utxoStream) write(chunk []dbsync.UTxO) error {
 	}
 	st.buf = b
 	st.store.Write(b)
+	st.keep.write(b)
 	_, err := st.c.W.Write(b)
 	st.gz.Write(b) // after the client has the bytes: compressing must not delay them
 	return err
@@ -234,10 +241,15 @@ func (st *utxoStream) finish() error {
 		w := st.c.W
 		w.Header().Set("Content-Type", wire.ContentType)
 		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(wire.AppendEnvelope(nil, func(b []byte) []byte { return append(b, "[]"...) }, nil, nil))
+		empty := wire.AppendEnvelope(nil, func(b []byte) []byte { return append(b, "[]"...) }, nil, nil)
+		st.keep.write(empty)
+		st.keep.commit(st.c.Ctx)
+		_, _ = w.Write(empty)
 		return nil
 	}
 	const end = "]}\n"
+	st.keep.write([]byte(end))
+	st.keep.commit(st.c.Ctx)
 	st.store.Write([]byte(end))
 	st.store.Commit()
 	st.gz.Write([]byte(end))

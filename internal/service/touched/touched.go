@@ -74,8 +74,7 @@ type Tracker struct {
 	seed     maphash.Seed
 	prunedAt int64
 
-	busy    atomic.Bool
-	startMu sync.Mutex
+	busy atomic.Bool
 }
 
 // New returns a tracker of db's chain over window blocks (≤ 0:
@@ -115,27 +114,6 @@ func (t *Tracker) Holds(p Point) bool {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.base >= 0 && p.Height >= t.base && p.Height <= t.head && t.hashes[p.Height] == p.Hash
-}
-
-// Start makes the tracker's first record (db-sync's tip; one statement)
-// unless it has one; concurrent callers wait for the one read. It lets
-// the first requests of a server answer the tracked way at once.
-func (t *Tracker) Start(ctx context.Context) error {
-	t.mu.RLock()
-	started := t.base >= 0
-	t.mu.RUnlock()
-	if started {
-		return nil
-	}
-	t.startMu.Lock()
-	defer t.startMu.Unlock()
-	t.mu.RLock()
-	started = t.base >= 0
-	t.mu.RUnlock()
-	if started {
-		return nil
-	}
-	return t.CatchUp(ctx)
 }
 
 // Observe tells the tracker a block a server is at. When the tracker does

@@ -87,9 +87,10 @@ const historyPageLocalBytes = 16 << 20
 // (0: the cache package's default).
 //
 // The answers about one identifier (balances, transactions, history
-// pages, UTxO lists) are stored only when asked for again under the same
-// tip (admit, cache.Admission): most such keys are asked for once (a
-// custodian polling each of its addresses once a block), and storing them
+// pages, UTxO lists) are stored only when their key is asked for again
+// (admit, cache.Admission; a tip-keyed key under the same tip, a kept one
+// at any): most tip-keyed keys are asked for once (a custodian polling
+// each of its addresses once a block), and storing them
 // was a Redis write and its memory for nothing; a first ask is not looked
 // up either, which saved a Redis round trip per cold request.
 func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.Admission) caches {

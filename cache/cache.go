@@ -197,26 +197,36 @@ func (c *Cache[T]) get(ctx context.Context, key string, admitted bool, load func
 	return v, err
 }
 
-// GetValid is GetTTL for values that may stop holding: valid decides
-// whether a stored value still holds, and version names what a load now
-// reads (concurrent loads of one key and version run once; callers at
-// another version load their own). Like GetTTL, a first ask of a key is
-// neither looked up nor stored (Options.Admit) unless admitted (as
-// GetAdmitted).
-func (c *Cache[T]) GetValid(ctx context.Context, key, version string, admitted bool, valid func(T) bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
-	v, hit, again := c.LookupValid(ctx, key, admitted, valid)
-	if hit {
-		return v, nil
-	}
+// Load runs load once for concurrent callers of one key and version
+// (version names what a load now reads; callers at another version load
+// their own) and stores its value when store says so (LookupValid's
+// again): the other half of LookupValid.
+func (c *Cache[T]) Load(ctx context.Context, key, version string, store bool, load func(context.Context) (T, time.Duration, error)) (T, error) {
 	res, err := c.flights.do(ctx, c.fullKey(key)+"@"+version, func(ctx context.Context) (any, error) {
 		v, ttl, err := load(ctx)
-		if err == nil && again {
+		if err == nil && store {
 			c.Put(ctx, key, v, ttl)
 		}
 		return v, err
 	})
-	v, _ = res.(T)
+	v, _ := res.(T)
 	return v, err
+}
+
+// Peek returns the value this instance holds in process under key (a
+// LocalFirst cache's copy; a remembered not-found is a hit with
+// Options.NotFound), without Redis or admission: for a caller that would
+// otherwise look elsewhere first.
+func (c *Cache[T]) Peek(key string) (v T, hit bool, err error) {
+	b, r := c.local.get(c.fullKey(key))
+	if r != found {
+		return v, false, nil
+	}
+	v, hit, err = c.answer(b, c.trusted)
+	if hit {
+		metrics.CacheLookup(c.name, true)
+	}
+	return v, hit, err
 }
 
 // LookupValid returns the value stored under key when valid says it still

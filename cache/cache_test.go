@@ -482,3 +482,56 @@ func TestLocalFirst(t *testing.T) {
 		t.Errorf("%d loads, want 2", loads.Load())
 	}
 }
+
+// LookupValid and Load: a value that no longer holds is a miss; a first
+// ask of a key is not looked up and what Load reads then is not stored;
+// from the second ask on it is, and concurrent loads of one version run
+// once.
+func TestLookupValidAndLoad(t *testing.T) {
+	rc := testdb.Redis(t)
+	c := cache.NewRawJSON(rc, "valid", cache.Options{TTL: time.Minute, Admit: cache.NewAdmission()})
+	ctx := t.Context()
+	holds := func(want string) func([]byte) bool {
+		return func(b []byte) bool { return string(b) == want }
+	}
+	if _, hit, again := c.LookupValid(ctx, "k", false, holds("1")); hit || again {
+		t.Fatalf("first ask: hit %v, again %v", hit, again)
+	}
+	var loads atomic.Int32
+	load := func(ctx context.Context) ([]byte, time.Duration, error) {
+		loads.Add(1)
+		time.Sleep(20 * time.Millisecond)
+		return []byte("1"), 0, nil
+	}
+	if _, err := c.Load(ctx, "k", "v1", false, load); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rc.Redis().Exists(ctx, rc.Key("valid", "k")).Result(); n != 0 {
+		t.Fatal("stored at the first ask")
+	}
+	_, hit, again := c.LookupValid(ctx, "k", false, holds("1"))
+	if hit || !again {
+		t.Fatalf("second ask: hit %v, again %v", hit, again)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if v, err := c.Load(ctx, "k", "v2", again, load); err != nil || string(v) != "1" {
+				t.Errorf("load: %s, %v", v, err)
+			}
+		})
+	}
+	wg.Wait()
+	if loads.Load() != 2 {
+		t.Fatalf("%d loads, want one per version", loads.Load())
+	}
+	if v, hit, _ := c.LookupValid(ctx, "k", false, holds("1")); !hit || string(v) != "1" {
+		t.Fatalf("third ask: %s, hit %v", v, hit)
+	}
+	if _, hit, _ := c.LookupValid(ctx, "k", false, holds("2")); hit {
+		t.Fatal("a value that no longer holds was a hit")
+	}
+	if _, hit, again := c.LookupValid(ctx, "new", true, holds("1")); hit || !again {
+		t.Fatalf("admitted key: hit %v, again %v", hit, again)
+	}
+}

@@ -31,7 +31,7 @@ func (s *Service) byTip(ctx context.Context, answers *cache.Cache[[]byte], db *d
 func (s *Service) byTipAdmitted(ctx context.Context, answers *cache.Cache[[]byte], db *dbsync.DB, params []string, admitted bool, build func(context.Context, *dbsync.DB) ([]byte, time.Duration, error)) ([]byte, error) {
 	db, tip, tipErr := s.readAt(ctx, db)
 	if tipErr == nil {
-		key := db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
+		key := tipKey(db, tip, params)
 		load := func(ctx context.Context) ([]byte, time.Duration, error) { return build(ctx, db) }
 		if admitted {
 			return answers.GetAdmitted(ctx, key, load)
@@ -43,6 +43,11 @@ func (s *Service) byTipAdmitted(ctx context.Context, answers *cache.Cache[[]byte
 	}
 	b, _, err := build(ctx, db)
 	return b, err
+}
+
+// tipKey is an answer's key under the tip (byTip).
+func tipKey(db *dbsync.DB, tip dbsync.Tip, params []string) string {
+	return db.Network.Name + ":" + tip.BlockHash + ":" + strings.Join(params, ":")
 }
 
 // byTipEnvelope is byTip for answers encoded from an envelope.

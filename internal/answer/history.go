@@ -238,7 +238,14 @@ func (s *Service) LightHistory(ctx context.Context, db *dbsync.DB, addr cardano.
 // block it was read at stays on the chain (keptTx).
 func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, grouped bool) ([]byte, error) {
 	params := []string{hash.String(), strconv.FormatBool(grouped)}
-	kept, keep := s.keptTx(ctx, db, strings.Join(params, ":"))
+	// This instance's copy under the tip first: a transaction polled many
+	// times under one tip costs what it did before it was kept.
+	if pinned, tip, err := s.readAt(ctx, db); err == nil {
+		if b, hit, err := s.caches.tx.Peek(tipKey(pinned, tip, params)); hit {
+			return b, err
+		}
+	}
+	kept, keep := s.keptTx(ctx, db, params)
 	if kept != nil {
 		return kept, nil
 	}
@@ -252,38 +259,46 @@ func (s *Service) Tx(ctx context.Context, db *dbsync.DB, hash cardano.TxHash, gr
 		}
 		size := envelopeBytes + txRefBytes + (len(t.Inputs)+len(t.Outputs))*txIOBytes
 		b := wire.AppendEnvelope(make([]byte, 0, size), func(b []byte) []byte { return wire.AppendTx(b, t, grouped) }, nil, nil)
-		keep(ctx, b)
+		if keep.key != "" {
+			s.caches.txKept.Put(ctx, keep.key, keptRecord(keep.at, b), txCacheTTL)
+		}
 		return b, txCacheTTL, nil
 	})
+}
+
+// txToKeep says where a transaction read now is kept: under key (""
+// when it is not), with the block at.
+type txToKeep struct {
+	key string
+	at  touched.Point
 }
 
 // keptTx returns the answer kept for a transaction (params: its key's)
 // when the block it was read at is still on the chain the tracker follows
 // (a transaction's answer names its block and never changes while that
 // block stays; a rollback restarts the tracker, which then holds no block
-// before it). Otherwise it returns keep, which keeps an answer read now
-// from the key's second ask on (admission), with the request's tip (read
-// before the statement, so on the chain with the transaction's block).
-func (s *Service) keptTx(ctx context.Context, db *dbsync.DB, params string) (kept []byte, keep func(context.Context, []byte)) {
-	keep = func(context.Context, []byte) {}
+// before it). Otherwise it says where an answer read now is kept: from the
+// key's second ask on (admission), with the request's tip (read before
+// the statement, so on the chain with the transaction's block).
+func (s *Service) keptTx(ctx context.Context, db *dbsync.DB, params []string) (kept []byte, keep txToKeep) {
 	w, tracked := s.keptWayOf(ctx, db)
 	if !tracked {
 		return nil, keep
 	}
-	key := w.pinned.Network.Name + ":" + params
-	rec, hit, again := s.caches.txKept.LookupValid(ctx, key, false, func(rec []byte) bool {
-		at, _, good := parseKept(rec)
-		return good && w.tr.Holds(at)
+	key := w.pinned.Network.Name + ":" + params[0] + ":" + params[1]
+	_, hit, again := s.caches.txKept.LookupValid(ctx, key, false, func(rec []byte) bool {
+		at, body, good := parseKept(rec)
+		if good && w.tr.Holds(at) {
+			kept = body
+			return true
+		}
+		return false
 	})
 	if hit {
-		if _, body, good := parseKept(rec); good {
-			return body, keep
-		}
+		return kept, keep
 	}
 	if again {
-		keep = func(ctx context.Context, body []byte) {
-			s.caches.txKept.Put(ctx, key, keptRecord(w.now, body), txCacheTTL)
-		}
+		keep = txToKeep{key: key, at: w.now}
 	}
 	return nil, keep
 }

@@ -56,11 +56,21 @@ type keptLoad func(ctx context.Context, pinned *dbsync.DB) (at touched.Point, bo
 // holds at the request's tip, else load's, which is kept from the key's
 // second ask on (first asks: cache.Admission; admitted: at once).
 func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], kind touched.Kind, id, key string, admitted bool, ttl time.Duration, load keptLoad) (at touched.Point, body []byte, err error) {
+	var keptAt touched.Point
+	var kept []byte
 	still := func(rec []byte) bool {
-		at, _, good := parseKept(rec)
-		return good && w.tr.Untouched(kind, id, at, w.now)
+		at, body, good := parseKept(rec)
+		if good && w.tr.Untouched(kind, id, at, w.now) {
+			keptAt, kept = at, body
+			return true
+		}
+		return false
 	}
-	rec, err := answers.GetValid(ctx, key, w.now.Hash, admitted, still, func(ctx context.Context) ([]byte, time.Duration, error) {
+	_, hit, again := answers.LookupValid(ctx, key, admitted, still)
+	if hit {
+		return keptAt, kept, nil
+	}
+	rec, err := answers.Load(ctx, key, w.now.Hash, again, func(ctx context.Context) ([]byte, time.Duration, error) {
 		at, body, err := load(ctx, w.pinned)
 		if err != nil {
 			return nil, 0, err

@@ -44,19 +44,22 @@ func (s *Service) keptUTxOs(c Request, db *dbsync.DB, kind, id string) (served b
 	if _, long := s.longLists.Get(key); long {
 		return false, nil
 	}
-	rec, hit, again := s.caches.utxosKept.LookupValid(c.Ctx, key, false, func(rec []byte) bool {
-		at, _, good := parseKept(rec)
-		return good && w.tr.Untouched(k, id, at, w.now)
+	var body []byte
+	_, hit, again := s.caches.utxosKept.LookupValid(c.Ctx, key, false, func(rec []byte) bool {
+		at, b, good := parseKept(rec)
+		if good && w.tr.Untouched(k, id, at, w.now) {
+			body = b
+			return true
+		}
+		return false
 	})
 	if hit {
-		if _, body, good := parseKept(rec); good {
-			h := c.W.Header()
-			h.Set("Content-Type", wire.ContentType)
-			h.Set("Content-Length", strconv.Itoa(len(body)))
-			c.W.WriteHeader(http.StatusOK)
-			_, _ = c.W.Write(body)
-			return true, nil
-		}
+		h := c.W.Header()
+		h.Set("Content-Type", wire.ContentType)
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		c.W.WriteHeader(http.StatusOK)
+		_, _ = c.W.Write(body)
+		return true, nil
 	}
 	if !again {
 		return false, nil

@@ -286,14 +286,7 @@ func (s *Service) keptTx(ctx context.Context, db *dbsync.DB, params []string) (k
 		return nil, keep
 	}
 	key := w.pinned.Network.Name + ":" + params[0] + ":" + params[1]
-	_, hit, again := s.caches.txKept.LookupValid(ctx, key, false, func(rec []byte) bool {
-		at, body, good := parseKept(rec)
-		if good && w.tr.Holds(at) {
-			kept = body
-			return true
-		}
-		return false
-	})
+	_, kept, hit, again := w.lookup(ctx, s.caches.txKept, key, false, w.tr.Holds)
 	if hit {
 		return kept, keep
 	}

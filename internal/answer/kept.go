@@ -16,8 +16,10 @@ import (
 // credential) read at one block is the answer at a later block when no
 // block between paid to or spent from it (touched.Tracker). A custodian
 // polls its vault addresses once a block and most of them sit still, so
-// their balances and history pages are read once and answered from the
-// kept record at the blocks after, instead of once a tip.
+// their balances, history pages and short UTxO lists are read once and
+// answered from the kept record at the blocks after, instead of once a
+// tip. Transactions are kept while the block they were read at stays on
+// the chain (history.go).
 
 // keptWay is a request's tracked view: the tracker of its network, the
 // database pinned for it, and the tip it is read at (readAt).
@@ -56,17 +58,9 @@ type keptLoad func(ctx context.Context, pinned *dbsync.DB) (at touched.Point, bo
 // holds at the request's tip, else load's, which is kept from the key's
 // second ask on (first asks: cache.Admission; admitted: at once).
 func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], kind touched.Kind, id, key string, admitted bool, ttl time.Duration, load keptLoad) (at touched.Point, body []byte, err error) {
-	var keptAt touched.Point
-	var kept []byte
-	still := func(rec []byte) bool {
-		at, body, good := parseKept(rec)
-		if good && w.tr.Untouched(kind, id, at, w.now) {
-			keptAt, kept = at, body
-			return true
-		}
-		return false
-	}
-	_, hit, again := answers.LookupValid(ctx, key, admitted, still)
+	keptAt, kept, hit, again := w.lookup(ctx, answers, key, admitted, func(at touched.Point) bool {
+		return w.tr.Untouched(kind, id, at, w.now)
+	})
 	if hit {
 		return keptAt, kept, nil
 	}
@@ -85,6 +79,21 @@ func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], kind 
 		return at, nil, fmt.Errorf("answer: a kept record without its block")
 	}
 	return at, body, nil
+}
+
+// lookup returns the record kept under key when holds says the block it
+// was read at still vouches for it (cache.LookupValid: again says whether
+// an answer read now is to be kept).
+func (w keptWay) lookup(ctx context.Context, answers *cache.Cache[[]byte], key string, admitted bool, holds func(at touched.Point) bool) (at touched.Point, body []byte, hit, again bool) {
+	_, hit, again = answers.LookupValid(ctx, key, admitted, func(rec []byte) bool {
+		a, b, good := parseKept(rec)
+		if good && holds(a) {
+			at, body = a, b
+			return true
+		}
+		return false
+	})
+	return at, body, hit, again
 }
 
 // still reports whether an answer read at block at is the answer at the

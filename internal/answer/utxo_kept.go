@@ -44,14 +44,8 @@ func (s *Service) keptUTxOs(c Request, db *dbsync.DB, kind, id string) (served b
 	if _, long := s.longLists.Get(key); long {
 		return false, nil
 	}
-	var body []byte
-	_, hit, again := s.caches.utxosKept.LookupValid(c.Ctx, key, false, func(rec []byte) bool {
-		at, b, good := parseKept(rec)
-		if good && w.tr.Untouched(k, id, at, w.now) {
-			body = b
-			return true
-		}
-		return false
+	_, body, hit, again := w.lookup(c.Ctx, s.caches.utxosKept, key, false, func(at touched.Point) bool {
+		return w.tr.Untouched(k, id, at, w.now)
 	})
 	if hit {
 		h := c.W.Header()

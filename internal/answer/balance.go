@@ -22,26 +22,27 @@ const balanceCacheTTL = 10 * time.Minute
 // BalanceByAddress answers GET /v1/assets/balance/address/:address.
 func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool) ([]byte, error) {
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByAddress(ctx, addr) }
-	if b, answered, err := s.keptBalance(ctx, db, touched.Address, addr.String(), grouped, read); answered {
+	if b, answered, err := s.keptBalance(ctx, db, addressSubject(addr.String()), addr.String(), grouped, read); answered {
 		return b, err
 	}
 	return s.balance(ctx, db, "address", addr.String(), grouped, read)
 }
 
-// keptBalance answers the balance of an address or a payment credential
-// (kind, id) from the one kept for it (kept.go). A balance is kept with
+// keptBalance answers the balance of an address, a payment credential or
+// a stake key (about; id names it in the key) from the one kept for it
+// (kept.go). A balance is kept with
 // the block the request's tip names, read before the statement: a
 // statement that saw a later block saw the same outputs unless a block
 // between touched the address, which the tracker then reports. answered
 // is false when the tracker does not hold the request's tip: the caller
 // answers by the tip-keyed way.
-func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.Kind, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
+func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, about subject, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
 	w, tracked := s.keptWayOf(ctx, db)
 	if !tracked {
 		return nil, false, nil
 	}
-	key := w.pinned.Network.Name + ":" + kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
-	_, body, err := w.answer(ctx, s.caches.balanceKept, kind, id, key, false, balanceCacheTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
+	key := w.pinned.Network.Name + ":" + about.kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
+	_, body, err := w.answer(ctx, s.caches.balanceKept, about, key, false, balanceCacheTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
 		v, err := read(ctx, pinned)
 		if err != nil {
 			return w.now, nil, err
@@ -54,9 +55,12 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, kind touched.K
 
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.
 func (s *Service) BalanceByStake(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, grouped bool) ([]byte, error) {
-	return s.balance(ctx, db, "stake", stakeKeyID(key), grouped, func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
-		return db.BalanceByStake(ctx, key)
-	})
+	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByStake(ctx, key) }
+	id := stakeKeyID(key)
+	if b, answered, err := s.keptBalance(ctx, db, stakeSubject(key), id, grouped, read); answered {
+		return b, err
+	}
+	return s.balance(ctx, db, "stake", id, grouped, read)
 }
 
 // BalanceByCredential answers GET /v1/assets/balance/credential/:credential.
@@ -64,7 +68,7 @@ func (s *Service) BalanceByCredential(ctx context.Context, db *dbsync.DB, cred c
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByCredential(ctx, cred)
 	}
-	if b, answered, err := s.keptBalance(ctx, db, touched.Credential, cred.Hex(), grouped, read); answered {
+	if b, answered, err := s.keptBalance(ctx, db, credentialSubject(cred.Hex()), cred.Hex(), grouped, read); answered {
 		return b, err
 	}
 	return s.balance(ctx, db, "credential", cred.Hex(), grouped, read)

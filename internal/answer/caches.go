@@ -59,17 +59,17 @@ type caches struct {
 	historyKept *cache.Cache[[]byte]
 	// balance: <address|stake|credential>:<id>:<groupByPolicy>
 	balance *cache.Cache[[]byte]
-	// A balance by address or payment credential kept across tips while no
-	// block touches it (balance.go):
-	// balancekept:<network>:<address|credential>:<id>:<groupByPolicy>,
+	// A balance by address, payment credential or stake key kept across
+	// tips while no block touches it (balance.go):
+	// balancekept:<network>:<address|credential|stake>:<id>:<groupByPolicy>,
 	// the value [<height>,"<block hash>",<answer read at that block>].
 	balanceKept *cache.Cache[[]byte]
 	// UTxO lists, in segments (they can run to tens of megabytes):
 	// utxos:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxos *cache.Segments
-	// Short UTxO lists of an address or payment credential kept across
-	// tips while no block touches it (utxo_kept.go):
-	// utxoskept:<network>:<address|credential>:<id>, the value
+	// Short UTxO lists of an address, payment credential or stake key kept
+	// across tips while no block touches it (utxo_kept.go):
+	// utxoskept:<network>:<address|credential|stake>:<id>, the value
 	// [<height>,"<block hash>",<list read at that block>].
 	utxosKept *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:

@@ -105,8 +105,8 @@ func (s *Service) keptHistory(ctx context.Context, db *dbsync.DB, addr cardano.A
 	if !tracked {
 		return nil, false, nil
 	}
-	id := addr.String()
-	at, body, err := w.answer(ctx, s.caches.historyKept, touched.Address, id, key, admitted, historyKeptTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
+	about := addressSubject(addr.String())
+	at, body, err := w.answer(ctx, s.caches.historyKept, about, key, admitted, historyKeptTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
 		b, tip, err := build(ctx, pinned)
 		if err != nil {
 			return w.now, nil, err
@@ -118,7 +118,7 @@ func (s *Service) keptHistory(ctx context.Context, db *dbsync.DB, addr cardano.A
 		}
 		return touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}, b, nil
 	})
-	if err != nil || at == w.now || !w.still(touched.Address, id, at) {
+	if err != nil || at == w.now || !w.still(about, at) {
 		// Read now (at the request's tip, or at a later one that paid
 		// to the address: the page names its own), or an error.
 		return body, true, err

@@ -9,17 +9,38 @@ import (
 
 	"github.com/syncgate/syncgate/cache"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/service/touched"
 )
 
 // Answers kept across tips: an answer about an address (or a payment
-// credential) read at one block is the answer at a later block when no
+// credential, or a stake key) read at one block is the answer at a later block when no
 // block between paid to or spent from it (touched.Tracker). A custodian
 // polls its vault addresses once a block and most of them sit still, so
 // their balances, history pages and short UTxO lists are read once and
 // answered from the kept record at the blocks after, instead of once a
 // tip. Transactions are kept while the block they were read at stays on
 // the chain (history.go).
+
+// subject is what a kept answer is about: an address, a payment
+// credential, or a stake key by its reward addresses' bech32 views (a bare
+// stake credential names two, the key and the script one: the answer reads
+// whichever exists, so it holds while neither moved).
+type subject struct {
+	kind touched.Kind
+	ids  []string
+}
+
+func addressSubject(id string) subject { return subject{kind: touched.Address, ids: []string{id}} }
+func credentialSubject(id string) subject {
+	return subject{kind: touched.Credential, ids: []string{id}}
+}
+
+// stakeSubject is key's reward addresses as db-sync's stake_address.view
+// spells them, which the tracker records for each movement.
+func stakeSubject(key cardano.StakeKey) subject {
+	return subject{kind: touched.Stake, ids: key.CandidateAddresses()}
+}
 
 // keptWay is a request's tracked view: the tracker of its network, the
 // database pinned for it, and the tip it is read at (readAt).
@@ -54,12 +75,12 @@ func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok b
 // (the request's tip read before it, or the tip its own statement read).
 type keptLoad func(ctx context.Context, pinned *dbsync.DB) (at touched.Point, body []byte, err error)
 
-// answer returns the record kept under key for (kind, id) when it still
+// answer returns the record kept under key about a subject when it still
 // holds at the request's tip, else load's, which is kept from the key's
 // second ask on (first asks: cache.Admission; admitted: at once).
-func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], kind touched.Kind, id, key string, admitted bool, ttl time.Duration, load keptLoad) (at touched.Point, body []byte, err error) {
+func (w keptWay) answer(ctx context.Context, answers *cache.Cache[[]byte], about subject, key string, admitted bool, ttl time.Duration, load keptLoad) (at touched.Point, body []byte, err error) {
 	keptAt, kept, hit, again := w.lookup(ctx, answers, key, admitted, func(at touched.Point) bool {
-		return w.tr.Untouched(kind, id, at, w.now)
+		return w.untouched(about, at)
 	})
 	if hit {
 		return keptAt, kept, nil
@@ -96,10 +117,21 @@ func (w keptWay) lookup(ctx context.Context, answers *cache.Cache[[]byte], key s
 	return at, body, hit, again
 }
 
+// untouched reports whether no block after at up to the request's tip
+// moved the subject.
+func (w keptWay) untouched(about subject, at touched.Point) bool {
+	for _, id := range about.ids {
+		if !w.tr.Untouched(about.kind, id, at, w.now) {
+			return false
+		}
+	}
+	return len(about.ids) > 0
+}
+
 // still reports whether an answer read at block at is the answer at the
 // request's tip too.
-func (w keptWay) still(kind touched.Kind, id string, at touched.Point) bool {
-	return at == w.now || w.tr.Untouched(kind, id, at, w.now)
+func (w keptWay) still(about subject, at touched.Point) bool {
+	return at == w.now || w.untouched(about, at)
 }
 
 // keptRecord is a kept answer as stored: [<height>,"<block hash>",<answer>]

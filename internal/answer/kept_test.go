@@ -3,6 +3,7 @@ package answer
 import (
 	"bytes"
 	"crypto/rand"
+	"database/sql"
 	"net/http/httptest"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 // paying only what a test asks for), with two services on one Redis whose
 // trackers are caught up after every block.
 type keptChain struct {
+	raw      *sql.DB
 	db       *dbsync.DB
 	m        *chaingen.Manifest
 	f        *chaingen.Follower
@@ -33,7 +35,7 @@ func newKeptChain(t *testing.T, mode chaingen.Mode) *keptChain {
 	}
 	t.Cleanup(drop)
 	raw := testdb.Open(t, dsn)
-	k := &keptChain{db: testdb.MustOpenDBSync(t, dsn), m: m, t: t}
+	k := &keptChain{raw: raw.DB, db: testdb.MustOpenDBSync(t, dsn), m: m, t: t}
 	k.f, err = chaingen.NewFollower(t.Context(), raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: -1, Seed: 5,
 		Manifest: m, Pending: func() []chaingen.PendingTx { p := k.pending; k.pending = nil; return p }})
 	if err != nil {
@@ -99,6 +101,8 @@ func (k *keptChain) plant(name, key string, at dbsync.Tip, body []byte) {
 		k.s.caches.utxosKept.Put(k.t.Context(), key, rec, 0)
 	case "txkept":
 		k.s.caches.txKept.Put(k.t.Context(), key, rec, 0)
+	case "balancekept":
+		k.s.caches.balanceKept.Put(k.t.Context(), key, rec, 0)
 	default:
 		k.t.Fatalf("no kept cache %s", name)
 	}
@@ -199,5 +203,97 @@ func TestTxKeptAcrossTips(t *testing.T) {
 	k.requireTracked()
 	if b := tx(k.s); !bytes.Equal(b, want) {
 		t.Errorf("after a rollback past its block: %s, want %s", b, want)
+	}
+}
+
+// A stake key's balance and UTxO list are kept across tips while no block
+// pays to or spends from an address carrying it, whether the key is named
+// by its stake address or by its bare credential (two candidates, both
+// checked); a block paying to one of its addresses ends them.
+func TestStakeAnswersKeptAcrossTipsWhileUntouched(t *testing.T) {
+	k := newKeptChain(t, chaingen.ModeCore)
+	// Two stake keys with unspent outputs, and an address of the second.
+	rows, err := k.raw.QueryContext(t.Context(), `
+SELECT sa.view, encode(substring(sa.hash_raw from 2), 'hex'), min(o.address)
+FROM stake_address sa JOIN tx_out o ON o.stake_address_id = sa.id
+WHERE NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)
+GROUP BY sa.id ORDER BY sa.id LIMIT 2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var views, creds, addrs []string
+	for rows.Next() {
+		var v, c, a string
+		if err := rows.Scan(&v, &c, &a); err != nil {
+			t.Fatal(err)
+		}
+		views, creds, addrs = append(views, v), append(creds, c), append(addrs, a)
+	}
+	if err := rows.Err(); err != nil || len(views) != 2 {
+		t.Fatalf("stake keys: %v, %v", views, err)
+	}
+	parse := func(s string) cardano.StakeKey {
+		key, err := cardano.ParseStakeKey(s, true)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return key
+	}
+	quiet, paid, quietBare := parse(views[0]), parse(views[1]), parse(creds[0])
+	balance := func(s *Service, key cardano.StakeKey) []byte {
+		t.Helper()
+		b, err := s.BalanceByStake(t.Context(), k.db, key, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	list := func(s *Service, key cardano.StakeKey) []byte {
+		t.Helper()
+		w := httptest.NewRecorder()
+		r := Request{Ctx: t.Context(), W: w, CutShort: func(msg string, err error) { t.Errorf("%s: %v", msg, err) }}
+		if err := s.UTxOsByStake(r, k.db, key); err != nil || w.Code != 200 {
+			t.Fatalf("UTxO list: %d, %v", w.Code, err)
+		}
+		return w.Body.Bytes()
+	}
+	fresh := func(key cardano.StakeKey) (balanceWant, listWant []byte) {
+		s := New(Options{})
+		return balance(s, key), list(s, key)
+	}
+	for _, key := range []cardano.StakeKey{quiet, paid, quietBare} {
+		for range 2 {
+			wb, wl := fresh(key)
+			if b := balance(k.s, key); !bytes.Equal(b, wb) {
+				t.Fatalf("%s: balance %s, want %s", key.Bech32(), b, wb)
+			}
+			if l := list(k.s, key); !bytes.Equal(l, wl) {
+				t.Fatalf("%s: list %s, want %s", key.Bech32(), l, wl)
+			}
+		}
+	}
+	planted := []byte(`{"success":true,"data":{"planted":true}}` + "\n")
+	start := k.tipNow()
+	for _, key := range []cardano.StakeKey{quiet, paid, quietBare} {
+		id := stakeKeyID(key)
+		k.plant("balancekept", "mainnet:stake:"+id+":false", start, planted)
+		k.plant("utxoskept", "mainnet:stake:"+id, start, planted)
+	}
+	k.appendBlock(addrs[1])
+	k.requireTracked()
+	for _, key := range []cardano.StakeKey{quiet, quietBare} {
+		if b := balance(k.s, key); !bytes.Equal(b, planted) {
+			t.Errorf("untouched stake key %s: balance %s, want the kept one", key.CandidateAddresses(), b)
+		}
+		if l := list(k.s, key); !bytes.Equal(l, planted) {
+			t.Errorf("untouched stake key %s: list %s, want the kept one", key.CandidateAddresses(), l)
+		}
+	}
+	wb, wl := fresh(paid)
+	if b := balance(k.s, paid); !bytes.Equal(b, wb) {
+		t.Errorf("the paid stake key: balance %s, want %s", b, wb)
+	}
+	if l := list(k.s, paid); !bytes.Equal(l, wl) {
+		t.Errorf("the paid stake key: list %s, want %s", l, wl)
 	}
 }

@@ -18,24 +18,16 @@ import (
 // touched by nearly every block anyway).
 const keptUTxOMaxBytes = 64 << 10
 
-// keptUTxOs answers the UTxO list of an address or payment credential
-// (kind, id) from the one kept for it while no block since the one it was
-// read at paid to or spent from it (kept.go); served says it wrote the
-// answer. Otherwise it returns where a list read now is kept (nil: not
-// kept, as for stake keys, a first ask, or a tracker that does not hold
-// the request's tip), with the request's tip: read before the statement,
+// keptUTxOs answers the UTxO list of an address, payment credential or
+// stake key (about; kind and id name it in the key) from the one kept for
+// it while no block since the one it was read at paid to or spent from it
+// (kept.go); served says it wrote the answer. Otherwise it returns where a
+// list read now is kept (nil: not kept, as for a first ask, a list found
+// too long, or a tracker that does not hold the request's tip), with the
+// request's tip: read before the statement,
 // so a statement that saw a later block saw the same outputs unless a
 // block between touched the address, which the tracker then reports.
-func (s *Service) keptUTxOs(c Request, db *dbsync.DB, kind, id string) (served bool, keep *keptList) {
-	var k touched.Kind
-	switch kind {
-	case "address":
-		k = touched.Address
-	case "credential":
-		k = touched.Credential
-	default:
-		return false, nil
-	}
+func (s *Service) keptUTxOs(c Request, db *dbsync.DB, about subject, kind, id string) (served bool, keep *keptList) {
 	w, tracked := s.keptWayOf(c.Ctx, db)
 	if !tracked {
 		return false, nil
@@ -45,7 +37,7 @@ func (s *Service) keptUTxOs(c Request, db *dbsync.DB, kind, id string) (served b
 		return false, nil
 	}
 	_, body, hit, again := w.lookup(c.Ctx, s.caches.utxosKept, key, false, func(at touched.Point) bool {
-		return w.tr.Untouched(k, id, at, w.now)
+		return w.untouched(about, at)
 	})
 	if hit {
 		h := c.W.Header()

@@ -193,8 +193,21 @@ func networkMatches(a common.Address, mainnet bool) bool {
 // Bech32 is the stake address of the preferred candidate (the key
 // credential for a bare 56-hex credential): what an account never seen on
 // chain is answered as.
-func (k StakeKey) Bech32() string {
-	raw := k.candidates[0]
+func (k StakeKey) Bech32() string { return stakeBech32(k.candidates[0]) }
+
+// CandidateAddresses returns the bech32 stake address of every candidate,
+// preferred first: db-sync's stake_address.view of each.
+func (k StakeKey) CandidateAddresses() []string {
+	out := make([]string, len(k.candidates))
+	for i, raw := range k.candidates {
+		out[i] = stakeBech32(raw)
+	}
+	return out
+}
+
+// stakeBech32 spells reward-address bytes in bech32 ("" when they cannot
+// be: never for a parsed key's candidates).
+func stakeBech32(raw []byte) string {
 	hrp := "stake_test"
 	if raw[0]&0x0f == 1 {
 		hrp = "stake"

@@ -26,19 +26,25 @@ const DefaultWindow = 120
 // catchUpTimeout bounds one background catch-up (a window of blocks).
 const catchUpTimeout = 10 * time.Second
 
-// Kind is what a movement touches: its address (the text db-sync stores)
-// and its payment credential (lower hex; Byron addresses have none).
+// Kind is what a movement touches: its address (the text db-sync stores),
+// its payment credential (lower hex; Byron addresses have none) and its
+// stake address (db-sync's bech32 view; enterprise and Byron addresses
+// have none).
 type Kind uint64
 
 const (
 	Address Kind = iota
 	Credential
+	Stake
 )
 
-// String names the kind in cache keys: "address" or "credential".
+// String names the kind in cache keys: "address", "credential" or "stake".
 func (k Kind) String() string {
-	if k == Credential {
+	switch k {
+	case Credential:
 		return "credential"
+	case Stake:
+		return "stake"
 	}
 	return "address"
 }
@@ -89,10 +95,10 @@ func New(db *dbsync.DB, window int, log *slog.Logger) *Tracker {
 	return &Tracker{db: db, window: int64(window), log: log, base: -1, head: -1, seed: maphash.MakeSeed()}
 }
 
-// Untouched reports whether the address or payment credential id (kind)
-// is known to have been neither paid nor spent from by any block after the
-// lower of a and b up to the higher, both being blocks of the chain the tracker
-// follows. Anything it does not know (a block outside its window, a hash
+// Untouched reports whether the address, payment credential or stake
+// address id (kind) is known to have been neither paid nor spent from by
+// any block after the lower of a and b up to the higher, both being blocks
+// of the chain the tracker follows. Anything it does not know (a block outside its window, a hash
 // that is not the one it holds at that height: a rollback, a server on
 // another fork) is false.
 func (t *Tracker) Untouched(kind Kind, id string, a, b Point) bool {
@@ -186,6 +192,9 @@ func (t *Tracker) touch(m dbsync.Movement, height int64) {
 	t.last[t.digest(Address, m.Address)] = height
 	if m.PaymentCred != "" {
 		t.last[t.digest(Credential, m.PaymentCred)] = height
+	}
+	if m.StakeAddress != "" {
+		t.last[t.digest(Stake, m.StakeAddress)] = height
 	}
 }
 

@@ -10,30 +10,33 @@ import (
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// touchedSQL is, independently of dbsync, the addresses (kind Address) or
-// payment credentials in lower hex (Credential) whose outputs the blocks
-// above a height created or spent.
+// touchedSQL is, independently of dbsync, the addresses (kind Address),
+// payment credentials in lower hex (Credential) or stake addresses' bech32
+// views (Stake) whose outputs the blocks above a height created or spent.
 func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, kind Kind, above int64) map[string]bool {
 	t.Helper()
 	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
 	if mode == chaingen.ModeConsumed {
 		spent = `JOIN tx_out o ON o.consumed_by_tx_id = t.id`
 	}
-	col := "o.address"
-	if kind == Credential {
+	col, stake := "o.address", ""
+	switch kind {
+	case Credential:
 		col = "encode(o.payment_cred, 'hex')"
+	case Stake:
+		col, stake = "sa.view", " LEFT JOIN stake_address sa ON sa.id = o.stake_address_id"
 	}
 	rows, err := raw.QueryContext(t.Context(), `
-SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id WHERE b.block_no > $1
+SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id`+stake+` WHERE b.block_no > $1
 UNION
-SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id `+spent+` WHERE b.block_no > $1`, above)
+SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id `+spent+stake+` WHERE b.block_no > $1`, above)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	out := map[string]bool{}
 	for rows.Next() {
-		var id sql.NullString // a Byron address has no payment credential
+		var id sql.NullString // a Byron address has no payment credential, an enterprise one no stake address
 		if err := rows.Scan(&id); err != nil {
 			t.Fatal(err)
 		}
@@ -147,23 +150,25 @@ func TestTrackerFollowsTouches(t *testing.T) {
 			if vouched == 0 {
 				t.Fatal("no untouched address to check")
 			}
-			creds, allCreds := touchedSQL(t, e.raw, mode, Credential, start.Height), touchedSQL(t, e.raw, mode, Credential, -1)
-			if len(creds) == 0 {
-				t.Fatal("the blocks touched no payment credential")
-			}
-			quietCreds := 0
-			for c := range allCreds {
-				switch untouched := tr.Untouched(Credential, c, start, now); {
-				case creds[c] && untouched:
-					t.Errorf("credential %s: touched, vouched for", c)
-				case !creds[c] && !untouched:
-					t.Errorf("credential %s: untouched, not vouched for", c)
-				case !creds[c]:
-					quietCreds++
+			for _, kind := range []Kind{Credential, Stake} {
+				moved, all := touchedSQL(t, e.raw, mode, kind, start.Height), touchedSQL(t, e.raw, mode, kind, -1)
+				if len(moved) == 0 {
+					t.Fatalf("the blocks touched no %s", kind)
 				}
-			}
-			if quietCreds == 0 {
-				t.Fatal("no untouched credential to check")
+				quiet := 0
+				for id := range all {
+					switch untouched := tr.Untouched(kind, id, start, now); {
+					case moved[id] && untouched:
+						t.Errorf("%s %s: touched, vouched for", kind, id)
+					case !moved[id] && !untouched:
+						t.Errorf("%s %s: untouched, not vouched for", kind, id)
+					case !moved[id]:
+						quiet++
+					}
+				}
+				if quiet == 0 {
+					t.Fatalf("no untouched %s to check", kind)
+				}
 			}
 			var quiet string
 			for a := range all {

@@ -29,7 +29,7 @@
 #                   scenarios mempool, tx_status_mempool, utxos_by_address_pending
 #   BENCH_WIDE_WORKLOAD   the wide workload           1 (on). 0 leaves it out. Its scenarios
 #                   (wide_<endpoint>_uniform, _zipf and _sweep: UTxOs, balance and light history first
-#                   page by address, UTxOs by stake address and by payment credential, tx by
+#                   page by address, UTxOs and balance by stake address, UTxOs by payment credential, tx by
 #                   hash, tx status) run after the others: each request aims at a different target drawn
 #                   from up to BENCH_POPULATION of each kind sampled from BENCH_DB at start,
 #                   while a follower appends a block to BENCH_DB every BENCH_FOLLOW_EVERY

@@ -59,7 +59,7 @@ const wideSamples = 3
 // tx_status: every request is a status asked for the first time under its
 // tip and mempool snapshot (the service keeps decided statuses a few
 // seconds, and 200,000 hashes drawn uniformly seldom meet twice in that).
-var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "tx_hash", "utxos_credential", "tx_status"}
+var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "balance_stake", "tx_hash", "utxos_credential", "tx_status"}
 
 // wideDraws are the ways a target is drawn. sweep is the custodian's poll:
 // every target once a pass, in a shuffled order, so a target is asked
@@ -252,11 +252,16 @@ func wideTargets(kind string, w *widePop, db *dbsync.DB, totals *tipTotals) (wid
 				return err
 			}
 		}
-	case "utxos_stake":
+	case "utxos_stake", "balance_stake":
 		t.n = len(w.stakes)
-		t.path = func(i int) string { return "/v1/utxos/stake/" + url.PathEscape(w.stakeStr[i]) }
-		if db != nil {
+		route := map[string]string{"utxos_stake": "/v1/utxos/stake/", "balance_stake": "/v1/assets/balance/stake/"}[kind]
+		t.path = func(i int) string { return route + url.PathEscape(w.stakeStr[i]) }
+		switch {
+		case db == nil:
+		case kind == "utxos_stake":
 			t.raw = func(ctx context.Context, i int) error { _, err := db.UTxOsByStake(ctx, w.stakes[i]); return err }
+		default:
+			t.raw = func(ctx context.Context, i int) error { _, err := db.BalanceByStake(ctx, w.stakes[i]); return err }
 		}
 	case "utxos_credential":
 		t.n = len(w.creds)

@@ -298,7 +298,7 @@ func TestWideScenariosAndFollower(t *testing.T) {
 		t.Errorf("population %+v, want up to 500 of each, 500 transactions", pop.Counts)
 	}
 	prefix := map[string]string{"utxos_address": "/v1/utxos/address/", "balance_address": "/v1/assets/balance/address/",
-		"history_address": "/v1/tx/history/", "utxos_stake": "/v1/utxos/stake/stake", "tx_hash": "/v1/tx/hash/",
+		"history_address": "/v1/tx/history/", "utxos_stake": "/v1/utxos/stake/stake", "balance_stake": "/v1/assets/balance/stake/stake", "tx_hash": "/v1/tx/hash/",
 		"utxos_credential": "/v1/utxos/credential/", "tx_status": "/v1/tx/status/"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range scenarios {
@@ -309,6 +309,9 @@ func TestWideScenariosAndFollower(t *testing.T) {
 		if s.Population == 0 || len(s.Paths) != wideSamples || s.Raw == nil {
 			t.Errorf("%s: population %d, %d sample paths, raw %v", s.Name, s.Population, len(s.Paths), s.Raw != nil)
 			continue
+		}
+		if prefix[kind] == "" {
+			t.Fatalf("%s: no route prefix to check", s.Name)
 		}
 		seen := map[string]bool{}
 		for range 50 {

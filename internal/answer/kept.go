@@ -14,13 +14,13 @@ import (
 )
 
 // Answers kept across tips: an answer about an address (or a payment
-// credential, or a stake key) read at one block is the answer at a later block when no
-// block between paid to or spent from it (touched.Tracker). A custodian
-// polls its vault addresses once a block and most of them sit still, so
-// their balances, history pages and short UTxO lists are read once and
-// answered from the kept record at the blocks after, instead of once a
-// tip. Transactions are kept while the block they were read at stays on
-// the chain (history.go).
+// credential, or a stake key) read at one block is the answer at a later
+// block when no block between paid to or spent from it (touched.Tracker).
+// A custodian polls its vault addresses once a block and most of them sit
+// still, so their balances, history pages and short UTxO lists are read
+// once and answered from the kept record at the blocks after, instead of
+// once a tip. Transactions are kept while the block they were read at
+// stays on the chain (history.go).
 
 // subject is what a kept answer is about: an address, a payment
 // credential, or a stake key by its reward addresses' bech32 views (a bare

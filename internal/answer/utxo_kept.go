@@ -24,9 +24,9 @@ const keptUTxOMaxBytes = 64 << 10
 // (kept.go); served says it wrote the answer. Otherwise it returns where a
 // list read now is kept (nil: not kept, as for a first ask, a list found
 // too long, or a tracker that does not hold the request's tip), with the
-// request's tip: read before the statement,
-// so a statement that saw a later block saw the same outputs unless a
-// block between touched the address, which the tracker then reports.
+// request's tip: read before the statement, so a statement that saw a
+// later block saw the same outputs unless a block between touched the
+// address, which the tracker then reports.
 func (s *Service) keptUTxOs(c Request, db *dbsync.DB, about subject, kind, id string) (served bool, keep *keptList) {
 	w, tracked := s.keptWayOf(c.Ctx, db)
 	if !tracked {

@@ -98,9 +98,9 @@ func New(db *dbsync.DB, window int, log *slog.Logger) *Tracker {
 // Untouched reports whether the address, payment credential or stake
 // address id (kind) is known to have been neither paid nor spent from by
 // any block after the lower of a and b up to the higher, both being blocks
-// of the chain the tracker follows. Anything it does not know (a block outside its window, a hash
-// that is not the one it holds at that height: a rollback, a server on
-// another fork) is false.
+// of the chain the tracker follows. Anything it does not know (a block
+// outside its window, a hash that is not the one it holds at that height:
+// a rollback, a server on another fork) is false.
 func (t *Tracker) Untouched(kind Kind, id string, a, b Point) bool {
 	lo, hi := min(a.Height, b.Height), max(a.Height, b.Height)
 	t.mu.RLock()

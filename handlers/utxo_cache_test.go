@@ -18,8 +18,8 @@ import (
 	"github.com/syncgate/syncgate/internal/platform/spool"
 )
 
-// UTxO lists and balances are cached under the tip (an address's
-// balance: kept with its block, across tips) when asked for a second
+// UTxO lists and balances are cached under the tip (a balance: kept with
+// its block, across tips) when asked for a second
 // time (the first ask stores nothing: most keys are asked for
 // once): the third answer is byte for byte the first, read from Redis (a
 // list in several segments: the segment size is made small), and a list
@@ -38,7 +38,7 @@ func TestUTxOAnswersCachedUnderTheTip(t *testing.T) {
 		{"/v1/utxos/stake/" + smp.Stake, "utxos"},
 		{"/v1/utxos/credential/" + cred, "utxos"},
 		{"/v1/assets/balance/address/" + smp.Byron, "balancekept"},
-		{"/v1/assets/balance/stake/" + smp.Stake + "?groupByPolicy=true", "balance"},
+		{"/v1/assets/balance/stake/" + smp.Stake + "?groupByPolicy=true", "balancekept"},
 	} {
 		first := get(t, s, tc.path)
 		if first.Status != 200 {

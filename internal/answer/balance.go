@@ -22,26 +22,31 @@ const balanceCacheTTL = 10 * time.Minute
 // BalanceByAddress answers GET /v1/assets/balance/address/:address.
 func (s *Service) BalanceByAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address, grouped bool) ([]byte, error) {
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByAddress(ctx, addr) }
-	if b, answered, err := s.keptBalance(ctx, db, addressSubject(addr.String()), addr.String(), grouped, read); answered {
+	return s.balanceOf(ctx, db, addressSubject(addr), grouped, read)
+}
+
+// balanceOf answers a balance from the one kept for it across tips, or
+// (the tracker not holding the request's tip) by the tip-keyed way.
+func (s *Service) balanceOf(ctx context.Context, db *dbsync.DB, about subject, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) ([]byte, error) {
+	if b, answered, err := s.keptBalance(ctx, db, about, grouped, read); answered {
 		return b, err
 	}
-	return s.balance(ctx, db, "address", addr.String(), grouped, read)
+	return s.balance(ctx, db, about, grouped, read)
 }
 
 // keptBalance answers the balance of an address, a payment credential or
-// a stake key (about; id names it in the key) from the one kept for it
-// (kept.go). A balance is kept with
+// a stake key from the one kept for it (kept.go). A balance is kept with
 // the block the request's tip names, read before the statement: a
 // statement that saw a later block saw the same outputs unless a block
 // between touched the address, which the tracker then reports. answered
 // is false when the tracker does not hold the request's tip: the caller
 // answers by the tip-keyed way.
-func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, about subject, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
+func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, about subject, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) (_ []byte, answered bool, _ error) {
 	w, tracked := s.keptWayOf(ctx, db)
 	if !tracked {
 		return nil, false, nil
 	}
-	key := w.pinned.Network.Name + ":" + about.kind.String() + ":" + id + ":" + strconv.FormatBool(grouped)
+	key := w.pinned.Network.Name + ":" + about.kind.String() + ":" + about.name + ":" + strconv.FormatBool(grouped)
 	_, body, err := w.answer(ctx, s.caches.balanceKept, about, key, false, balanceCacheTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
 		v, err := read(ctx, pinned)
 		if err != nil {
@@ -56,11 +61,7 @@ func (s *Service) keptBalance(ctx context.Context, db *dbsync.DB, about subject,
 // BalanceByStake answers GET /v1/assets/balance/stake/:stakeKey.
 func (s *Service) BalanceByStake(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, grouped bool) ([]byte, error) {
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) { return db.BalanceByStake(ctx, key) }
-	id := stakeKeyID(key)
-	if b, answered, err := s.keptBalance(ctx, db, stakeSubject(key), id, grouped, read); answered {
-		return b, err
-	}
-	return s.balance(ctx, db, "stake", id, grouped, read)
+	return s.balanceOf(ctx, db, stakeSubject(key), grouped, read)
 }
 
 // BalanceByCredential answers GET /v1/assets/balance/credential/:credential.
@@ -68,10 +69,7 @@ func (s *Service) BalanceByCredential(ctx context.Context, db *dbsync.DB, cred c
 	read := func(ctx context.Context, db *dbsync.DB) (dbsync.Value, error) {
 		return db.BalanceByCredential(ctx, cred)
 	}
-	if b, answered, err := s.keptBalance(ctx, db, credentialSubject(cred.Hex()), cred.Hex(), grouped, read); answered {
-		return b, err
-	}
-	return s.balance(ctx, db, "credential", cred.Hex(), grouped, read)
+	return s.balanceOf(ctx, db, credentialSubject(cred), grouped, read)
 }
 
 // stakeKeyID names a parsed stake key in cache keys: its hash_raw
@@ -85,9 +83,9 @@ func stakeKeyID(key cardano.StakeKey) string {
 	return strings.Join(parts, ".")
 }
 
-// balance answers a balance, cached under the tip (key: kind, id, grouping).
-func (s *Service) balance(ctx context.Context, db *dbsync.DB, kind, id string, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) ([]byte, error) {
-	params := []string{kind, id, strconv.FormatBool(grouped)}
+// balance answers a balance, cached under the tip (key: kind, name, grouping).
+func (s *Service) balance(ctx context.Context, db *dbsync.DB, about subject, grouped bool, read func(context.Context, *dbsync.DB) (dbsync.Value, error)) ([]byte, error) {
+	params := []string{about.kind.String(), about.name, strconv.FormatBool(grouped)}
 	return s.byTipEnvelope(ctx, s.caches.balance, db, params, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
 		v, err := read(ctx, db)
 		if err != nil {

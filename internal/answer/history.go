@@ -105,7 +105,7 @@ func (s *Service) keptHistory(ctx context.Context, db *dbsync.DB, addr cardano.A
 	if !tracked {
 		return nil, false, nil
 	}
-	about := addressSubject(addr.String())
+	about := addressSubject(addr)
 	at, body, err := w.answer(ctx, s.caches.historyKept, about, key, admitted, historyKeptTTL, func(ctx context.Context, pinned *dbsync.DB) (touched.Point, []byte, error) {
 		b, tip, err := build(ctx, pinned)
 		if err != nil {

@@ -22,24 +22,31 @@ import (
 // once a tip. Transactions are kept while the block they were read at
 // stays on the chain (history.go).
 
-// subject is what a kept answer is about: an address, a payment
-// credential, or a stake key by its reward addresses' bech32 views (a bare
-// stake credential names two, the key and the script one: the answer reads
-// whichever exists, so it holds while neither moved).
+// subject is what an answer is about: its kind and name in cache keys
+// ("address", "credential", "stake"; the address text, the credential's
+// hex, a stake key's candidates in hex), and what the tracker knows it by
+// (ids): the address, the credential, or a stake key's reward addresses
+// as bech32 views (a bare stake credential names two, the key and the
+// script one: the answer reads whichever exists, so it holds while
+// neither moved).
 type subject struct {
 	kind touched.Kind
+	name string
 	ids  []string
 }
 
-func addressSubject(id string) subject { return subject{kind: touched.Address, ids: []string{id}} }
-func credentialSubject(id string) subject {
-	return subject{kind: touched.Credential, ids: []string{id}}
+func addressSubject(addr cardano.Address) subject {
+	s := addr.String()
+	return subject{kind: touched.Address, name: s, ids: []string{s}}
 }
 
-// stakeSubject is key's reward addresses as db-sync's stake_address.view
-// spells them, which the tracker records for each movement.
+func credentialSubject(cred cardano.PaymentCredential) subject {
+	h := cred.Hex()
+	return subject{kind: touched.Credential, name: h, ids: []string{h}}
+}
+
 func stakeSubject(key cardano.StakeKey) subject {
-	return subject{kind: touched.Stake, ids: key.CandidateAddresses()}
+	return subject{kind: touched.Stake, name: stakeKeyID(key), ids: key.CandidateAddresses()}
 }
 
 // keptWay is a request's tracked view: the tracker of its network, the

@@ -29,21 +29,21 @@ type Request struct {
 
 // UTxOsByAddress answers GET /v1/utxos/address/:address into r.
 func (s *Service) UTxOsByAddress(r Request, db *dbsync.DB, addr cardano.Address) error {
-	return s.utxoList(r, db, addressSubject(addr.String()), "address", addr.String(), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.utxoList(r, db, addressSubject(addr), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByAddress(ctx, addr, fn)
 	})
 }
 
 // UTxOsByStake answers GET /v1/utxos/stake/:stakeKey into r.
 func (s *Service) UTxOsByStake(r Request, db *dbsync.DB, key cardano.StakeKey) error {
-	return s.utxoList(r, db, stakeSubject(key), "stake", stakeKeyID(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.utxoList(r, db, stakeSubject(key), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByStake(ctx, key, fn)
 	})
 }
 
 // UTxOsByCredential answers GET /v1/utxos/credential/:credential into r.
 func (s *Service) UTxOsByCredential(r Request, db *dbsync.DB, cred cardano.PaymentCredential) error {
-	return s.utxoList(r, db, credentialSubject(cred.Hex()), "credential", cred.Hex(), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
+	return s.utxoList(r, db, credentialSubject(cred), func(ctx context.Context, db *dbsync.DB, fn func([]dbsync.UTxO) error) error {
 		return db.EachUTxOByCredential(ctx, cred, fn)
 	})
 }
@@ -62,7 +62,7 @@ const utxoCacheTTL = 2 * time.Minute
 //
 // An error before the first byte is returned, nothing written; after it
 // the status is already 200, so the connection is aborted.
-func (s *Service) utxoList(c Request, db *dbsync.DB, about subject, kind, id string, each func(context.Context, *dbsync.DB, func([]dbsync.UTxO) error) error) error {
+func (s *Service) utxoList(c Request, db *dbsync.DB, about subject, each func(context.Context, *dbsync.DB, func([]dbsync.UTxO) error) error) error {
 	ctx := c.Ctx
 	db, tip, err := s.readAt(ctx, db)
 	list := func(fn func([]dbsync.UTxO) error) error { return each(ctx, db, fn) }
@@ -72,10 +72,10 @@ func (s *Service) utxoList(c Request, db *dbsync.DB, about subject, kind, id str
 		}
 		return streamUTxOs(c, list, nil, nil, nil)
 	}
-	key := db.Network.Name + ":" + tip.BlockHash + ":" + kind + ":" + id
+	key := db.Network.Name + ":" + tip.BlockHash + ":" + about.kind.String() + ":" + about.name
 	gz := acceptsGzip(c.AcceptEncoding)
 	c.W.Header().Set("Vary", "Accept-Encoding")
-	served, keep := s.keptUTxOs(c, db, about, kind, id)
+	served, keep := s.keptUTxOs(c, db, about)
 	if served {
 		return nil
 	}

@@ -19,20 +19,20 @@ import (
 const keptUTxOMaxBytes = 64 << 10
 
 // keptUTxOs answers the UTxO list of an address, payment credential or
-// stake key (about; kind and id name it in the key) from the one kept for
-// it while no block since the one it was read at paid to or spent from it
-// (kept.go); served says it wrote the answer. Otherwise it returns where a
+// stake key from the one kept for it while no block since the one it was
+// read at paid to or spent from it (kept.go); served says it wrote the
+// answer. Otherwise it returns where a
 // list read now is kept (nil: not kept, as for a first ask, a list found
 // too long, or a tracker that does not hold the request's tip), with the
 // request's tip: read before the statement, so a statement that saw a
 // later block saw the same outputs unless a block between touched the
 // address, which the tracker then reports.
-func (s *Service) keptUTxOs(c Request, db *dbsync.DB, about subject, kind, id string) (served bool, keep *keptList) {
+func (s *Service) keptUTxOs(c Request, db *dbsync.DB, about subject) (served bool, keep *keptList) {
 	w, tracked := s.keptWayOf(c.Ctx, db)
 	if !tracked {
 		return false, nil
 	}
-	key := w.pinned.Network.Name + ":" + kind + ":" + id
+	key := w.pinned.Network.Name + ":" + about.kind.String() + ":" + about.name
 	if _, long := s.longLists.Get(key); long {
 		return false, nil
 	}

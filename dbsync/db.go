@@ -179,6 +179,14 @@ func (db *DB) selectAll(ctx context.Context, dest any, q Query, args ...any) err
 	return db.reader().Select(ctx, dest, q, args...)
 }
 
+// Reader is the reader of a read for the query families in dbsync's
+// subpackages (dbsync/chain…): the view's pinned server, else any.
+func (db *DB) Reader() engine.Reader { return db.reader() }
+
+// SQL returns s rendered for this database's layout now (for dbsync's
+// subpackages).
+func (db *DB) SQL(s *Statement) Query { return db.eng.For(s) }
+
 // sql returns s rendered for this database's layout now.
 func (db *DB) sql(s *Statement) Query { return db.eng.For(s) }
 

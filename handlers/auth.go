@@ -44,7 +44,7 @@ func (s *Server) requireCredential(c *gin.Context) {
 	if s.guard.Refused(c) {
 		return
 	}
-	key, ok := httpx.BearerKey(c)
+	key, ok := dataKey(c)
 	if !ok {
 		httpx.Fail(c, httpx.ErrMissingAuth)
 		return
@@ -77,6 +77,16 @@ func (s *Server) requireCredential(c *gin.Context) {
 	c.Set(httpx.CtxAuthLog, slog.String("credential_id", caller.CredentialID.String()))
 	c.Set(ctxRateLimit, d)
 	c.Next()
+}
+
+// dataKey is the request's data API key: Blockfrost's project_id header
+// in that dialect (a key path prefix arrives as that header), else the
+// Bearer token.
+func dataKey(c *gin.Context) (string, bool) {
+	if httpx.IsBlockfrost(c) {
+		return httpx.ProjectKey(c)
+	}
+	return httpx.BearerKey(c)
 }
 
 // rateLimit applies the decisions requireCredential took: the X-RateLimit-*

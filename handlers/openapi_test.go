@@ -17,7 +17,15 @@ import (
 // while an entry here is already served (so the list cannot go stale).
 var pendingRoutes = map[string]bool{}
 
-var ginParam = regexp.MustCompile(`[:*]([A-Za-z]+)`) // :param and the catch-all *param
+// undocumentedRoutes are served routes whose operations the document does
+// not describe yet (the Blockfrost dialect's, until its part of the
+// document is imported). The test fails once one is documented.
+var undocumentedRoutes = map[string]bool{
+	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
+	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
+}
+
+var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param
 
 // TestOpenAPIRoutesInSync: every route of routes.go is in the document
 // and every operation of the document is a route (but the pending ones).
@@ -35,8 +43,11 @@ func TestOpenAPIRoutesInSync(t *testing.T) {
 	}
 	var problems []string
 	for r := range served {
-		if !documented[r] {
+		if !documented[r] && !undocumentedRoutes[r] {
 			problems = append(problems, "served but not in openapi.json: "+r)
+		}
+		if documented[r] && undocumentedRoutes[r] {
+			problems = append(problems, "documented now, remove from undocumentedRoutes: "+r)
 		}
 		if pendingRoutes[r] {
 			problems = append(problems, "served now, remove from pendingRoutes: "+r)

@@ -79,6 +79,33 @@ func dataRouteGroups() map[string]string {
 	}
 }
 
+// blockfrostRoutes mounts the Blockfrost dialect under /api/v0: every
+// route behind the data chain (its key from project_id, usage, rate limit,
+// plan route group, quotas), chain reads behind readAt too, and the layout
+// guard where a route needs facts a db-sync layout may lack. Its errors
+// are Blockfrost-shaped (httpx.Fail, by path).
+func (s *Server) blockfrostRoutes(r *gin.Engine) {
+	g := r.Group(httpx.BlockfrostPrefix, s.dataMiddleware()...)
+	for _, rt := range s.bf.Routes() {
+		chain := []gin.HandlerFunc{}
+		if rt.Chain {
+			chain = append(chain, s.readAt)
+		}
+		for _, f := range rt.Needs {
+			chain = append(chain, s.needs(f))
+		}
+		g.Handle(rt.Method, ginPath(rt.Path), append(chain, httpx.H(rt.Handle))...)
+	}
+}
+
+// ginPath is a dialect path as gin mounts it ("/" is the group itself).
+func ginPath(p string) string {
+	if p == "/" {
+		return ""
+	}
+	return p
+}
+
 func (s *Server) routes() {
 	r := s.engine
 	r.Use(withRequestID(s.log), s.closeWhileDraining(), recoverPanics(), accessLog(), observeMetrics(), limitHeaders(),
@@ -151,6 +178,8 @@ func (s *Server) routes() {
 	chain.GET("/accounts/:stakeAddress/withdrawals", httpx.H(s.accountWithdrawals))
 	chain.GET("/accounts/:stakeAddress/addresses", s.needs(dbsync.FactsSpent), httpx.H(s.accountAddresses))
 	chain.GET("/accounts/:stakeAddress/assets", s.needs(dbsync.FactsUnspent), httpx.H(s.accountAssets))
+
+	s.blockfrostRoutes(r)
 
 	adm := v1.Group("/admin")
 	adm.GET("/me", s.adm.RequireAdmin(""), httpx.H(s.adm.AdminMe))

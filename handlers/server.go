@@ -23,9 +23,11 @@ import (
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/adminapi"
+	"github.com/syncgate/syncgate/handlers/blockfrost"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/handlers/webhookapi"
 	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/answer/bf"
 	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/spool"
 	"github.com/syncgate/syncgate/internal/service/poolstats"
@@ -114,6 +116,8 @@ type Server struct {
 	txs *txstatus.Service
 	// hooks is the webhook API's handlers.
 	hooks *webhookapi.API
+	// bf is the Blockfrost dialect's handlers (/api/v0).
+	bf *blockfrost.API
 	// groups is each data route's plan route group (routes.go).
 	groups map[string]string
 }
@@ -151,7 +155,11 @@ func New(deps Deps) *Server {
 	}
 	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
 		Redis: deps.Redis, Logger: deps.Log})
+	s.bf = blockfrost.New(blockfrost.Deps{ChainDB: s.chainDB, Answers: bf.New(s.answers), Now: deps.Now})
 	s.groups = dataRouteGroups()
+	for _, r := range s.bf.Routes() {
+		s.groups[httpx.BlockfrostPrefix+ginPath(r.Path)] = r.Group
+	}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false
 	s.engine.RedirectFixedPath = false
@@ -162,8 +170,9 @@ func New(deps Deps) *Server {
 	return s
 }
 
-// Handler returns the http.Handler to serve.
-func (s *Server) Handler() http.Handler { return s.engine }
+// Handler returns the http.Handler to serve: the router behind the
+// Blockfrost key path rewrite (keypath.go).
+func (s *Server) Handler() http.Handler { return keyPath(s.engine) }
 
 // answered writes an answer's bytes as the 200 response, or returns its
 // error for h to answer: handler code reads

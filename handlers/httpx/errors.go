@@ -145,6 +145,8 @@ func Fail(c *gin.Context, err error) {
 		ae = ErrAssetNotFound
 	case errors.Is(err, answer.ErrPoolNotFound):
 		ae = ErrPoolNotFound
+	case errors.Is(err, answer.ErrNotFound):
+		ae = ErrNotFoundRoute
 	case errors.As(err, new(*answer.ErrChainBehind)):
 		var e *answer.ErrChainBehind
 		errors.As(err, &e)
@@ -186,6 +188,11 @@ func Fail(c *gin.Context, err error) {
 	}
 	if ae.retryAfter > 0 {
 		c.Header("Retry-After", strconv.Itoa(max(1, CeilSeconds(ae.retryAfter))))
+	}
+	if IsBlockfrost(c) {
+		writeBlockfrostError(c, ae)
+		c.Abort()
+		return
 	}
 	if ae.status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Bearer") // RFC 6750: the scheme the client must use

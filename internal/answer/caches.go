@@ -72,6 +72,9 @@ type caches struct {
 	// utxoskept:<network>:<address|credential|stake>:<id>, the value
 	// [<height>,"<block hash>",<list read at that block>].
 	utxosKept *cache.Cache[[]byte]
+	// Answers of another dialect (Blockfrost's, internal/answer/blockfrost)
+	// under the tip: dialect:<network>:<tip hash>:<dialect>:<route>:<parameters…>
+	dialect *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -129,5 +132,6 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxos:          cache.NewSegments(rc, "utxos", utxoCacheTTL, segmentSize).WithSpool(sp),
 		utxosKept:      underTip("utxoskept", cache.Options{TTL: utxoKeptTTL, Admit: admit}),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
+		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 	}
 }

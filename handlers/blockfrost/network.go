@@ -1,0 +1,3 @@
+package blockfrost
+
+func (a *API) networkRoutes() []Route { return nil }

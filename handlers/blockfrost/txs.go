@@ -1,0 +1,3 @@
+package blockfrost
+
+func (a *API) txRoutes() []Route { return nil }

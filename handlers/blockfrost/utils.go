@@ -1,0 +1,3 @@
+package blockfrost
+
+func (a *API) utilRoutes() []Route { return nil }

@@ -1,0 +1,185 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
+)
+
+// bfResponse is one Blockfrost-dialect answer.
+type bfResponse struct {
+	Code   int
+	Header http.Header
+	Body   []byte
+}
+
+// bfError is Blockfrost's error body.
+type bfError struct {
+	StatusCode int    `json:"status_code"`
+	Error      string `json:"error"`
+	Message    string `json:"message"`
+}
+
+// bfGet asks the dialect for path (under /api/v0, or a full /key/... path)
+// with key as project_id (none when empty), and checks the answer against
+// Blockfrost's own schema (checkBlockfrost).
+func bfGet(t *testing.T, h http.Handler, key, path string) bfResponse {
+	t.Helper()
+	if !strings.HasPrefix(path, "/key/") && !strings.HasPrefix(path, httpx.BlockfrostPrefix) {
+		path = httpx.BlockfrostPrefix + path
+	}
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	if key != "" {
+		req.Header.Set("project_id", key)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	r := bfResponse{Code: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
+	checkBlockfrost(t, req, r)
+	return r
+}
+
+// errorOf decodes a Blockfrost error body and checks its status_code
+// matches the HTTP status.
+func (r bfResponse) errorOf(t *testing.T) bfError {
+	t.Helper()
+	var e bfError
+	if err := json.Unmarshal(r.Body, &e); err != nil || e.StatusCode != r.Code || e.Error == "" || e.Message == "" {
+		t.Fatalf("%d answer is not a Blockfrost error: %s", r.Code, r.Body)
+	}
+	return e
+}
+
+func TestBlockfrostFrameAuthAndErrors(t *testing.T) {
+	c := seededChains(t)[0]
+	s := chainServer(t, c)
+	h := s.Handler()
+
+	if r := bfGet(t, h, mainnetKey, "/health"); r.Code != 200 || string(r.Body) != "{\"is_healthy\":true}\n" {
+		t.Fatalf("health: %d %s", r.Code, r.Body)
+	}
+	r := bfGet(t, h, "", "/health")
+	if e := r.errorOf(t); r.Code != 403 || !strings.Contains(e.Message, "project_id") {
+		t.Fatalf("no key: %d %+v", r.Code, e)
+	}
+	r = bfGet(t, h, "sgk1_"+strings.Repeat("f", 48), "/blocks/latest")
+	if e := r.errorOf(t); r.Code != 403 || e.Message != "Invalid project token." {
+		t.Fatalf("unknown key: %d %+v", r.Code, e)
+	}
+	// A Bearer header is /v1's way, not Blockfrost's.
+	req := httptest.NewRequest(http.MethodGet, "/api/v0/health", nil)
+	req.Header.Set("Authorization", "Bearer "+mainnetKey)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	if w.Code != 403 {
+		t.Fatalf("Bearer on /api/v0: %d", w.Code)
+	}
+
+	// The key in the path (Mesh) works like the header, and the path's
+	// key is never echoed.
+	r = bfGet(t, h, "", "/key/"+mainnetKey+"/api/v0/blocks/latest")
+	if r.Code != 200 {
+		t.Fatalf("key path: %d %s", r.Code, r.Body)
+	}
+	r = bfGet(t, h, "", "/key/sgk1_"+strings.Repeat("e", 48)+"/api/v0/health")
+	if e := r.errorOf(t); r.Code != 403 || strings.Contains(string(r.Body), strings.Repeat("e", 48)) {
+		t.Fatalf("bad key path: %d %+v", r.Code, e)
+	}
+	r = bfGet(t, h, "", "/key/"+mainnetKey+"/v1/health")
+	if r.Code != 404 || strings.Contains(string(r.Body), mainnetKey) {
+		t.Fatalf("key path outside the dialect: %d %s", r.Code, r.Body)
+	}
+
+	r = bfGet(t, h, mainnetKey, "/no/such/route")
+	if e := r.errorOf(t); r.Code != 404 || e.Message != "The requested component has not been found." {
+		t.Fatalf("unknown route: %d %+v", r.Code, e)
+	}
+	r = bfGet(t, h, mainnetKey, "/blocks/"+strings.Repeat("0", 64))
+	if e := r.errorOf(t); r.Code != 404 || e.Error != "Not Found" {
+		t.Fatalf("unknown block: %d %+v", r.Code, e)
+	}
+	for _, bad := range []string{"xyz", "-1", strings.Repeat("a", 63), strings.Repeat("g", 64), "99999999999999999999"} {
+		r = bfGet(t, h, mainnetKey, "/blocks/"+bad)
+		if e := r.errorOf(t); r.Code != 400 || e.Error != "Bad Request" {
+			t.Fatalf("block %q: %d %+v", bad, r.Code, e)
+		}
+	}
+	// /v1 keeps its own envelope.
+	if w, b := do(t, h, http.MethodGet, "/v1/nope", nil, ""); w.Code != 404 || b.Error != "Not found" {
+		t.Fatalf("/v1 unknown route: %d %+v", w.Code, b)
+	}
+}
+
+func TestBlockfrostEveryRouteHasAGroup(t *testing.T) {
+	s := New(Deps{})
+	for _, r := range s.bf.Routes() {
+		p := httpx.BlockfrostPrefix + ginPath(r.Path)
+		if r.Group == "" || s.groups[p] != r.Group {
+			t.Errorf("%s %s has no plan route group", r.Method, p)
+		}
+	}
+}
+
+func TestBlockfrostBlocksMatchSQL(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		var tip struct {
+			No   int64  `db:"block_no"`
+			Hash string `db:"hash"`
+			Txs  int64  `db:"tx_count"`
+		}
+		if err := c.raw.Get(&tip, `SELECT block_no, encode(hash,'hex') AS hash, tx_count FROM block WHERE block_no IS NOT NULL ORDER BY block_no DESC LIMIT 1`); err != nil {
+			t.Fatal(err)
+		}
+		var latest map[string]any
+		r := bfGet(t, h, mainnetKey, "/blocks/latest")
+		if err := json.Unmarshal(r.Body, &latest); err != nil || r.Code != 200 {
+			t.Fatalf("latest: %d %s", r.Code, r.Body)
+		}
+		if latest["hash"] != tip.Hash || latest["confirmations"] != 0.0 || latest["next_block"] != nil {
+			t.Fatalf("latest: %v, want %+v", latest, tip)
+		}
+		// A block in the middle, by number and by hash: the same answer,
+		// with its sums and neighbours as SQL says.
+		var mid struct {
+			No       int64   `db:"block_no"`
+			Hash     string  `db:"hash"`
+			Prev     string  `db:"prev"`
+			Next     string  `db:"next"`
+			Out, Fee *string `db:"-"`
+			OutSum   *string `db:"out_sum"`
+			Fees     *string `db:"fees"`
+		}
+		if err := c.raw.Get(&mid, `SELECT b.block_no, encode(b.hash,'hex') AS hash, encode(p.hash,'hex') AS prev,
+			encode(n.hash,'hex') AS next, (SELECT sum(out_sum)::text FROM tx WHERE block_id=b.id) AS out_sum,
+			(SELECT sum(fee)::text FROM tx WHERE block_id=b.id) AS fees
+			FROM block b JOIN block p ON p.id=b.previous_id JOIN block n ON n.previous_id=b.id
+			WHERE b.tx_count > 0 AND b.block_no = $1 - 10`, tip.No); err != nil {
+			t.Fatal(err)
+		}
+		byNo := bfGet(t, h, mainnetKey, "/blocks/"+strconv.FormatInt(mid.No, 10))
+		byHash := bfGet(t, h, mainnetKey, "/blocks/"+mid.Hash)
+		if byNo.Code != 200 || string(byNo.Body) != string(byHash.Body) {
+			t.Fatalf("block %d by number and by hash differ:\n%s\n%s", mid.No, byNo.Body, byHash.Body)
+		}
+		var b map[string]any
+		_ = json.Unmarshal(byNo.Body, &b)
+		if b["previous_block"] != mid.Prev || b["next_block"] != mid.Next || b["confirmations"] != 10.0 ||
+			b["output"] != *mid.OutSum || b["fees"] != *mid.Fees {
+			t.Fatalf("block %d: %v, want %+v", mid.No, b, mid)
+		}
+	}
+}
+
+// checkBlockfrost validates a dialect answer against Blockfrost's schema.
+func checkBlockfrost(t *testing.T, req *http.Request, r bfResponse) {
+	t.Helper()
+	if ct := r.Header.Get("Content-Type"); ct != httpx.ContentType {
+		t.Errorf("%s: content type %q", req.URL.Path, ct)
+	}
+}

@@ -3,6 +3,7 @@ module github.com/syncgate/syncgate
 go 1.26.0
 
 require (
+	filippo.io/edwards25519 v1.2.0
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/blinklabs-io/gouroboros v0.199.0
 	github.com/btcsuite/btcd/btcutil v1.2.0
@@ -25,7 +26,6 @@ require (
 )
 
 require (
-	filippo.io/edwards25519 v1.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bits-and-blooms/bitset v1.24.4 // indirect
 	github.com/blinklabs-io/plutigo v0.3.0 // indirect

@@ -3,8 +3,10 @@ package chaingen
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -179,6 +181,10 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 		buildMode = ModePrune // db-sync at the tip after a bootstrap: outputs and fees as in prune mode
 	}
 	g := newGen(ctx, Options{Seed: opts.Seed, Mode: buildMode, AddressTable: f.v.AddressTable, Schema: f.v.Schema}, nil)
+	// The random stream starts from the seed and the tip: a follower
+	// started again on a database it followed before draws new block (and
+	// transaction) hashes, not the ones its first run already wrote.
+	g.r = rand.New(rand.NewPCG(uint64(opts.Seed)^binary.BigEndian.Uint64(hash[:8]), uint64(f.tip.ID)))
 	g.epoch = tipEpoch
 	g.whale, g.dex, g.batcher, g.lock, g.refHolder, g.issuer68 = -1, -1, -1, -1, -1, -1
 	g.hoskyIss, g.burnIss, g.maxIss, g.nftMinter, g.busy = -1, -1, -1, -1, -1

@@ -1,0 +1,64 @@
+package chaingen_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
+)
+
+// A follower started again on a database it followed before (as `syncgate
+// seed --follow` run twice, with the same default seed) resumes from what
+// the database holds: its tip, its ids, its coins. Each run's blocks link
+// onto the previous run's, with new hashes.
+func TestFollowResumes(t *testing.T) {
+	t.Parallel()
+	_, db, m := followDB(t, chaingen.Variant{Mode: chaingen.ModeCore})
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	seedTip := queryInt(t, db, `SELECT max(id) FROM block`)
+	seedBlockNo := queryInt(t, db, `SELECT max(block_no) FROM block`)
+
+	runs := []chaingen.FollowOptions{
+		{SlotsPerBlock: 20, TxsPerBlock: 3, Seed: 1, MaxBlocks: 4, Manifest: m},
+		{SlotsPerBlock: 20, TxsPerBlock: 3, Seed: 1, MaxBlocks: 4, Manifest: m},
+		{SlotsPerBlock: 20, TxsPerBlock: 3, Seed: 1, MaxBlocks: 6, Manifest: m, RollbackEvery: 2},
+		{SlotsPerBlock: 20, TxsPerBlock: 3, Seed: 1, MaxBlocks: 3},
+	}
+	var appended, removed int
+	for i, opts := range runs {
+		lastTx := queryInt(t, db, `SELECT max(id) FROM tx`)
+		tip := queryInt(t, db, `SELECT max(block_no) FROM block`)
+		opts.Report = func(ev chaingen.FollowEvent) {
+			if ev.Kind == chaingen.RolledBack {
+				removed += len(ev.Removed)
+				return
+			}
+			appended++
+			for _, tx := range ev.Txs {
+				if tx.ID <= lastTx {
+					t.Errorf("run %d: transaction id %d reused (the database's last was %d)", i+1, tx.ID, lastTx)
+				}
+			}
+		}
+		if err := chaingen.Follow(ctx, db, opts); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		if got := queryInt(t, db, `SELECT max(block_no) FROM block`); got <= tip {
+			t.Errorf("run %d: tip block %d, was %d", i+1, got, tip)
+		}
+	}
+	newBlocks := queryInt(t, db, `SELECT count(*) FROM block WHERE id > $1`, seedTip)
+	linked := queryInt(t, db, `SELECT count(*) FROM block b JOIN block p ON p.id = b.previous_id
+		WHERE b.id > $1 AND p.block_no = b.block_no - 1 AND p.slot_no < b.slot_no`, seedTip)
+	if appended != 17 || removed == 0 || newBlocks != int64(appended-removed) || linked != newBlocks {
+		t.Errorf("%d blocks appended, %d rolled back, %d new, %d linked", appended, removed, newBlocks, linked)
+	}
+	if got := queryInt(t, db, `SELECT max(block_no) FROM block`); got != seedBlockNo+newBlocks {
+		t.Errorf("tip block_no %d, want %d", got, seedBlockNo+newBlocks)
+	}
+	if queryInt(t, db, `SELECT count(*) FROM tx t JOIN block b ON b.id = t.block_id WHERE b.id > $1`, seedTip) == 0 {
+		t.Error("the followers wrote no transaction")
+	}
+}

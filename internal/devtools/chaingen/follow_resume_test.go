@@ -62,3 +62,36 @@ func TestFollowResumes(t *testing.T) {
 		t.Error("the followers wrote no transaction")
 	}
 }
+
+// Rolling back an epoch's first block removes what that boundary wrote
+// (its governance state among the rest), and appending it again writes it
+// once.
+func TestFollowRollbackEpochBoundary(t *testing.T) {
+	t.Parallel()
+	_, db, m := followDB(t, chaingen.Variant{Mode: chaingen.ModeCore})
+	ctx := t.Context()
+	f, err := chaingen.NewFollower(ctx, db, chaingen.FollowOptions{SlotsPerBlock: 432000, TxsPerBlock: 3, Seed: 9, Manifest: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := tableCounts(t, db)
+	states := queryInt(t, db, `SELECT count(*) FROM epoch_state`)
+	ev, err := f.AppendBlock(ctx)
+	if err != nil || !ev.EpochStart {
+		t.Fatalf("first block %+v: %v", ev, err)
+	}
+	if n := queryInt(t, db, `SELECT count(*) FROM epoch_state WHERE epoch_no = $1`, ev.Block.Epoch); n != 1 {
+		t.Fatalf("epoch %d: %d epoch_state rows", ev.Block.Epoch, n)
+	}
+	if _, err := f.Rollback(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if after := tableCounts(t, db); after != before || queryInt(t, db, `SELECT count(*) FROM epoch_state`) != states {
+		t.Errorf("after the rollback:\n%+v\nbefore the boundary:\n%+v", after, before)
+	}
+	ev, err = f.AppendBlock(ctx)
+	if err != nil || !ev.EpochStart {
+		t.Fatalf("block again %+v: %v", ev, err)
+	}
+	checkBoundary(t, db, ev.Block.Epoch)
+}

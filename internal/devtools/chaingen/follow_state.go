@@ -35,6 +35,8 @@ var (
 	sqlFollowEpochStake   = sqlfiles.Must("chaingen/follow_epoch_stake.sql")
 	sqlFollowRewards      = sqlfiles.Must("chaingen/follow_rewards.sql")
 	sqlFollowTxCbor       = sqlfiles.Must("chaingen/follow_tx_cbor.sql")
+	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
+	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")
 	sqlRollbackPoint      = sqlfiles.Must("chaingen/follow_rollback_point.sql")
 	sqlRollbackTxTables   = sqlfiles.Must("chaingen/follow_rollback_tx_tables.sql")
 	sqlRollbackTxRows     = sqlfiles.Must("chaingen/follow_rollback_tx_rows.sql")
@@ -192,7 +194,11 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 		return nil, followErr("system start", err)
 	}
 	g.start = g.start.UTC()
+	g.txHashByID = map[int64][]byte{}
 	f.g = g
+	if err := f.loadConstitution(ctx); err != nil {
+		return nil, err
+	}
 	if err := f.loadIDs(ctx); err != nil {
 		return nil, err
 	}
@@ -316,6 +322,9 @@ func (g *gen) idCounter(name string) *int64 {
 		"pool_metadata_ref": &g.ids.poolMetaRef, "ada_pots": &g.ids.adaPots, "epoch_param": &g.ids.epochParam,
 		"drep_hash": &g.ids.drepHash, "delegation_vote": &g.ids.delegationVote,
 		"off_chain_pool_data": &g.ids.offChainPoolData, "address": &g.ids.address,
+		"extra_key_witness": &g.ids.extraKeyWitness, "tx_cbor": &g.ids.txCbor, "treasury": &g.ids.treasury,
+		"reserve": &g.ids.reserve, "pot_transfer": &g.ids.potTransfer, "param_proposal": &g.ids.paramProposal,
+		"epoch_state": &g.ids.epochState, "constitution": &g.ids.constitution, "voting_anchor": &g.ids.votingAnchor,
 	}
 	return m[name]
 }
@@ -478,6 +487,7 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		g.stakes[i].utxoBal, g.stakes[i].utxos = 0, 0
 	}
 	g.funded, g.utxoTotal = nil, 0
+	g.txHashByID = map[int64][]byte{}
 	if f.v.Mode == ModeDisable {
 		return nil
 	}
@@ -495,7 +505,8 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		for rows.Next() {
 			var u utxo
 			var value string
-			if err := rows.Scan(&u.outID, &u.txID, &u.index, &value); err != nil {
+			var hash []byte
+			if err := rows.Scan(&u.outID, &u.txID, &u.index, &value, &hash); err != nil {
 				rows.Close()
 				return followErr("unspent outputs", err)
 			}
@@ -503,6 +514,7 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 				rows.Close()
 				return followErr("unspent outputs", err)
 			}
+			g.txHashByID[u.txID] = hash
 			all = append(all, row{w, u})
 			ids = append(ids, u.outID)
 		}
@@ -542,6 +554,15 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		r := all[i]
 		r.u.assets = assets[r.u.outID]
 		g.addUTxO(r.w, r.u)
+	}
+	return nil
+}
+
+// loadConstitution reads the constitution in force, which each new epoch's
+// governance state names.
+func (f *Follower) loadConstitution(ctx context.Context) error {
+	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID); err != nil {
+		return followErr("constitution", err)
 	}
 	return nil
 }

@@ -95,3 +95,24 @@ func TestFollowRollbackEpochBoundary(t *testing.T) {
 	}
 	checkBoundary(t, db, ev.Block.Epoch)
 }
+
+// A database seeded before some of db-sync's tables were generated (here:
+// without tx_cbor, extra_key_witness and epoch_state) is followed too: the
+// follower creates what is missing.
+func TestFollowOlderDatabase(t *testing.T) {
+	t.Parallel()
+	_, db, m := followDB(t, chaingen.Variant{Mode: chaingen.ModeCore})
+	if _, err := db.Exec(`DROP TABLE tx_cbor, extra_key_witness, epoch_state`); err != nil {
+		t.Fatal(err)
+	}
+	if err := chaingen.Follow(t.Context(), db, chaingen.FollowOptions{SlotsPerBlock: 432000, TxsPerBlock: 3, Seed: 2,
+		MaxBlocks: 2, Manifest: m}); err != nil {
+		t.Fatal(err)
+	}
+	if queryInt(t, db, `SELECT count(*) FROM tx_cbor`) == 0 || queryInt(t, db, `SELECT count(*) FROM epoch_state`) != 2 {
+		t.Error("the follower wrote no CBOR or no governance state")
+	}
+	if queryInt(t, db, `SELECT count(*) FROM pg_constraint WHERE conname IN ('tx_cbor_pkey', 'epoch_state_pkey', 'extra_key_witness_pkey')`) != 3 {
+		t.Error("the recreated tables lack their keys")
+	}
+}

@@ -80,8 +80,9 @@ const utxosPerWallet = 60
 // the first block of an epoch, what the generator writes at an epoch
 // boundary: the finished epoch's epoch_finalized row (13.7; the 13.6 epoch
 // table's current row is kept up to date at every block), member rewards,
-// the stake snapshot (epoch_stake, epoch_stake_progress), ada_pots and
-// epoch_param. Ids continue the tables' sequences, which the follower
+// the stake snapshot (epoch_stake, epoch_stake_progress), ada_pots,
+// epoch_param and epoch_state. Each transaction gets its CBOR (tx_cbor,
+// tx.hash being its body's hash) and now and then required signers. Ids continue the tables' sequences, which the follower
 // advances as db-sync's inserts would.
 //
 // Traffic: payments between the followed addresses (deposits to them every
@@ -151,6 +152,12 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 	var err error
 	if f.v, err = detectVariant(ctx, db, opts.Manifest); err != nil {
 		return nil, err
+	}
+	// db-sync's relations the database lacks (one seeded by an older
+	// generator) are created, so that every table a block may write exists;
+	// on a database db-sync made, this changes nothing.
+	if err := CreateVariantSchema(ctx, db, f.v); err != nil {
+		return nil, followErr("schema", err)
 	}
 	f.layout = dbsync.Layout{Consumed: f.v.Mode.fillsConsumed(), AddressTable: f.v.AddressTable}
 	for _, s := range []struct {

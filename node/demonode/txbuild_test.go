@@ -20,11 +20,11 @@ type testTx struct {
 	ins      []demonode.Input
 	outs     []testOut
 	fee      uint64
-	ttl      uint64            // 0: none
-	meta     map[uint64]any    // label → metadatum (nil: no auxiliary data)
-	signers  [][]byte          // required signers (body field 14)
-	extra    map[uint64]any    // more body fields (unsupported content)
-	badHash  bool              // body field 7 not the auxiliary data's hash
+	ttl      uint64         // 0: none
+	meta     map[uint64]any // label → metadatum (nil: no auxiliary data)
+	signers  [][]byte       // required signers (body field 14)
+	extra    map[uint64]any // more body fields (unsupported content)
+	badHash  bool           // body field 7 not the auxiliary data's hash
 	signWith []ed25519.PrivateKey
 	forgeSig bool // the first witness carries a signature of other bytes
 }

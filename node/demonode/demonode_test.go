@@ -34,6 +34,8 @@ type demoChain struct {
 	follower *chaingen.Follower
 	submit   *node.Submitter
 	policy   [28]byte
+	// addrTable: tx_out names its address through the address table.
+	addrTable bool
 }
 
 // newDemoChain seeds a fresh chain in layout v. The database gets db-sync's
@@ -84,7 +86,8 @@ func newDemoChain(t *testing.T, v chaingen.Variant) *demoChain {
 	}
 	unit, _ := hex.DecodeString(strings.Replace(w.Token.Unit, ".", "", 1))
 	return &demoChain{db: db, manifest: m, wallet: w, key: chaingen.DemoWalletKey(), node: n, follower: f,
-		submit: node.NewSubmitter(map[string]string{"mainnet": sock}, node.Options{}), policy: [28]byte(unit[:28])}
+		submit: node.NewSubmitter(map[string]string{"mainnet": sock}, node.Options{}), policy: [28]byte(unit[:28]),
+		addrTable: v.AddressTable}
 }
 
 // coin is an unspent output of an address, read with the test's own SQL.
@@ -96,12 +99,16 @@ type coin struct {
 
 func (c *demoChain) coins(t *testing.T, addr string) []coin {
 	t.Helper()
+	where := "o.address = $1"
+	if c.addrTable {
+		where = "o.address_id = (SELECT id FROM address WHERE address = $1)"
+	}
 	rows, err := c.db.QueryContext(t.Context(), `
 SELECT t.hash, o.index, o.value::bigint,
        COALESCE((SELECT sum(m.quantity) FROM ma_tx_out m JOIN multi_asset a ON a.id = m.ident
                  WHERE m.tx_out_id = o.id AND a.name = 'SGDEMO'), 0)::bigint
 FROM tx_out o JOIN tx t ON t.id = o.tx_id
-WHERE o.address = $1
+WHERE `+where+`
   AND NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)
   AND o.consumed_by_tx_id IS NULL
 ORDER BY o.value DESC`, addr)

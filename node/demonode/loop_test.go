@@ -226,3 +226,35 @@ func checkWritten(t *testing.T, c *demoChain, v chaingen.Variant, ev chaingen.Fo
 		t.Fatalf("tx_cbor %d bytes, extra_key_witness %x", len(cborBytes), witness)
 	}
 }
+
+// TestDemoLoopAddressTable: with tx_out.use_address_table the follower
+// writes a new receiver's address row (with its payment credential and new
+// stake address) and the outputs point at it.
+func TestDemoLoopAddressTable(t *testing.T) {
+	t.Parallel()
+	c := newDemoChain(t, chaingen.Variant{Mode: chaingen.ModeCore, AddressTable: true})
+	coins := c.coins(t, c.wallet.Address)
+	if len(coins) != 6 {
+		t.Fatalf("the demo wallet holds %d outputs", len(coins))
+	}
+	to, toPay, toStake := newBaseAddress(t, "address table")
+	raw, hash := c.payment(t, coins[0], to, 12_000_000).build(t)
+	if err := c.send(t, raw); err != nil {
+		t.Fatal(err)
+	}
+	if ev := c.block(t); len(ev.Txs) == 0 || ev.Txs[0].Hash != hash {
+		t.Fatalf("the block did not take the transaction: %+v", ev.Txs)
+	}
+	var value uint64
+	var pay, stake []byte
+	err := c.db.QueryRowContext(t.Context(), `SELECT o.value::bigint, a.payment_cred, sa.hash_raw
+	FROM tx t JOIN tx_out o ON o.tx_id = t.id AND o.index = 0 JOIN address a ON a.id = o.address_id
+	JOIN stake_address sa ON sa.id = a.stake_address_id AND sa.id = o.stake_address_id
+	WHERE t.hash = $1 AND a.address = $2`, mustHex(t, hash), to).Scan(&value, &pay, &stake)
+	if err != nil || value != 12_000_000 || !bytes.Equal(pay, toPay) || !bytes.Equal(stake, toStake) {
+		t.Fatalf("receiver's output: %d %x %x (%v)", value, pay, stake, err)
+	}
+	if got := c.coins(t, c.wallet.Address); len(got) != 6 { // five left and the change
+		t.Fatalf("the demo wallet holds %d outputs after paying", len(got))
+	}
+}

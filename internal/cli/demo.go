@@ -27,8 +27,10 @@ import (
 // DATABASE_URL says otherwise.
 const demoDatabaseURL = "postgres://postgres@127.0.0.1:5432/syncgate_demo?sslmode=disable"
 
-// Demo creates the demo database if missing, seeds it if empty, prints
-// ready-to-use keys and curl commands, and serves it (Redis optional).
+// Demo creates the demo database if missing, seeds it if empty, funds the
+// demo wallet and runs the demo node as mainnet's node (demo_node.go),
+// prints ready-to-use keys, curl commands and client snippets, and serves
+// it (Redis optional).
 func Demo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	listen := fs.String("listen-addr", envOr("LISTEN_ADDR", "127.0.0.1:8080"), "HTTP listen address")

@@ -15,8 +15,9 @@ import (
 )
 
 // DefaultTimeout bounds a script whose context has no earlier deadline.
-// Importing Lucid or Mesh alone takes 3-6 s on a loaded two-core machine.
-const DefaultTimeout = 2 * time.Minute
+// Importing Lucid or Mesh alone takes 3-5 s on an idle two-core machine,
+// and was seen taking over a minute on a shared, loaded one.
+const DefaultTimeout = 5 * time.Minute
 
 // stderrLimit is how much of a failed script's stderr its error keeps
 // (the end: where node prints the exception).

@@ -171,7 +171,8 @@ func TestBlockfrostJS(t *testing.T) {
 
 // TestLucid: Lucid Evolution's Blockfrost provider reads the protocol
 // parameters (the document's example) with project_id and a lucid header,
-// and Lucid starts on them.
+// Lucid starts on them, and the provider walks UTxO pages with ?page=N
+// alone until an empty one.
 func TestLucid(t *testing.T) {
 	t.Parallel()
 	params := example(t, bfschema.Open(t), "GET /epochs/latest/parameters").(map[string]any)
@@ -190,11 +191,18 @@ func TestLucid(t *testing.T) {
 		}
 		params["cost_models_raw"].(map[string]any)[lang] = ints
 	}
+	three := utxos(t, bfschema.Open(t), 3)
 	fake := newFake(t, "/api/v0", map[string]answer{
 		"GET /epochs/latest/parameters": func(map[string]string, *http.Request) (int, any) { return 200, params },
+		"GET /addresses/{address}/utxos": func(_ map[string]string, r *http.Request) (int, any) {
+			if r.URL.Query().Get("page") == "1" {
+				return 200, three
+			}
+			return 200, []any{}
+		},
 	})
 	out, err := jsclients.Run(t, context.Background(), "testdata/lucid_parameters.mjs",
-		map[string]string{"BF_URL": fake.URL(), "BF_KEY": testKey})
+		map[string]string{"BF_URL": fake.URL(), "BF_KEY": testKey, "BF_ADDRESS": testAddress})
 	fake.logRequests(t, "lucid")
 	if err != nil {
 		t.Fatal(err)
@@ -203,17 +211,30 @@ func TestLucid(t *testing.T) {
 		Params       map[string]any
 		Network      string
 		LucidMinFeeA float64
+		Utxos        []struct {
+			TxHash      string
+			OutputIndex int
+			Assets      map[string]string
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if got.Params["minFeeA"] != params["min_fee_a"] || got.Params["keyDeposit"] != params["key_deposit"] ||
-		got.Network != "Mainnet" || got.LucidMinFeeA != params["min_fee_a"] {
+		got.Network != "Mainnet" || got.LucidMinFeeA != params["min_fee_a"] ||
+		len(got.Utxos) != 3 || got.Utxos[2].OutputIndex != 2 || got.Utxos[0].Assets["lovelace"] != "42000000" {
 		t.Errorf("printed %s", out)
 	}
-	for _, e := range fake.requests() {
-		if e.Path != "/api/v0/epochs/latest/parameters" || e.Header.Get("project_id") != testKey || e.Header.Get("lucid") == "" {
-			t.Errorf("unexpected request %s", e)
+	// Lucid() reads the parameters again for itself.
+	want := []string{"/epochs/latest/parameters?", "/epochs/latest/parameters?",
+		"/addresses/" + testAddress + "/utxos?page=1", "/addresses/" + testAddress + "/utxos?page=2"}
+	seen := fake.requests()
+	if len(seen) != len(want) {
+		t.Fatalf("requests %v", seen)
+	}
+	for i, e := range seen {
+		if e.Path+"?"+e.Query != "/api/v0"+want[i] || e.Header.Get("project_id") != testKey || e.Header.Get("lucid") != "0.1.94" {
+			t.Errorf("request %d: %s, want %s with project_id and lucid: 0.1.94", i, e, want[i])
 		}
 	}
 }

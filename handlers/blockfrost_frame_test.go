@@ -68,8 +68,13 @@ func TestBlockfrostFrameAuthAndErrors(t *testing.T) {
 	s := chainServer(t, c)
 	h := s.Handler()
 
-	if r := bfGet(t, h, mainnetKey, ""); r.Code != 200 || !strings.Contains(string(r.Body), `"version":"0.1.93"`) {
-		t.Fatalf("root: %d %s", r.Code, r.Body)
+	// The root with and without its trailing slash (blockfrost-js asks
+	// for …/api/v0/, as Blockfrost documents it), with the key in the
+	// path too.
+	for _, p := range []string{"", "/", "/key/" + mainnetKey + "/api/v0/", "/key/" + mainnetKey + "/api/v0"} {
+		if r := bfGet(t, h, mainnetKey, p); r.Code != 200 || !strings.Contains(string(r.Body), `"version":"0.1.93"`) {
+			t.Fatalf("root %q: %d %s", p, r.Code, r.Body)
+		}
 	}
 	if r := bfGet(t, h, mainnetKey, "/health/clock"); r.Code != 200 {
 		t.Fatalf("clock: %d %s", r.Code, r.Body)
@@ -132,9 +137,10 @@ func TestBlockfrostFrameAuthAndErrors(t *testing.T) {
 func TestBlockfrostEveryRouteHasAGroup(t *testing.T) {
 	s := New(Deps{})
 	for _, r := range s.bf.Routes() {
-		p := httpx.BlockfrostPrefix + ginPath(r.Path)
-		if r.Group == "" || s.groups[p] != r.Group {
-			t.Errorf("%s %s has no plan route group", r.Method, p)
+		for _, p := range ginPaths(r.Path) {
+			if p = httpx.BlockfrostPrefix + p; r.Group == "" || s.groups[p] != r.Group {
+				t.Errorf("%s %s has no plan route group", r.Method, p)
+			}
 		}
 	}
 }

@@ -78,7 +78,11 @@ var pendingRoutes = map[string]bool{
 
 // undocumentedRoutes are served routes whose operations the document does
 // not describe yet. The test fails once one is documented.
-var undocumentedRoutes = map[string]bool{}
+var undocumentedRoutes = map[string]bool{
+	// Blockfrost's root with its trailing slash (what blockfrost-js
+	// requests); the document names it once, without.
+	"GET /api/v0/": true,
+}
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param
 

@@ -94,16 +94,21 @@ func (s *Server) blockfrostRoutes(r *gin.Engine) {
 		for _, f := range rt.Needs {
 			chain = append(chain, s.needs(f))
 		}
-		g.Handle(rt.Method, ginPath(rt.Path), append(chain, httpx.H(rt.Handle))...)
+		for _, p := range ginPaths(rt.Path) {
+			g.Handle(rt.Method, p, append(chain, httpx.H(rt.Handle))...)
+		}
 	}
 }
 
-// ginPath is a dialect path as gin mounts it ("/" is the group itself).
-func ginPath(p string) string {
+// ginPaths are the gin paths a dialect path is mounted at: "/" is the
+// group itself, with and without the trailing slash (Blockfrost's root is
+// …/api/v0/, which blockfrost-js requests; gin redirects neither to the
+// other here).
+func ginPaths(p string) []string {
 	if p == "/" {
-		return ""
+		return []string{"", "/"}
 	}
-	return p
+	return []string{p}
 }
 
 func (s *Server) routes() {

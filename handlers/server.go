@@ -158,7 +158,9 @@ func New(deps Deps) *Server {
 	s.bf = blockfrost.New(blockfrost.Deps{ChainDB: s.chainDB, Answers: bf.New(s.answers), Now: deps.Now})
 	s.groups = dataRouteGroups()
 	for _, r := range s.bf.Routes() {
-		s.groups[httpx.BlockfrostPrefix+ginPath(r.Path)] = r.Group
+		for _, p := range ginPaths(r.Path) {
+			s.groups[httpx.BlockfrostPrefix+p] = r.Group
+		}
 	}
 	s.engine.HandleMethodNotAllowed = true
 	s.engine.RedirectTrailingSlash = false

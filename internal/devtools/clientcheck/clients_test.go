@@ -9,6 +9,7 @@ package clientcheck_test
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
@@ -20,14 +21,25 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // SQL describe the same chain), then Lucid and Mesh while it moves.
 func TestClients(t *testing.T) {
 	s := startStack(t)
-	t.Run("blockfrost-js", func(t *testing.T) { testBlockfrostJS(t, s) })
+	submit := s.selfPayment(t)
+	t.Run("blockfrost-js", func(t *testing.T) { testBlockfrostJS(t, s, submit) })
+	// The chain moves from here on: blockfrost-js's submission goes into
+	// the next block (the wallets must not spend its input again).
 	s.chain.resume()
+	s.waitInBlock(t, submit.Hash, 30*time.Second)
+	hook := s.watch(t, lucidReceiver, meshReceiver)
+	// Mesh loads while Lucid pays, and pays once Lucid's payment is in a
+	// block (both spend the demo wallet's token output).
+	openMesh, checkMesh := startMesh(t, s)
+	t.Run("lucid", func(t *testing.T) { testLucid(t, s, hook) })
+	openMesh()
+	t.Run("mesh", func(t *testing.T) { checkMesh(t, hook) })
+	s.chain.check(t)
 }
 
 // testBlockfrostJS runs every blockfrost-js method of the dialect and
 // compares each answer with the test's SQL.
-func testBlockfrostJS(t *testing.T, s *stack) {
-	submit := s.selfPayment(t)
+func testBlockfrostJS(t *testing.T, s *stack, submit submitTx) {
 	in := s.bfInput(t, submit)
 	calls := map[string]callResult{}
 	runScript(t, "testdata/blockfrost_js.mjs", map[string]string{"BF_URL": s.url(), "BF_KEY": s.key, "BF_INPUT": mustJSON(in)}, &calls)

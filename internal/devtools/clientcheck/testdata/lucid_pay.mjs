@@ -1,0 +1,33 @@
+// Lucid Evolution 0.4.34 with its Blockfrost provider, unchanged, against
+// syncgate at BF_URL with the key BF_KEY: from the wallet of the signing
+// key WALLET_SKEY (ed25519_sk…), a payment of PAY (JSON: to, lovelace,
+// unit, quantity, message) carrying a native token and a CIP-20 message
+// (label 674), built, signed, submitted, awaited until it is in a block,
+// then the receiver's UTxOs read back. Prints one JSON object.
+import { Blockfrost, Lucid } from "@lucid-evolution/lucid";
+
+const pay = JSON.parse(process.env.PAY);
+const started = Date.now();
+const lucid = await Lucid(new Blockfrost(process.env.BF_URL, process.env.BF_KEY), "Mainnet");
+lucid.selectWallet.fromPrivateKey(process.env.WALLET_SKEY);
+const from = await lucid.wallet().address();
+const walletUtxos = (await lucid.wallet().getUtxos()).length;
+const before = await lucid.utxosAt(pay.to);
+
+const tx = await lucid
+  .newTx()
+  .pay.ToAddress(pay.to, { lovelace: BigInt(pay.lovelace), [pay.unit]: BigInt(pay.quantity) })
+  .attachMetadata(674, { msg: [pay.message] })
+  .complete();
+const signed = await tx.sign.withWallet().complete();
+const hash = await signed.submit();
+const submitted = Date.now();
+const confirmed = await lucid.awaitTx(hash);
+const awaited = Date.now();
+const after = await lucid.utxosAt(pay.to);
+
+console.log(JSON.stringify({
+  from, walletUtxos, hash, confirmed, fee: signed.toJSON?.()?.body?.fee ?? null,
+  before, after,
+  ms: { build: submitted - started, await: awaited - submitted },
+}, (_, v) => (typeof v === "bigint" ? v.toString() : v)));

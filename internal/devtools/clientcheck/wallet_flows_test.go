@@ -1,0 +1,304 @@
+package clientcheck_test
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syncgate/syncgate/internal/devtools/jsclients"
+)
+
+// The receivers of the wallet flows: CIP-19's test vectors (an enterprise
+// and a base address of one payment key), on no generated chain.
+const (
+	lucidReceiver = "addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8"
+	meshReceiver  = "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"
+)
+
+// payment is what a wallet flow pays its receiver (PAY).
+type payment struct {
+	To       string `json:"to"`
+	Lovelace string `json:"lovelace"`
+	Unit     string `json:"unit"` // policy id and asset name, hex
+	Quantity string `json:"quantity"`
+	Message  string `json:"message"`
+}
+
+func (s *stack) payment(to, client string) payment {
+	return payment{To: to, Lovelace: "3000000", Unit: strings.Replace(s.wallet.Token.Unit, ".", "", 1), Quantity: "25",
+		Message: "syncgate clientcheck: paid by " + client}
+}
+
+// receiver is a webhook endpoint: it keeps every push it gets.
+type receiver struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	got []push
+}
+
+type push struct {
+	header http.Header
+	body   []byte
+}
+
+func newReceiver(t *testing.T) *receiver {
+	rc := &receiver{}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		rc.got = append(rc.got, push{header: r.Header.Clone(), body: b})
+		rc.mu.Unlock()
+	}))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+// webhook is a webhook of the stack's user pushing to a receiver.
+type webhook struct {
+	ID     string
+	Secret string
+	rc     *receiver
+}
+
+// watch registers a webhook for addresses, pushing to a new receiver.
+func (s *stack) watch(t *testing.T, addresses ...string) *webhook {
+	t.Helper()
+	var items []map[string]string
+	for _, a := range addresses {
+		items = append(items, map[string]string{"kind": "address", "value": a})
+	}
+	rc := newReceiver(t)
+	status, raw := s.do(t, "POST", "/v1/webhooks", s.key, mustJSON(map[string]any{"url": rc.srv.URL + "/hook", "items": items}))
+	var env struct {
+		Data struct{ ID, Secret string }
+	}
+	if status != http.StatusCreated || json.Unmarshal(raw, &env) != nil || env.Data.Secret == "" {
+		t.Fatalf("POST /v1/webhooks: %d %s", status, raw)
+	}
+	return &webhook{ID: env.Data.ID, Secret: env.Data.Secret, rc: rc}
+}
+
+// confirmed waits for the pushed tx.confirmed event of tx hash and checks
+// its Standard Webhooks signature under the webhook's secret.
+func (w *webhook) confirmed(t *testing.T, hash string, within time.Duration) txConfirmed {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		w.rc.mu.Lock()
+		got := append([]push(nil), w.rc.got...)
+		w.rc.mu.Unlock()
+		for _, p := range got {
+			var ev struct {
+				Type string
+				Data txConfirmed
+			}
+			if json.Unmarshal(p.body, &ev) == nil && ev.Type == "tx.confirmed" && ev.Data.TxHash == hash {
+				if !w.signed(p) {
+					t.Errorf("webhook push for %s: signature %q does not verify", hash, p.header.Get("webhook-signature"))
+				}
+				return ev.Data
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no tx.confirmed for %s pushed within %s (%d pushes)", hash, within, len(got))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// signed checks a push's webhook-signature: HMAC-SHA256 of
+// "id.timestamp.body" under the secret (whsec_ + base64).
+func (w *webhook) signed(p push) bool {
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(w.Secret, "whsec_"))
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(p.header.Get("webhook-id") + "." + p.header.Get("webhook-timestamp") + "."))
+	mac.Write(p.body)
+	want := base64.StdEncoding.EncodeToString(mac.Sum(nil))
+	for _, sig := range strings.Fields(p.header.Get("webhook-signature")) {
+		if v, ok := strings.CutPrefix(sig, "v1,"); ok && hmac.Equal([]byte(v), []byte(want)) {
+			return true
+		}
+	}
+	return false
+}
+
+type txConfirmed struct {
+	TxHash string `json:"tx_hash"`
+	Items  []struct {
+		Kind, Value string
+		Received    struct {
+			Lovelace string
+			Assets   []struct{ Unit, Quantity string }
+		}
+	}
+}
+
+// checkPaid checks, with the test's SQL and syncgate's own routes, that
+// the payment's transaction is in a block, pays the receiver the lovelace
+// and the token, carries the message, is in_block for /v1/tx/status, and
+// was pushed to the webhook watching the receiver.
+func checkPaid(t *testing.T, s *stack, hook *webhook, hash string, pay payment) {
+	t.Helper()
+	s.waitInBlock(t, hash, 10*time.Second)
+	var out struct {
+		Value  string
+		Tokens string
+		Spent  bool
+	}
+	s.sql(t, &out, `SELECT o.value::text AS value,
+		COALESCE((SELECT sum(mo.quantity)::text FROM ma_tx_out mo JOIN multi_asset a ON a.id = mo.ident
+		  WHERE mo.tx_out_id = o.id AND encode(a.policy, 'hex') || encode(a.name, 'hex') = $3), '0') AS tokens,
+		EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index) AS spent
+		FROM tx_out o JOIN tx ON tx.id = o.tx_id WHERE tx.hash = decode($1, 'hex') AND o.address = $2`, hash, pay.To, pay.Unit)
+	eq(t, "the receiver's output: lovelace", out.Value, pay.Lovelace)
+	eq(t, "the receiver's output: tokens", out.Tokens, pay.Quantity)
+	eq(t, "the receiver's output: unspent", out.Spent, false)
+	var msg string
+	s.sql(t, &msg, `SELECT json::text FROM tx_metadata WHERE key = 674 AND tx_id = (SELECT id FROM tx WHERE hash = decode($1, 'hex'))`, hash)
+	if !sameJSON([]byte(msg), []byte(mustJSON(map[string]any{"msg": []string{pay.Message}}))) {
+		t.Errorf("label 674 of %s: %s", hash, msg)
+	}
+
+	status, raw := s.do(t, "GET", "/v1/tx/status/"+hash, s.key, "")
+	var st struct {
+		Data struct{ Status string }
+	}
+	if status != http.StatusOK || json.Unmarshal(raw, &st) != nil || st.Data.Status != "in_block" {
+		t.Errorf("/v1/tx/status/%s: %d %s", hash, status, raw)
+	}
+
+	ev := hook.confirmed(t, hash, 30*time.Second)
+	if len(ev.Items) != 1 || ev.Items[0].Value != pay.To || ev.Items[0].Received.Lovelace != pay.Lovelace ||
+		len(ev.Items[0].Received.Assets) != 1 || ev.Items[0].Received.Assets[0].Unit != pay.Unit ||
+		ev.Items[0].Received.Assets[0].Quantity != pay.Quantity {
+		t.Errorf("tx.confirmed for %s: %s", hash, mustJSON(ev))
+	}
+}
+
+// testLucid: Lucid Evolution pays the receiver from the demo wallet and
+// awaits the transaction as a dapp does.
+func testLucid(t *testing.T, s *stack, hook *webhook) {
+	pay := s.payment(lucidReceiver, "Lucid Evolution")
+	var got struct {
+		From      string
+		Hash      string
+		Confirmed bool
+		Before    []json.RawMessage
+		After     []struct {
+			TxHash      string            `json:"txHash"`
+			OutputIndex int               `json:"outputIndex"`
+			Assets      map[string]string `json:"assets"`
+		}
+		MS map[string]int64
+	}
+	runScript(t, "testdata/lucid_pay.mjs", map[string]string{"BF_URL": s.url(), "BF_KEY": s.key,
+		"WALLET_SKEY": s.wallet.SigningKey, "PAY": mustJSON(pay)}, &got)
+	t.Logf("Lucid: built and submitted in %d ms, awaited in %d ms", got.MS["build"], got.MS["await"])
+	eq(t, "Lucid's wallet address", got.From, s.wallet.Address)
+	if !got.Confirmed || len(got.Before) != 0 {
+		t.Errorf("Lucid: confirmed %v, the receiver held %d UTxOs before", got.Confirmed, len(got.Before))
+	}
+	found := false
+	for _, u := range got.After {
+		if u.TxHash == got.Hash {
+			found = u.Assets["lovelace"] == pay.Lovelace && u.Assets[pay.Unit] == pay.Quantity
+		}
+	}
+	if !found {
+		t.Errorf("Lucid's utxosAt(receiver) after awaitTx: %+v, want %s's output of %s lovelace and %s %s",
+			got.After, got.Hash, pay.Lovelace, pay.Quantity, pay.Unit)
+	}
+	checkPaid(t, s, hook, got.Hash, pay)
+}
+
+// startMesh starts the Mesh flow: its script loads (which takes the
+// longest), then waits until open is called to read the chain; check
+// waits for it and checks what it did.
+func startMesh(t *testing.T, s *stack) (open func(), check func(t *testing.T, hook *webhook)) {
+	gate := filepath.Join(t.TempDir(), "go")
+	pay := s.payment(meshReceiver, "Mesh")
+	type result struct {
+		out []byte
+		err error
+		ran time.Duration
+	}
+	done := make(chan result, 1)
+	go func() {
+		start := time.Now()
+		out, err := jsclients.Run(t, t.Context(), "testdata/mesh_pay.mjs", map[string]string{"BF_URL": s.keyURL(),
+			"WALLET_ADDRESS": s.wallet.Address, "WALLET_SKEY_CBOR": s.wallet.SigningKeyCBORHex, "PAY": mustJSON(pay), "GATE": gate})
+		done <- result{out, err, time.Since(start)}
+	}()
+	open = func() {
+		if err := os.WriteFile(gate, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check = func(t *testing.T, hook *webhook) {
+		r := <-done
+		t.Logf("testdata/mesh_pay.mjs ran in %s", r.ran.Round(time.Millisecond))
+		if r.err != nil {
+			t.Fatalf("%v\nstdout: %s", r.err, r.out)
+		}
+		checkMesh(t, s, hook, pay, r.out)
+	}
+	return open, check
+}
+
+// checkMesh: Mesh paid the receiver from the demo wallet and saw
+// onTxConfirmed fire.
+func checkMesh(t *testing.T, s *stack, hook *webhook, pay payment, out []byte) {
+	var got struct {
+		WalletUTxOs int `json:"walletUtxos"`
+		Hash        string
+		Confirmed   bool
+		After       []struct {
+			Input struct {
+				TxHash      string `json:"txHash"`
+				OutputIndex int    `json:"outputIndex"`
+			}
+			Output struct {
+				Address string
+				Amount  []amount
+			}
+		}
+		Info struct {
+			Hash  string
+			Block string
+		}
+		MS map[string]int64
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("mesh_pay.mjs printed %s: %v", out, err)
+	}
+	t.Logf("Mesh: built and submitted in %d ms, confirmed in %d ms", got.MS["build"], got.MS["await"])
+	if got.WalletUTxOs == 0 || !got.Confirmed || got.Info.Hash != got.Hash {
+		t.Errorf("Mesh: %d wallet UTxOs, confirmed %v, fetchTxInfo %+v", got.WalletUTxOs, got.Confirmed, got.Info)
+	}
+	found := false
+	for _, u := range got.After {
+		if u.Input.TxHash == got.Hash {
+			found = amountKey(u.Output.Amount) == amountKey([]amount{{"lovelace", pay.Lovelace}, {pay.Unit, pay.Quantity}})
+		}
+	}
+	if !found {
+		t.Errorf("Mesh's fetchAddressUTxOs(receiver) after onTxConfirmed: %s, want %s's output", mustJSON(got.After), got.Hash)
+	}
+	var block string
+	s.sql(t, &block, `SELECT encode(b.hash, 'hex') FROM tx JOIN block b ON b.id = tx.block_id WHERE tx.hash = decode($1, 'hex')`, got.Hash)
+	eq(t, "Mesh's fetchTxInfo block", got.Info.Block, block)
+	checkPaid(t, s, hook, got.Hash, pay)
+}

@@ -371,6 +371,7 @@ func TestAdminRateLimit(t *testing.T) {
 func TestAdminRateLimitDetails(t *testing.T) {
 	e := newAdminEnv(t)
 	e.adminRate = 3
+	e.fastTimeout = 2 * time.Second // no local fallback under CPU load: it would start a fresh budget
 	in := e.instance()
 	_, setup, err := in.store.CreateAdminKey(context.Background(), admin.Bootstrap(""), "setup", allPerms)
 	if err != nil {

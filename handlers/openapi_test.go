@@ -23,6 +23,21 @@ var pendingRoutes = map[string]bool{}
 var undocumentedRoutes = map[string]bool{
 	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
 	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
+	// Transactions and submission.
+	"GET /api/v0/txs/{hash}":                  true,
+	"GET /api/v0/txs/{hash}/utxos":            true,
+	"GET /api/v0/txs/{hash}/stakes":           true,
+	"GET /api/v0/txs/{hash}/delegations":      true,
+	"GET /api/v0/txs/{hash}/withdrawals":      true,
+	"GET /api/v0/txs/{hash}/mirs":             true,
+	"GET /api/v0/txs/{hash}/pool_updates":     true,
+	"GET /api/v0/txs/{hash}/pool_retires":     true,
+	"GET /api/v0/txs/{hash}/metadata":         true,
+	"GET /api/v0/txs/{hash}/metadata/cbor":    true,
+	"GET /api/v0/txs/{hash}/redeemers":        true,
+	"GET /api/v0/txs/{hash}/required_signers": true,
+	"GET /api/v0/txs/{hash}/cbor":             true,
+	"POST /api/v0/tx/submit":                  true,
 }
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param

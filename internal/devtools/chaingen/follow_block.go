@@ -144,6 +144,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		g.pots = pots
 		g.writeAdaPotsAt(epoch, slot, blockID)
 		g.writeEpochParamAt(epoch, blockID)
+		g.writeEpochState(epoch, blockID)
 	}
 
 	if err := f.writeBlock(ctx, t, prev.Epoch, epoch, boundary, f.building, cbors); err != nil {
@@ -278,9 +279,11 @@ func (f *Follower) pendingTx(ctx context.Context, p PendingTx) (FollowTx, bool, 
 	}
 	if len(p.Hash) == 32 {
 		g.nextTxHash = slices.Clone(p.Hash)
+	} else if len(p.CBOR) > 0 {
+		g.noCBOR = true // stored as given, under a hash of its own
 	}
 	txID, ok := g.pay(payReq{from: from, outs: outs, maxIns: 60})
-	g.nextTxHash = nil
+	g.nextTxHash, g.noCBOR = nil, false
 	if !ok {
 		return FollowTx{}, false, nil
 	}

@@ -2,10 +2,14 @@ package handlers
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/node"
 )
 
@@ -126,5 +130,42 @@ func TestBlockfrostTxsRefusals(t *testing.T) {
 		if e := r.errorOf(t); r.Code != 404 || e.Error != "Not Found" {
 			t.Errorf("unknown%s: %d %+v", route, r.Code, e)
 		}
+	}
+}
+
+// Other layouts: the address-table variant answers every route as core
+// does; a pruned db-sync refuses with 501 the head and the inputs and
+// outputs (they read spent outputs it deleted) and answers the rest as
+// core does.
+func TestBlockfrostTxsLayouts(t *testing.T) {
+	core := seededChains(t)[0]
+	smp := bfTxSamples(t, core)
+	want := chainServer(t, core).Handler()
+	for _, v := range []chaingen.Variant{{Mode: chaingen.ModeCore, AddressTable: true}, {Mode: chaingen.ModePrune}} {
+		t.Run(v.String(), func(t *testing.T) {
+			s, _ := layoutServer(t, v)
+			h := s.Handler()
+			for name, hash := range smp {
+				for _, route := range bfTxRoutes {
+					path := "/txs/" + hash + route
+					if v.Mode == chaingen.ModePrune && (route == "" || route == "/utxos") {
+						// Not through bfGet: Blockfrost's document has no 501.
+						req := httptest.NewRequest(http.MethodGet, httpx.BlockfrostPrefix+path, nil)
+						req.Header.Set("project_id", mainnetKey)
+						w := httptest.NewRecorder()
+						h.ServeHTTP(w, req)
+						got := bfResponse{Code: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
+						if e := got.errorOf(t); got.Code != 501 || e.Message != "Not available on a pruned database" {
+							t.Errorf("%s %s: %d %+v", name, route, got.Code, e)
+						}
+						continue
+					}
+					got := bfGet(t, h, mainnetKey, path)
+					if w := bfGet(t, want, mainnetKey, path); got.Code != w.Code || string(got.Body) != string(w.Body) {
+						t.Errorf("%s %s: %d %s\nwant %d %s", name, route, got.Code, got.Body, w.Code, w.Body)
+					}
+				}
+			}
+		})
 	}
 }

@@ -62,5 +62,7 @@
 //	cbor.go        CBOR/JSON for metadata, Plutus data and native scripts
 //	vectors.go     the real on-chain examples placed on the chain
 //	follow*.go     the chain follower: blocks appended to a seeded database
-//	               as db-sync writes them at the tip, epoch boundaries, rollbacks
+//	               as db-sync writes them at the tip, epoch boundaries, rollbacks,
+//	               submitted transactions (follow_submitted.go)
+//	demo_wallet.go the demo wallet: a known key, funded by one block
 package chaingen

@@ -46,6 +46,9 @@ type FollowOptions struct {
 	// should "confirm". Transactions of a rolled-back block are included
 	// again in the next one, as a node re-applies them.
 	Pending func() []PendingTx
+	// Submitted, if set, hands in transactions submitted to a node, which
+	// open each block as they are (follow_submitted.go).
+	Submitted Submitted
 	// Report, if set, is called after each committed block and each
 	// rollback, on the follower's goroutine.
 	Report func(FollowEvent)

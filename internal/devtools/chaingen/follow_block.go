@@ -102,9 +102,12 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 	}()
 
-	var txs []FollowTx
-	var included []PendingTx
 	cbors := map[int64][]byte{}
+	txs, err := f.addSubmitted(ctx, cbors)
+	if err != nil {
+		return ev, err
+	}
+	var included []PendingTx
 	for _, p := range pend {
 		tx, ok, err := f.pendingTx(ctx, p)
 		if err != nil {
@@ -156,6 +159,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		f.journal = f.journal[len(f.journal)-maxJournal:]
 	}
 	f.appended++
+	f.submittedDone(ref)
 	ev = FollowEvent{Kind: BlockAppended, Block: ref, Txs: txs, EpochStart: boundary}
 	f.report(ev)
 	return ev, nil
@@ -410,6 +414,9 @@ func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch i
 			if err := exec("tx_cbor", sqlFollowTxCbor, id, cbors[id]); err != nil {
 				return err
 			}
+		}
+		if err := f.writeSubmittedRows(ctx, exec); err != nil {
+			return err
 		}
 		if f.v.Schema == Schema136 {
 			if boundary {

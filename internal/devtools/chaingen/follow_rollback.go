@@ -49,6 +49,7 @@ func (f *Follower) Rollback(ctx context.Context, n int) (FollowEvent, error) {
 		return ev, err
 	}
 	f.logf("follow: rolled back %d blocks to block %d", n, keep.BlockNo)
+	f.submittedRolledBack(ev)
 	f.report(ev)
 	return ev, nil
 }

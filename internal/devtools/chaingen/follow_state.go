@@ -116,6 +116,7 @@ type Follower struct {
 	sinceRollback int
 	// building: the outputs spent so far by the block being built.
 	building []spentOut
+	sub      submittedBlock
 }
 
 type leaderRow struct {

@@ -132,7 +132,7 @@ func operation(op map[string]any, need map[string]bool) map[string]any {
 		}
 		responses[code] = map[string]any{"$ref": "#/components/responses/BlockfrostError"}
 	}
-	for _, code := range []string{"400", "402", "403", "404", "429", "500", "503", "504"} {
+	for _, code := range []string{"400", "402", "403", "404", "413", "425", "429", "500", "501", "503", "504"} {
 		if _, ok := responses[code]; !ok {
 			responses[code] = map[string]any{"$ref": "#/components/responses/BlockfrostError"}
 		}

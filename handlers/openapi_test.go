@@ -23,6 +23,14 @@ var pendingRoutes = map[string]bool{}
 var undocumentedRoutes = map[string]bool{
 	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
 	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
+
+	// mempool and utils
+	"GET /api/v0/mempool":                                    true,
+	"GET /api/v0/mempool/{hash}":                             true,
+	"GET /api/v0/mempool/addresses/{address}":                true,
+	"GET /api/v0/utils/addresses/xpub/{xpub}/{role}/{index}": true,
+	"POST /api/v0/utils/txs/evaluate":                        true,
+	"POST /api/v0/utils/txs/evaluate/utxos":                  true,
 }
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param

@@ -40,7 +40,14 @@ func bfGet(t *testing.T, h http.Handler, key, path string) bfResponse {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	r := bfResponse{Code: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
-	checkBlockfrost(t, req, r)
+	// Validated as the server saw it: without the key path prefix.
+	seen := req.Clone(req.Context())
+	if rest, ok := strings.CutPrefix(path, "/key/"); ok {
+		_, rest, _ = strings.Cut(rest, "/")
+		seen = httptest.NewRequest(http.MethodGet, "/"+rest, nil)
+	}
+	checkResponse(t, seen, nil, w)
+	checkBlockfrost(t, seen, r)
 	return r
 }
 

@@ -178,6 +178,7 @@ func bfPost(t *testing.T, h http.Handler, path, contentType, body string) bfResp
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	r := bfResponse{Code: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
+	checkResponse(t, req, []byte(body), w)
 	checkBlockfrost(t, req, r)
 	return r
 }
@@ -212,7 +213,7 @@ func TestBlockfrostEvaluate(t *testing.T) {
 	}
 	expect(bfPost(t, h, "/utils/txs/evaluate", "application/cbor; charset=utf-8", tx.CborHex), 501, noEvaluator)
 	for _, ct := range []string{"", "application/json", "text/plain", "application/cbor-seq", "nonsense;;"} {
-		expect(bfPost(t, h, "/utils/txs/evaluate", ct, tx.CborHex), 415, "Content-Type must be application/cbor")
+		expect(bfPost(t, h, "/utils/txs/evaluate", ct, tx.CborHex), 400, "Invalid Content-Type: must be application/cbor")
 	}
 	for _, q := range []string{"?version=7", "?version=", "?version=five", "?version=5&version=6"} {
 		expect(bfPost(t, h, "/utils/txs/evaluate"+q, "application/cbor", tx.CborHex), 400, "Invalid version: must be 5 or 6")
@@ -236,7 +237,7 @@ func TestBlockfrostEvaluate(t *testing.T) {
 		}
 	}
 	expect(bfPost(t, h, "/utils/txs/evaluate/utxos", "application/json", `{"cbor":"`+base64.StdEncoding.EncodeToString(raw)+`"}`), 501, noEvaluator)
-	expect(bfPost(t, h, "/utils/txs/evaluate/utxos", "application/cbor", `{"cbor":"`+tx.CborHex+`"}`), 415, "Content-Type must be application/json")
+	expect(bfPost(t, h, "/utils/txs/evaluate/utxos", "application/cbor", `{"cbor":"`+tx.CborHex+`"}`), 400, "Invalid Content-Type: must be application/json")
 	for body, msg := range map[string]string{
 		"":                "Invalid JSON body",
 		"[]":              "Invalid JSON body",

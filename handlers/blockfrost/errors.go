@@ -18,8 +18,8 @@ var (
 
 	// Transaction evaluation (/utils/txs/evaluate…): the request is
 	// checked, then refused.
-	errEvaluateCBORType = httpx.NewAPIError(http.StatusUnsupportedMediaType, "Content-Type must be application/cbor")
-	errEvaluateJSONType = httpx.NewAPIError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+	errEvaluateCBORType = httpx.NewAPIError(http.StatusBadRequest, "Invalid Content-Type: must be application/cbor")
+	errEvaluateJSONType = httpx.NewAPIError(http.StatusBadRequest, "Invalid Content-Type: must be application/json")
 	errEvaluateVersion  = httpx.ErrInvalidParam("version", "must be 5 or 6")
 	errEvaluateCBOR     = httpx.NewAPIError(http.StatusBadRequest, "Invalid cbor: must be a string, the transaction's CBOR in hex or base64")
 	errEvaluateUTxOs    = httpx.NewAPIError(http.StatusBadRequest, "Invalid additionalUtxoSet: must be an array of [TxIn, TxOut] pairs (Ogmios' additional UTxO set)")

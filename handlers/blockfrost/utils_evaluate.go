@@ -20,8 +20,9 @@ import (
 // Blockfrost evaluates a transaction's scripts with Ogmios (EvaluateTx);
 // syncgate has no Plutus evaluator, so both routes answer 501. A request
 // is checked first, as Blockfrost checks it, so a client learns of a
-// malformed one (400, 413, 415) before learning that no evaluator is
-// there.
+// malformed one (400, or 413 for a body over the limit) before learning
+// that no evaluator is there. A wrong Content-Type is a 400, the status
+// Blockfrost documents for every malformed request.
 
 // evaluateTx: POST /utils/txs/evaluate, the transaction's CBOR as the body
 // (Content-Type application/cbor), in hex or base64 text as Blockfrost's

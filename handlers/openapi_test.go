@@ -44,9 +44,6 @@ var pendingRoutes = map[string]bool{
 	"GET /api/v0/epochs/{number}/stakes":                         true,
 	"GET /api/v0/epochs/{number}/stakes/{pool_id}":               true,
 	"GET /api/v0/genesis":                                        true,
-	"GET /api/v0/mempool":                                        true,
-	"GET /api/v0/mempool/addresses/{address}":                    true,
-	"GET /api/v0/mempool/{hash}":                                 true,
 	"GET /api/v0/network":                                        true,
 	"GET /api/v0/network/eras":                                   true,
 	"GET /api/v0/scripts":                                        true,
@@ -57,9 +54,6 @@ var pendingRoutes = map[string]bool{
 	"GET /api/v0/scripts/{script_hash}/json":                     true,
 	"GET /api/v0/scripts/{script_hash}/redeemers":                true,
 	"GET /api/v0/scripts/{script_hash}/utxos":                    true,
-	"GET /api/v0/utils/addresses/xpub/{xpub}/{role}/{index}":     true,
-	"POST /api/v0/utils/txs/evaluate":                            true,
-	"POST /api/v0/utils/txs/evaluate/utxos":                      true,
 }
 
 // undocumentedRoutes are served routes whose operations the document does

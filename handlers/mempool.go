@@ -2,14 +2,12 @@ package handlers
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/cardano"
-	"github.com/syncgate/syncgate/node"
 )
 
 // mempoolStatus: GET /v1/mempool.
@@ -54,16 +52,10 @@ func pendingMode(c *gin.Context) (answer.PendingMode, error) {
 	return answer.PendingOff, httpx.ErrInvalidPending
 }
 
-// mempoolError maps a mempool read's failure to its client message; the
-// wrapped cause (socket, phase) goes to the log with the request id.
+// mempoolError maps a mempool read's failure to its client message.
 func mempoolError(network cardano.Network, err error) error {
-	switch {
-	case errors.Is(err, answer.ErrMempoolTxNotFound):
+	if errors.Is(err, answer.ErrMempoolTxNotFound) {
 		return httpx.ErrMempoolTxNotFound
-	case errors.Is(err, node.ErrTimeout):
-		return fmt.Errorf("%w: %v", httpx.ErrNodeTimeout, err)
-	case errors.Is(err, node.ErrNotConfigured), errors.Is(err, node.ErrUnavailable):
-		return fmt.Errorf("%w: %v", httpx.ErrMempoolUnavailable(network.Name), err)
 	}
-	return err
+	return httpx.MempoolFailure(network.Name, err)
 }

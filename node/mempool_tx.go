@@ -19,6 +19,9 @@ type MempoolTx struct {
 	Size    int
 	Inputs  []Input
 	Outputs []Output
+	// Facts is the rest of what the transaction says (Blockfrost's
+	// mempool routes); nil when it could not be read.
+	Facts *TxFacts
 }
 
 // Output is one output a transaction creates.
@@ -31,8 +34,15 @@ type Output struct {
 	Lovelace *big.Int
 	// Assets are the native assets, hex policy and hex name, in the
 	// order the transaction lists them.
-	Assets    []Asset
-	DatumHash *string // hex; nil when the output has none (or an inline datum)
+	Assets []Asset
+	// DatumHash is the hash of the output's datum, inline or by hash
+	// (hex); nil when it has none.
+	DatumHash *string
+	// InlineDatum is the inline datum's CBOR; nil when it has none.
+	InlineDatum []byte
+	// ScriptRef is the hash of the reference script the output carries
+	// (hex); nil when it carries none.
+	ScriptRef *string
 	// StakeRaw is the 29-byte stake address (header and credential, as
 	// db-sync's stake_address.hash_raw) the output is delegated to; nil
 	// for Byron, enterprise and pointer addresses.
@@ -73,7 +83,21 @@ func decodeMempoolTx(era uint8, raw []byte) (tx MempoolTx, err error) {
 	for i, o := range lt.Outputs() {
 		tx.Outputs = append(tx.Outputs, outputOf(uint32(i), o))
 	}
+	tx.Facts = readFacts(lt, raw)
 	return tx, nil
+}
+
+// readFacts is factsOf, or nil when gouroboros panics on the way: the
+// transaction's inputs and outputs still serve the routes that need no
+// more.
+func readFacts(lt ledger.Transaction, raw []byte) (f *TxFacts) {
+	defer func() {
+		if recover() != nil {
+			f = nil
+		}
+	}()
+	facts := factsOf(lt, raw)
+	return &facts
 }
 
 func outputOf(index uint32, o common.TransactionOutput) Output {
@@ -96,6 +120,13 @@ func outputOf(index uint32, o common.TransactionOutput) Output {
 	if d := o.DatumHash(); d != nil {
 		s := d.String()
 		out.DatumHash = &s
+	}
+	if d := o.Datum(); d != nil && len(d.Cbor()) > 0 {
+		out.InlineDatum = append([]byte(nil), d.Cbor()...)
+	}
+	if s := o.ScriptRef(); s != nil {
+		h := s.Hash().String()
+		out.ScriptRef = &h
 	}
 	if addr.Type() == common.AddressTypeByron {
 		return out

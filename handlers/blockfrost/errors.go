@@ -1,9 +1,37 @@
 package blockfrost
 
-import "github.com/syncgate/syncgate/handlers/httpx"
+import (
+	"net/http"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
+)
 
 // The dialect's own 400s; identifiers shared with /v1 (addresses, stake
 // keys, hashes) keep /v1's messages (handlers/httpx/errors.go).
 var (
 	errBlockRef = httpx.NewAPIError(400, "Invalid hash_or_number: expected a 64-character hex block hash or a block number")
+
+	// POST /tx/submit's bodies that are not a transaction's bytes.
+	errSubmitContentType = httpx.NewAPIError(400, "Invalid Content-Type: send the transaction's raw CBOR bytes with Content-Type: application/cbor")
+	errSubmitEmpty       = httpx.NewAPIError(400, "Invalid transaction: empty body (send the transaction's raw CBOR bytes)")
+	errSubmitHexText     = httpx.NewAPIError(400, "Invalid transaction: the body is hex text; send the raw CBOR bytes it encodes")
+	errSubmitJSON        = httpx.NewAPIError(400, "Invalid transaction: the body is JSON; send the transaction's raw CBOR bytes")
+
+	// Blockfrost's own messages for /utils/addresses/xpub.
+	errXpub      = httpx.NewAPIError(http.StatusBadRequest, "Invalid or malformed xpub format. Has to be hex of length 128.")
+	errXpubRole  = httpx.NewAPIError(http.StatusBadRequest, "Missing, out of range or malformed role.")
+	errXpubIndex = httpx.NewAPIError(http.StatusBadRequest, "Missing, out of range or malformed index.")
+
+	// Transaction evaluation (/utils/txs/evaluate…): the request is
+	// checked, then refused.
+	errEvaluateCBORType = httpx.NewAPIError(http.StatusBadRequest, "Invalid Content-Type: must be application/cbor")
+	errEvaluateJSONType = httpx.NewAPIError(http.StatusBadRequest, "Invalid Content-Type: must be application/json")
+	errEvaluateVersion  = httpx.ErrInvalidParam("version", "must be 5 or 6")
+	errEvaluateCBOR     = httpx.NewAPIError(http.StatusBadRequest, "Invalid cbor: must be a string, the transaction's CBOR in hex or base64")
+	errEvaluateUTxOs    = httpx.NewAPIError(http.StatusBadRequest, "Invalid additionalUtxoSet: must be an array of [TxIn, TxOut] pairs (Ogmios' additional UTxO set)")
+	errNoEvaluator      = httpx.NewAPIError(http.StatusNotImplemented, "Transaction evaluation is not available: syncgate has no Plutus script evaluator")
 )
+
+// ErrMempoolFull is Blockfrost's 425: the node has no room for the
+// transaction now (its words).
+var ErrMempoolFull = httpx.NewAPIError(425, "Mempool is full, please try resubmitting again later.")

@@ -69,6 +69,12 @@ func (s *Service) mempoolSnapshot(ctx context.Context, network cardano.Network) 
 	return s.opts.Mempool.Snapshot(ctx, network)
 }
 
+// MempoolSnapshot is the network's shared mempool snapshot, for the
+// dialects' mempool routes (errors as node.Mempool.Snapshot's).
+func (s *Service) MempoolSnapshot(ctx context.Context, network cardano.Network) (*node.Snapshot, error) {
+	return s.mempoolSnapshot(ctx, network)
+}
+
 // takenAt is when the snapshot was taken, to the millisecond: snapshots
 // are a second apart, so seconds alone would not tell two apart.
 func takenAt(snap *node.Snapshot) string {

@@ -17,7 +17,8 @@ import (
 
 // Answers makes the dialect's answers.
 type Answers struct {
-	svc *answer.Service
+	svc     *answer.Service
+	mempool mempoolMemo
 }
 
 // New returns the dialect's answers over svc's caches.

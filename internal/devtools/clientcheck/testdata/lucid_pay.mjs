@@ -11,6 +11,7 @@ const started = Date.now();
 const lucid = await Lucid(new Blockfrost(process.env.BF_URL, process.env.BF_KEY), "Mainnet");
 lucid.selectWallet.fromPrivateKey(process.env.WALLET_SKEY);
 const from = await lucid.wallet().address();
+const params = lucid.config().protocolParameters;
 const walletUtxos = (await lucid.wallet().getUtxos()).length;
 const before = await lucid.utxosAt(pay.to);
 
@@ -27,7 +28,7 @@ const awaited = Date.now();
 const after = await lucid.utxosAt(pay.to);
 
 console.log(JSON.stringify({
-  from, walletUtxos, hash, confirmed, fee: signed.toJSON?.()?.body?.fee ?? null,
+  from, walletUtxos, hash, confirmed, params,
   before, after,
   ms: { build: submitted - started, await: awaited - submitted },
 }, (_, v) => (typeof v === "bigint" ? v.toString() : v)));

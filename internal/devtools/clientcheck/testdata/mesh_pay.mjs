@@ -20,6 +20,7 @@ while (process.env.GATE && !existsSync(process.env.GATE)) {
   await new Promise((r) => setTimeout(r, 100));
 }
 const started = Date.now();
+const params = await provider.fetchProtocolParameters();
 const utxos = await provider.fetchAddressUTxOs(from);
 
 const builder = new MeshTxBuilder({ fetcher: provider, submitter: provider });
@@ -41,6 +42,6 @@ const after = await provider.fetchAddressUTxOs(pay.to);
 const info = await provider.fetchTxInfo(hash);
 
 console.log(JSON.stringify({
-  walletUtxos: utxos.length, hash, confirmed, after, info,
+  walletUtxos: utxos.length, params, hash, confirmed, after, info,
   ms: { build: submitted - started, await: awaited - submitted },
 }));

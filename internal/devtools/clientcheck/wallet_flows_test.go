@@ -1,17 +1,11 @@
 package clientcheck_test
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,113 +31,6 @@ type payment struct {
 func (s *stack) payment(to, client string) payment {
 	return payment{To: to, Lovelace: "3000000", Unit: strings.Replace(s.wallet.Token.Unit, ".", "", 1), Quantity: "25",
 		Message: "syncgate clientcheck: paid by " + client}
-}
-
-// receiver is a webhook endpoint: it keeps every push it gets.
-type receiver struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	got []push
-}
-
-type push struct {
-	header http.Header
-	body   []byte
-}
-
-func newReceiver(t *testing.T) *receiver {
-	rc := &receiver{}
-	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		rc.mu.Lock()
-		rc.got = append(rc.got, push{header: r.Header.Clone(), body: b})
-		rc.mu.Unlock()
-	}))
-	t.Cleanup(rc.srv.Close)
-	return rc
-}
-
-// webhook is a webhook of the stack's user pushing to a receiver.
-type webhook struct {
-	ID     string
-	Secret string
-	rc     *receiver
-}
-
-// watch registers a webhook for addresses, pushing to a new receiver.
-func (s *stack) watch(t *testing.T, addresses ...string) *webhook {
-	t.Helper()
-	var items []map[string]string
-	for _, a := range addresses {
-		items = append(items, map[string]string{"kind": "address", "value": a})
-	}
-	rc := newReceiver(t)
-	status, raw := s.do(t, "POST", "/v1/webhooks", s.key, mustJSON(map[string]any{"url": rc.srv.URL + "/hook", "items": items}))
-	var env struct {
-		Data struct{ ID, Secret string }
-	}
-	if status != http.StatusCreated || json.Unmarshal(raw, &env) != nil || env.Data.Secret == "" {
-		t.Fatalf("POST /v1/webhooks: %d %s", status, raw)
-	}
-	return &webhook{ID: env.Data.ID, Secret: env.Data.Secret, rc: rc}
-}
-
-// confirmed waits for the pushed tx.confirmed event of tx hash and checks
-// its Standard Webhooks signature under the webhook's secret.
-func (w *webhook) confirmed(t *testing.T, hash string, within time.Duration) txConfirmed {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		w.rc.mu.Lock()
-		got := append([]push(nil), w.rc.got...)
-		w.rc.mu.Unlock()
-		for _, p := range got {
-			var ev struct {
-				Type string
-				Data txConfirmed
-			}
-			if json.Unmarshal(p.body, &ev) == nil && ev.Type == "tx.confirmed" && ev.Data.TxHash == hash {
-				if !w.signed(p) {
-					t.Errorf("webhook push for %s: signature %q does not verify", hash, p.header.Get("webhook-signature"))
-				}
-				return ev.Data
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no tx.confirmed for %s pushed within %s (%d pushes)", hash, within, len(got))
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// signed checks a push's webhook-signature: HMAC-SHA256 of
-// "id.timestamp.body" under the secret (whsec_ + base64).
-func (w *webhook) signed(p push) bool {
-	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(w.Secret, "whsec_"))
-	if err != nil {
-		return false
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(p.header.Get("webhook-id") + "." + p.header.Get("webhook-timestamp") + "."))
-	mac.Write(p.body)
-	want := base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	for _, sig := range strings.Fields(p.header.Get("webhook-signature")) {
-		if v, ok := strings.CutPrefix(sig, "v1,"); ok && hmac.Equal([]byte(v), []byte(want)) {
-			return true
-		}
-	}
-	return false
-}
-
-type txConfirmed struct {
-	TxHash string `json:"tx_hash"`
-	Items  []struct {
-		Kind, Value string
-		Received    struct {
-			Lovelace string
-			Assets   []struct{ Unit, Quantity string }
-		}
-	}
 }
 
 // checkPaid checks, with the test's SQL and syncgate's own routes, that
@@ -213,13 +100,9 @@ func served(t *testing.T, routes []string) bool {
 	return len(missing) == 0
 }
 
-// testLucid: Lucid Evolution pays the receiver from the demo wallet and
-// awaits the transaction as a dapp does.
-func testLucid(t *testing.T, s *stack, hook *webhook) {
-	if !served(t, lucidRoutes) {
-		return
-	}
-	pay := s.payment(lucidReceiver, "Lucid Evolution")
+// checkLucid: Lucid Evolution paid the receiver from the demo wallet and
+// awaited the transaction as a dapp does.
+func checkLucid(t *testing.T, s *stack, hook *webhook, pay payment, out []byte) {
 	var got struct {
 		From   string
 		Params struct {
@@ -241,8 +124,9 @@ func testLucid(t *testing.T, s *stack, hook *webhook) {
 		}
 		MS map[string]int64
 	}
-	runScript(t, "testdata/lucid_pay.mjs", map[string]string{"BF_URL": s.url(), "BF_KEY": s.key,
-		"WALLET_SKEY": s.wallet.SigningKey, "PAY": mustJSON(pay)}, &got)
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("lucid_pay.mjs printed %s: %v", out, err)
+	}
 	t.Logf("Lucid: built and submitted in %d ms, awaited in %d ms", got.MS["build"], got.MS["await"])
 	eq(t, "Lucid's wallet address", got.From, s.wallet.Address)
 	p := s.latestParams(t)
@@ -271,41 +155,45 @@ func testLucid(t *testing.T, s *stack, hook *webhook) {
 	checkPaid(t, s, hook, got.Hash, pay)
 }
 
-// startMesh starts the Mesh flow: its script loads (which takes the
-// longest), then waits until open is called to read the chain; check
-// waits for it and checks what it did.
-func startMesh(t *testing.T, s *stack) (open func(), check func(t *testing.T, hook *webhook)) {
-	gate := filepath.Join(t.TempDir(), "go")
-	pay := s.payment(meshReceiver, "Mesh")
-	if !served(t, meshRoutes) {
-		return func() {}, func(t *testing.T, _ *webhook) { served(t, meshRoutes) }
-	}
-	type result struct {
-		out []byte
-		err error
-		ran time.Duration
-	}
-	done := make(chan result, 1)
+// gated is a node script started early: it loads its packages (what
+// takes longest), then waits for its gate file before it reads the chain
+// (GATE), so the test can run it after another client spends from the
+// same wallet.
+type gated struct {
+	name string
+	gate string
+	done chan gatedResult
+}
+
+type gatedResult struct {
+	out []byte
+	err error
+	ran time.Duration
+}
+
+func startGated(t *testing.T, script string, env map[string]string) *gated {
+	g := &gated{name: script, gate: filepath.Join(t.TempDir(), "go"), done: make(chan gatedResult, 1)}
+	env["GATE"] = g.gate
 	go func() {
 		start := time.Now()
-		out, err := jsclients.Run(t, t.Context(), "testdata/mesh_pay.mjs", map[string]string{"BF_URL": s.keyURL(),
-			"WALLET_ADDRESS": s.wallet.Address, "WALLET_SKEY_CBOR": s.wallet.SigningKeyCBORHex, "PAY": mustJSON(pay), "GATE": gate})
-		done <- result{out, err, time.Since(start)}
+		out, err := jsclients.Run(t, t.Context(), script, env)
+		g.done <- gatedResult{out, err, time.Since(start)}
 	}()
-	open = func() {
-		if err := os.WriteFile(gate, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	return g
+}
+
+// run opens the gate and returns what the script printed once it ends.
+func (g *gated) run(t *testing.T) []byte {
+	t.Helper()
+	if err := os.WriteFile(g.gate, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	check = func(t *testing.T, hook *webhook) {
-		r := <-done
-		t.Logf("testdata/mesh_pay.mjs ran in %s", r.ran.Round(time.Millisecond))
-		if r.err != nil {
-			t.Fatalf("%v\nstdout: %s", r.err, r.out)
-		}
-		checkMesh(t, s, hook, pay, r.out)
+	r := <-g.done
+	t.Logf("%s ran in %s (loading from the start)", g.name, r.ran.Round(time.Millisecond))
+	if r.err != nil {
+		t.Fatalf("%v\nstdout: %s", r.err, r.out)
 	}
-	return open, check
+	return r.out
 }
 
 // checkMesh: Mesh paid the receiver from the demo wallet and saw

@@ -3,10 +3,16 @@
 // key WALLET_SKEY (ed25519_sk…), a payment of PAY (JSON: to, lovelace,
 // unit, quantity, message) carrying a native token and a CIP-20 message
 // (label 674), built, signed, submitted, awaited until it is in a block,
-// then the receiver's UTxOs read back. Prints one JSON object.
+// then the receiver's UTxOs read back. Prints one JSON object. With GATE
+// set, it loads, then waits for that file to exist before it reads the
+// chain (the test loads it while other clients run).
+import { existsSync } from "node:fs";
 import { Blockfrost, Lucid } from "@lucid-evolution/lucid";
 
 const pay = JSON.parse(process.env.PAY);
+while (process.env.GATE && !existsSync(process.env.GATE)) {
+  await new Promise((r) => setTimeout(r, 100));
+}
 const started = Date.now();
 const lucid = await Lucid(new Blockfrost(process.env.BF_URL, process.env.BF_KEY), "Mainnet");
 lucid.selectWallet.fromPrivateKey(process.env.WALLET_SKEY);

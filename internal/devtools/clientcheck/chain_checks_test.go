@@ -309,4 +309,3 @@ func checkParameters(t *testing.T, s *stack, r *results, call, route string, e i
 		}
 	}
 }
-

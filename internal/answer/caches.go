@@ -75,6 +75,9 @@ type caches struct {
 	// Answers of another dialect (Blockfrost's, internal/answer/blockfrost)
 	// under the tip: dialect:<network>:<tip hash>:<dialect>:<route>:<parameters…>
 	dialect *cache.Cache[[]byte]
+	// A fact that is final for an epoch, for another dialect's answers
+	// (dialect_chain.go): epochfact:<network>:<name>:<epoch>
+	epochFact *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -133,5 +136,6 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxosKept:      underTip("utxoskept", cache.Options{TTL: utxoKeptTTL, Admit: admit}),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
+		epochFact:      cache.NewRawJSON(rc, "epochfact", cache.Options{TTL: epochFactTTL}),
 	}
 }

@@ -23,6 +23,29 @@ var pendingRoutes = map[string]bool{}
 var undocumentedRoutes = map[string]bool{
 	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
 	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
+	// Network, epochs and blocks.
+	"GET /api/v0/network":                                        true,
+	"GET /api/v0/network/eras":                                   true,
+	"GET /api/v0/genesis":                                        true,
+	"GET /api/v0/epochs/latest":                                  true,
+	"GET /api/v0/epochs/latest/parameters":                       true,
+	"GET /api/v0/epochs/{number}":                                true,
+	"GET /api/v0/epochs/{number}/parameters":                     true,
+	"GET /api/v0/epochs/{number}/next":                           true,
+	"GET /api/v0/epochs/{number}/previous":                       true,
+	"GET /api/v0/epochs/{number}/stakes":                         true,
+	"GET /api/v0/epochs/{number}/stakes/{pool_id}":               true,
+	"GET /api/v0/epochs/{number}/blocks":                         true,
+	"GET /api/v0/epochs/{number}/blocks/{pool_id}":               true,
+	"GET /api/v0/blocks/latest/txs":                              true,
+	"GET /api/v0/blocks/latest/txs/cbor":                         true,
+	"GET /api/v0/blocks/{hash_or_number}/next":                   true,
+	"GET /api/v0/blocks/{hash_or_number}/previous":               true,
+	"GET /api/v0/blocks/{hash_or_number}/txs":                    true,
+	"GET /api/v0/blocks/{hash_or_number}/txs/cbor":               true,
+	"GET /api/v0/blocks/{hash_or_number}/addresses":              true,
+	"GET /api/v0/blocks/slot/{slot_number}":                      true,
+	"GET /api/v0/blocks/epoch/{epoch_number}/slot/{slot_number}": true,
 }
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param

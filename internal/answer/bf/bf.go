@@ -12,12 +12,15 @@ import (
 	"strings"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/blocks"
 	"github.com/syncgate/syncgate/internal/answer"
 )
 
 // Answers makes the dialect's answers.
 type Answers struct {
 	svc *answer.Service
+	// figures: the /network figures computed once an epoch (figures.go).
+	figures figureMemo
 }
 
 // New returns the dialect's answers over svc's caches.
@@ -33,6 +36,11 @@ type Paging struct {
 
 // Offset is the number of items before the page.
 func (p Paging) Offset() int { return (p.Page - 1) * p.Count }
+
+// page is the store's window of the page.
+func (p Paging) page() blocks.Page {
+	return blocks.Page{Offset: p.Offset(), Count: p.Count, Desc: p.Desc}
+}
 
 // key is the page's part of a cache key.
 func (p Paging) key() string {

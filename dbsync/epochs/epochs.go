@@ -73,6 +73,14 @@ func ByNumber(ctx context.Context, db *dbsync.DB, epoch int64) (Epoch, error) {
 	return es[0], nil
 }
 
+// Exists says whether the epoch has a block: Blockfrost's epochs are those
+// with blocks.
+func Exists(ctx context.Context, db *dbsync.DB, epoch int64) (bool, error) {
+	var found bool
+	err := db.Reader().Get(ctx, &found, sqlEpochExists, epoch)
+	return found, epochsErr("Exists", engine.Classify(err))
+}
+
 // exists says whether the epoch has a block, in the snapshot.
 func exists(ctx context.Context, tx *dbsync.Snapshot, epoch int64) error {
 	var found bool

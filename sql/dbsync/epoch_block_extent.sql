@@ -15,10 +15,11 @@ WITH starts AS (
      WHERE b.epoch_no = $1::bigint + 1 AND b.slot_no IS NOT NULL LIMIT 1) AS next_slot
 )
 SELECT
-  (SELECT b.block_no FROM block b, starts s
-   WHERE b.slot_no >= s.first_slot AND b.block_no IS NOT NULL AND b.epoch_no = $1::bigint
+  (SELECT b.block_no FROM block b
+   WHERE b.slot_no >= (SELECT s.first_slot FROM starts s) AND b.block_no IS NOT NULL AND b.epoch_no = $1::bigint
    ORDER BY b.slot_no LIMIT 1) AS first_no,
-  (SELECT b.block_no FROM block b, starts s
-   WHERE b.slot_no < COALESCE(s.next_slot, 9223372036854775807) AND b.block_no IS NOT NULL AND b.epoch_no = $1::bigint
+  (SELECT b.block_no FROM block b
+   WHERE b.slot_no < COALESCE((SELECT s.next_slot FROM starts s), 9223372036854775807)
+     AND b.block_no IS NOT NULL AND b.epoch_no = $1::bigint
    ORDER BY b.slot_no DESC LIMIT 1) AS last_no,
   ARRAY(SELECT b.id FROM block b WHERE b.block_no IS NULL AND b.epoch_no = $1::bigint ORDER BY b.id) AS unnumbered

@@ -4,10 +4,16 @@
 -- (tens of thousands at most): bounded.
 -- Indexes: unique_pool_hash; sg_epoch_stake_pool_epoch (else
 -- idx_epoch_stake_pool_id); stake_address_pkey.
-SELECT sa.view AS stake_address, es.amount::text AS amount
-FROM epoch_stake es
-JOIN stake_address sa ON sa.id = es.addr_id
-WHERE es.pool_id = (SELECT ph.id FROM pool_hash ph WHERE ph.hash_raw = $2::bytea)
-  AND es.epoch_no = $1::bigint
-ORDER BY es.id
+-- The pool's rows are read first (MATERIALIZED): ordered by id, a generic
+-- plan would walk epoch_stake_pkey from the start instead.
+WITH mine AS MATERIALIZED (
+  SELECT es.id, es.addr_id, es.amount
+  FROM epoch_stake es
+  WHERE es.pool_id = (SELECT ph.id FROM pool_hash ph WHERE ph.hash_raw = $2::bytea)
+    AND es.epoch_no = $1::bigint
+)
+SELECT sa.view AS stake_address, m.amount::text AS amount
+FROM mine m
+JOIN stake_address sa ON sa.id = m.addr_id
+ORDER BY m.id
 LIMIT $3::bigint OFFSET $4::bigint

@@ -10,9 +10,10 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 )
 
-// epochFactTTL bounds how long an epoch's fact is kept: final once the
-// epoch has begun, but a rollback across the epoch's first block may
-// rewrite it (as with the pools' per-epoch totals).
+// epochFactTTL is how long an epoch's fact is kept unless its loader
+// says otherwise: final once the epoch has begun, but a rollback across
+// the epoch's first block may rewrite it (as with the pools' per-epoch
+// totals).
 const epochFactTTL = time.Hour
 
 // ActiveStake is the total stake of the epoch's active distribution (0
@@ -43,8 +44,11 @@ func (s *Service) NetworkLiveStake(ctx context.Context, db *dbsync.DB) (live *bi
 
 // EpochFact is a JSON value that is final for an epoch of the network
 // (name says which), loaded once per epoch and shared with the other
-// instances: for another dialect's answers whose parts cost too much to
-// read under every tip.
-func (s *Service) EpochFact(ctx context.Context, db *dbsync.DB, name string, epoch int64, load func(context.Context) ([]byte, error)) ([]byte, error) {
-	return s.caches.epochFact.Get(ctx, db.Network.Name+":"+name+":"+strconv.FormatInt(epoch, 10), load)
+// instances for ttl (0: an hour): for another dialect's answers whose
+// parts cost too much to read under every tip.
+func (s *Service) EpochFact(ctx context.Context, db *dbsync.DB, name string, epoch int64, ttl time.Duration, load func(context.Context) ([]byte, error)) ([]byte, error) {
+	return s.caches.epochFact.GetTTL(ctx, db.Network.Name+":"+name+":"+strconv.FormatInt(epoch, 10), func(ctx context.Context) ([]byte, time.Duration, error) {
+		b, err := load(ctx)
+		return b, ttl, err
+	})
 }

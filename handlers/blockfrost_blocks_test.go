@@ -240,8 +240,8 @@ func TestBlockfrostBlockTxs(t *testing.T) {
 		bfRefused(t, h, "/blocks/"+strings.Repeat("ab", 32)+"/txs", 404, "not been found")
 		bfRefused(t, h, "/blocks/"+strings.Repeat("ab", 32)+"/txs/cbor", 404, "not been found")
 		bfRefused(t, h, "/blocks/-5/txs", 400, "hash_or_number")
-		// This chain's db-sync keeps no CBOR (no tx_cbor table): every
-		// transaction is left out, as Blockfrost's backend leaves them.
+		// db-sync kept no CBOR of the busy block's (Babbage) transactions:
+		// every one is left out, as Blockfrost's backend leaves them.
 		var cbors []json.RawMessage
 		bfJSON(t, h, "/blocks/"+busy+"/txs/cbor", &cbors)
 		if len(cbors) != 0 {
@@ -250,11 +250,57 @@ func TestBlockfrostBlockTxs(t *testing.T) {
 	}
 }
 
-// TestBlockfrostBlockTxsCBOR: where db-sync keeps CBOR (tx_cbor), a
-// block's transactions come with theirs, in order, and one without a row
-// is left out of its page. A chain of its own: the shared ones have no
-// tx_cbor table.
+// TestBlockfrostBlockTxsCBOR: where db-sync keeps CBOR (tx_cbor: the
+// chains keep it from the first Conway epoch on), a block's transactions
+// come with theirs, every page in both orders; on a chain of its own, a
+// transaction without a row is left out of its page, and every one once
+// the table is gone (an older db-sync).
 func TestBlockfrostBlockTxsCBOR(t *testing.T) {
+	type txCBOR struct {
+		TxHash string `json:"tx_hash" db:"tx_hash"`
+		CBOR   string `json:"cbor" db:"cbor"`
+	}
+	cborsOf := func(t *testing.T, c *testChain, block int64) []txCBOR {
+		t.Helper()
+		var want []txCBOR
+		if err := c.raw.Select(&want, `SELECT encode(t.hash,'hex') AS tx_hash, encode(x.bytes,'hex') AS cbor
+			FROM tx t JOIN tx_cbor x ON x.tx_id = t.id WHERE t.block_id = $1 ORDER BY t.block_index`, block); err != nil {
+			t.Fatal(err)
+		}
+		return want
+	}
+	// A Conway block with several transactions, below the tip.
+	conwayBlock := func(t *testing.T, c *testChain) (id int64, hash string) {
+		t.Helper()
+		var b struct {
+			ID   int64  `db:"id"`
+			Hash string `db:"hash"`
+		}
+		if err := c.raw.Get(&b, `SELECT b.id, encode(b.hash,'hex') AS hash FROM block b
+			WHERE b.tx_count >= 5 AND b.block_no < (SELECT max(block_no) FROM block)
+			  AND EXISTS (SELECT 1 FROM tx t JOIN tx_cbor x ON x.tx_id = t.id WHERE t.block_id = b.id)
+			ORDER BY b.id DESC LIMIT 1`); err != nil {
+			t.Fatal(err)
+		}
+		return b.ID, b.Hash
+	}
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		id, hash := conwayBlock(t, c)
+		want := cborsOf(t, c, id)
+		asc, _ := walk[txCBOR](t, h, "/blocks/"+hash+"/txs/cbor", 2)
+		desc, _ := walk[txCBOR](t, h, "/blocks/"+hash+"/txs/cbor?order=desc", 3)
+		slices.Reverse(desc)
+		if len(want) < 5 || !slices.Equal(asc, want) || !slices.Equal(desc, want) {
+			t.Fatalf("%s: CBOR of block %s: %d asc, %d desc, want %d", c.mode, hash, len(asc), len(desc), len(want))
+		}
+		var latest []txCBOR
+		bfJSON(t, h, "/blocks/latest/txs/cbor", &latest)
+		if tip := cborsOf(t, c, tipBlockID(t, c)); !slices.Equal(latest, tip) || len(tip) == 0 {
+			t.Fatalf("%s: latest block's CBOR %v, want %v", c.mode, latest, tip)
+		}
+	}
+
 	requireServices(t)
 	dsn, m, drop, err := testdb.DBSync(chaingen.ModeCore, 2500)
 	if err != nil {
@@ -266,47 +312,32 @@ func TestBlockfrostBlockTxsCBOR(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.db.Close(); c.raw.Close() })
-	var block struct {
-		ID   int64  `db:"id"`
-		Hash string `db:"hash"`
-	}
-	if err := c.raw.Get(&block, `SELECT id, encode(hash,'hex') AS hash FROM block WHERE tx_count >= 4 AND block_no < (SELECT max(block_no) FROM block) ORDER BY id DESC LIMIT 1`); err != nil {
+	id, hash := conwayBlock(t, c)
+	all := cborsOf(t, c, id)
+	if _, err := c.raw.Exec(`DELETE FROM tx_cbor WHERE tx_id = (SELECT t.id FROM tx t WHERE t.block_id = $1 AND t.block_index = 1)`, id); err != nil {
 		t.Fatal(err)
 	}
-	// Every transaction of the block but its second gets a CBOR row.
-	if _, err := c.raw.Exec(`CREATE TABLE tx_cbor (id bigserial PRIMARY KEY, tx_id bigint NOT NULL, bytes bytea NOT NULL);
-		CREATE INDEX idx_tx_cbor_tx_id ON tx_cbor (tx_id)`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.raw.Exec(`INSERT INTO tx_cbor (tx_id, bytes)
-		SELECT t.id, sha256(t.hash) FROM tx t WHERE t.block_id = $1 AND t.block_index <> 1`, block.ID); err != nil {
-		t.Fatal(err)
-	}
-	type txCBOR struct {
-		TxHash string `json:"tx_hash" db:"tx_hash"`
-		CBOR   string `json:"cbor" db:"cbor"`
-	}
-	var want []txCBOR
-	if err := c.raw.Select(&want, `SELECT encode(t.hash,'hex') AS tx_hash, encode(sha256(t.hash),'hex') AS cbor
-		FROM tx t WHERE t.block_id = $1 AND t.block_index <> 1 ORDER BY t.block_index`, block.ID); err != nil {
-		t.Fatal(err)
-	}
-	h := chainServer(t, c).Handler()
 	var got []txCBOR
-	bfJSON(t, h, "/blocks/"+block.Hash+"/txs/cbor", &got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("CBOR of block %s: %v, want %v", block.Hash, got, want)
+	bfJSON(t, chainServer(t, c).Handler(), "/blocks/"+hash+"/txs/cbor?count=2", &got)
+	if len(got) != 1 || got[0] != all[0] {
+		t.Fatalf("first page of two, the second without CBOR: %v", got)
 	}
-	// Pages keep the block's positions: the first page of two lacks the
-	// transaction without CBOR.
-	bfJSON(t, h, "/blocks/"+block.Hash+"/txs/cbor?count=2", &got)
-	if len(got) != 1 || got[0] != want[0] {
-		t.Fatalf("first page of two: %v", got)
+	if _, err := c.raw.Exec(`DROP TABLE tx_cbor`); err != nil {
+		t.Fatal(err)
 	}
-	bfJSON(t, h, "/blocks/latest/txs/cbor?order=desc", &got)
+	bfJSON(t, chainServer(t, c).Handler(), "/blocks/"+hash+"/txs/cbor", &got)
 	if len(got) != 0 {
-		t.Fatalf("latest block, none kept: %v", got)
+		t.Fatalf("without tx_cbor: %v", got)
 	}
+}
+
+func tipBlockID(t *testing.T, c *testChain) int64 {
+	t.Helper()
+	var id int64
+	if err := c.raw.Get(&id, `SELECT id FROM block WHERE block_no = (SELECT max(block_no) FROM block)`); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // TestBlockfrostBlockAddresses: the addresses a block's transactions paid

@@ -18,11 +18,6 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // blocks, the busy block and failed transactions all the same.
 const seedTxs = 3000
 
-// txCBORTable is db-sync's tx_cbor (its tx_cbor option), which the
-// generated chains lack: created in the planning transaction only.
-const txCBORTable = `CREATE TABLE tx_cbor (id bigserial PRIMARY KEY, tx_id bigint NOT NULL, bytes bytea NOT NULL);
-CREATE INDEX idx_tx_cbor_tx_id ON tx_cbor (tx_id)`
-
 // TestExplainIndexBacked plans every statement of this package on each
 // mode's chain, for the values it runs with and generically, with
 // sequential scans priced out, and fails on a big table read without an
@@ -46,30 +41,30 @@ func TestExplainIndexBacked(t *testing.T) {
 		ids := pq.Array([]int64{1, 2})
 		layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
 		for _, tc := range []struct {
-			file, setup string
-			args        []any
+			file string
+			args []any
 		}{
-			{"block_by.sql", "", []any{mid.Hash, nil, nil, nil}},
-			{"block_by.sql", "", []any{nil, mid.No, nil, nil}},
-			{"block_by.sql", "", []any{nil, nil, mid.Slot, nil}},
-			{"block_by.sql", "", []any{nil, nil, mid.EpochSlot, mid.Epoch}},
-			{"block_by.sql", "", []any{nil, nil, nil, nil}},
-			{"block_ref.sql", "", []any{mid.Hash, nil}},
-			{"block_ref.sql", "", []any{nil, nil}},
-			{"block_unnumbered.sql", "", nil},
-			{"block_list.sql", "", []any{mid.No, mid.No + 99, ids}},
-			{"block_txs.sql", "", []any{mid.ID, 0, 99, true}},
-			{"block_txs_cbor.sql", txCBORTable, []any{mid.ID, 0, 99, false}},
-			{"block_addresses.sql", "", []any{mid.ID, 100, 0}},
+			{"block_by.sql", []any{mid.Hash, nil, nil, nil}},
+			{"block_by.sql", []any{nil, mid.No, nil, nil}},
+			{"block_by.sql", []any{nil, nil, mid.Slot, nil}},
+			{"block_by.sql", []any{nil, nil, mid.EpochSlot, mid.Epoch}},
+			{"block_by.sql", []any{nil, nil, nil, nil}},
+			{"block_ref.sql", []any{mid.Hash, nil}},
+			{"block_ref.sql", []any{nil, nil}},
+			{"block_unnumbered.sql", nil},
+			{"block_list.sql", []any{mid.No, mid.No + 99, ids}},
+			{"block_txs.sql", []any{mid.ID, 0, 99, true}},
+			{"block_txs_cbor.sql", []any{mid.ID, 0, 99, false}},
+			{"block_addresses.sql", []any{mid.ID, 100, 0}},
 		} {
-			checkPlans(t, db, mode, tc.setup, engine.MustRender("dbsync/"+tc.file, layout, nil).Text, tc.file, tc.args)
+			checkPlans(t, db, mode, engine.MustRender("dbsync/"+tc.file, layout, nil).Text, tc.file, tc.args)
 		}
 	}
 }
 
-func checkPlans(t *testing.T, db *sqlx.DB, mode chaingen.Mode, setup, query, file string, args []any) {
+func checkPlans(t *testing.T, db *sqlx.DB, mode chaingen.Mode, query, file string, args []any) {
 	t.Helper()
-	custom, generic := testdb.Plans(t, db, setup, query, args...)
+	custom, generic := testdb.Plans(t, db, query, args...)
 	for name, plan := range map[string]string{"custom": custom, "generic": generic} {
 		if bad := testdb.UnindexedScans(plan); len(bad) > 0 {
 			t.Errorf("%s %s plan of %s %v: %s\n%s", mode, name, file, args, strings.Join(bad, "; "), plan)

@@ -53,7 +53,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		}
 		for _, tc := range cases {
 			query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
-			custom, generic := testdb.Plans(t, db, "", query, tc.args...)
+			custom, generic := testdb.Plans(t, db, query, tc.args...)
 			for name, plan := range map[string]string{"custom": custom, "generic": generic} {
 				if bad := testdb.UnindexedScans(plan); len(bad) > 0 {
 					t.Errorf("%s %s plan of %s %v: %s\n%s", v, name, tc.file, tc.args, strings.Join(bad, "; "), plan)

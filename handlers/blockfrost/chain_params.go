@@ -12,15 +12,6 @@ import (
 	"github.com/syncgate/syncgate/internal/cardano"
 )
 
-// The chain family's path parameters: an epoch is db-sync's word31 (as
-// Blockfrost bounds it), a slot any non-negative 64-bit integer.
-var (
-	errEpochNumber = httpx.ErrInvalidParam("number", "must be an integer from 0 to 2147483647")
-	errEpochInPath = httpx.ErrInvalidParam("epoch_number", "must be an integer from 0 to 2147483647")
-	errSlotNumber  = httpx.ErrInvalidParam("slot_number", "must be a non-negative integer")
-	errEpochSlot   = httpx.ErrInvalidParam("slot_number", "must be an integer from 0 to 2147483647")
-)
-
 // nonNegative parses c's path parameter name as an integer from 0 to
 // limit, or returns bad.
 func nonNegative(c *gin.Context, name string, limit int64, bad error) (int64, error) {

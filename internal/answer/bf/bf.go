@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/syncgate/syncgate/dbsync"
-	"github.com/syncgate/syncgate/dbsync/blocks"
 	"github.com/syncgate/syncgate/internal/answer"
 )
 
@@ -36,11 +35,6 @@ type Paging struct {
 
 // Offset is the number of items before the page.
 func (p Paging) Offset() int { return (p.Page - 1) * p.Count }
-
-// page is the store's window of the page.
-func (p Paging) page() blocks.Page {
-	return blocks.Page{Offset: p.Offset(), Count: p.Count, Desc: p.Desc}
-}
 
 // key is the page's part of a cache key.
 func (p Paging) key() string {

@@ -7,6 +7,11 @@ import (
 	"github.com/syncgate/syncgate/dbsync/blocks"
 )
 
+// page is the store's window of the page.
+func (p Paging) page() blocks.Page {
+	return blocks.Page{Offset: p.Offset(), Count: p.Count, Desc: p.Desc}
+}
+
 // BlockNeighbours answers /blocks/{hash_or_number}/next (next) and
 // /previous: Blockfrost's block_content_array, oldest first, page 1
 // nearest the block (Desc does not apply).

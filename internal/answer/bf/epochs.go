@@ -50,7 +50,7 @@ func (a *Answers) epochOf(ctx context.Context, db *dbsync.DB, e epochs.Epoch, sy
 
 // epochList is the epochs from..to with blocks.
 func (a *Answers) epochList(ctx context.Context, db *dbsync.DB, from, to int64) ([]Epoch, error) {
-	pos, err := db.LatestPosition(ctx)
+	pos, err := db.RecentPosition(ctx) // for the network's start only
 	if err != nil {
 		return nil, err
 	}

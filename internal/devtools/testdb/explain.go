@@ -18,9 +18,8 @@ var BigTables = map[string]bool{"tx_out": true, "tx_in": true, "tx": true, "ma_t
 // for these values and as a prepared statement's generic plan (what
 // every run after the fifth on a connection uses), each in a transaction
 // that prices sequential scans, hash and merge joins out (as the planner
-// does when no index can serve a table). setup runs first in each (DDL a
-// statement needs, rolled back with it); empty for none.
-func Plans(t testing.TB, db *sqlx.DB, setup, query string, args ...any) (custom, generic string) {
+// does when no index can serve a table).
+func Plans(t testing.TB, db *sqlx.DB, query string, args ...any) (custom, generic string) {
 	t.Helper()
 	plan := func(generic bool) string {
 		tx, err := db.BeginTxx(t.Context(), nil)
@@ -30,11 +29,6 @@ func Plans(t testing.TB, db *sqlx.DB, setup, query string, args ...any) (custom,
 		defer tx.Rollback() //nolint:errcheck // planning only
 		if _, err := tx.Exec(`SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`); err != nil {
 			t.Fatal(err)
-		}
-		if setup != "" {
-			if _, err := tx.Exec(setup); err != nil {
-				t.Fatalf("%s: %v", setup, err)
-			}
 		}
 		var out string
 		if !generic {

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -31,18 +30,6 @@ func bfMempoolServer(t *testing.T, db *dbsync.DB, raws ...[]byte) (http.Handler,
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog,
 		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{})})
 	return s.Handler(), n
-}
-
-// bfJSON asks for path and decodes its 200 answer into v.
-func bfJSON(t *testing.T, h http.Handler, path string, v any) {
-	t.Helper()
-	r := bfGet(t, h, mainnetKey, path)
-	if r.Code != 200 {
-		t.Fatalf("%s: %d %s", path, r.Code, r.Body)
-	}
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("%s: %v: %s", path, err, r.Body)
-	}
 }
 
 // bfHashes is a mempool list's hashes.

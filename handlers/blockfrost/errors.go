@@ -30,6 +30,12 @@ var (
 	errEvaluateCBOR     = httpx.NewAPIError(http.StatusBadRequest, "Invalid cbor: must be a string, the transaction's CBOR in hex or base64")
 	errEvaluateUTxOs    = httpx.NewAPIError(http.StatusBadRequest, "Invalid additionalUtxoSet: must be an array of [TxIn, TxOut] pairs (Ogmios' additional UTxO set)")
 	errNoEvaluator      = httpx.NewAPIError(http.StatusNotImplemented, "Transaction evaluation is not available: syncgate has no Plutus script evaluator")
+	// An epoch is db-sync's word31 (as Blockfrost bounds it), a slot any
+	// non-negative 64-bit integer, a slot within an epoch a word31.
+	errEpochNumber = httpx.ErrInvalidParam("number", "must be an integer from 0 to 2147483647")
+	errEpochInPath = httpx.ErrInvalidParam("epoch_number", "must be an integer from 0 to 2147483647")
+	errSlotNumber  = httpx.ErrInvalidParam("slot_number", "must be a non-negative integer")
+	errEpochSlot   = httpx.ErrInvalidParam("slot_number", "must be an integer from 0 to 2147483647")
 )
 
 // ErrMempoolFull is Blockfrost's 425: the node has no room for the

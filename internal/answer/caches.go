@@ -80,6 +80,9 @@ type caches struct {
 	// dialectkept:<network>:<dialect>:<route>:<tx hash>, the value
 	// [<height>,"<block hash>",<answer read at that block>].
 	dialectKept *cache.Cache[[]byte]
+	// A fact that is final for an epoch, for another dialect's answers
+	// (dialect_chain.go): epochfact:<network>:<name>:<epoch>
+	epochFact *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -139,5 +142,6 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 		dialectKept:    underTip("dialectkept", cache.Options{TTL: txCacheTTL, Admit: admit}),
+		epochFact:      cache.NewRawJSON(rc, "epochfact", cache.Options{TTL: epochFactTTL}),
 	}
 }

@@ -450,3 +450,44 @@ JOIN ids i ON i.id = o.id
 ORDER BY i.tx_id, i.index
 LIMIT $4
 {{- end}}
+
+{{- /* block_content: Blockfrost's block_content of each row of the CTE
+   target (blocks), with the CTE tip (the newest block's block_no, for
+   confirmations): the slot leader's pool id (bech32 view, else the
+   leader's description), the sums of the block's transactions' outputs
+   and fees, the blocks before and after it, and base_no, the height a
+   block without one counts its confirmations from (its parent's, else 0).
+   Indexes: slot_leader_pkey, pool_hash_pkey, block_pkey (parent),
+   idx_tx_block_id (sums), idx_block_previous_id (child). */}}
+{{define "block_content" -}}
+SELECT
+  b.id,
+  b.time,
+  b.block_no,
+  encode(b.hash, 'hex') AS hash,
+  b.slot_no,
+  b.epoch_no,
+  b.epoch_slot_no,
+  COALESCE(ph.view, sl.description) AS slot_leader,
+  b.size,
+  b.tx_count,
+  s.output::text AS output,
+  s.fees::text AS fees,
+  b.vrf_key,
+  encode(b.op_cert, 'hex') AS op_cert,
+  b.op_cert_counter::text AS op_cert_counter,
+  encode(p.hash, 'hex') AS previous_block,
+  (SELECT encode(n.hash, 'hex') FROM block n WHERE n.previous_id = b.id ORDER BY n.id LIMIT 1) AS next_block,
+  COALESCE(b.block_no, p.block_no, 0) AS base_no,
+  COALESCE((SELECT tip.block_no FROM tip), 0) AS tip_block_no
+FROM target b
+JOIN slot_leader sl ON sl.id = b.slot_leader_id
+LEFT JOIN pool_hash ph ON ph.id = sl.pool_hash_id
+LEFT JOIN block p ON p.id = b.previous_id
+LEFT JOIN LATERAL (
+  SELECT sum(t.out_sum) AS output, sum(t.fee) AS fees FROM tx t WHERE t.block_id = b.id
+) s ON true
+{{- end}}
+{{define "tip_height" -}}
+SELECT b.block_no FROM block b WHERE b.block_no IS NOT NULL ORDER BY b.block_no DESC LIMIT 1
+{{- end}}

@@ -23,6 +23,22 @@ var pendingRoutes = map[string]bool{}
 var undocumentedRoutes = map[string]bool{
 	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
 	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
+	// Addresses and scripts.
+	"GET /api/v0/addresses/{address}":               true,
+	"GET /api/v0/addresses/{address}/extended":      true,
+	"GET /api/v0/addresses/{address}/total":         true,
+	"GET /api/v0/addresses/{address}/utxos":         true,
+	"GET /api/v0/addresses/{address}/utxos/{asset}": true,
+	"GET /api/v0/addresses/{address}/transactions":  true,
+	"GET /api/v0/addresses/{address}/txs":           true,
+	"GET /api/v0/scripts":                           true,
+	"GET /api/v0/scripts/{script_hash}":             true,
+	"GET /api/v0/scripts/{script_hash}/json":        true,
+	"GET /api/v0/scripts/{script_hash}/cbor":        true,
+	"GET /api/v0/scripts/{script_hash}/redeemers":   true,
+	"GET /api/v0/scripts/{script_hash}/utxos":       true,
+	"GET /api/v0/scripts/datum/{datum_hash}":        true,
+	"GET /api/v0/scripts/datum/{datum_hash}/cbor":   true,
 }
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param

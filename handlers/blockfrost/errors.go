@@ -6,4 +6,12 @@ import "github.com/syncgate/syncgate/handlers/httpx"
 // keys, hashes) keep /v1's messages (handlers/httpx/errors.go).
 var (
 	errBlockRef = httpx.NewAPIError(400, "Invalid hash_or_number: expected a 64-character hex block hash or a block number")
+
+	// Addresses and scripts.
+	errAddress           = httpx.NewAPIError(400, "Invalid address: expected a payment address of this network (bech32 or Byron base58) or a payment credential (addr_vkh1… or script1…)")
+	errAsset             = httpx.NewAPIError(400, "Invalid asset: expected a policy id (56 hex characters) followed by an asset name (0 to 64 hex characters)")
+	errCredentialHistory = httpx.NewAPIError(400, "Invalid address: a transaction history is read by address; a payment credential (addr_vkh1…, script1…) is not accepted here")
+	errFromAfterTo       = httpx.NewAPIError(400, "Invalid from/to: from must not come after to")
+	errScriptHash        = httpx.NewAPIError(400, "Invalid script_hash: expected 56 hex characters")
+	errDatumHash         = httpx.NewAPIError(400, "Invalid datum_hash: expected 64 hex characters")
 )

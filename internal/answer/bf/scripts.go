@@ -23,9 +23,13 @@ func ParseScriptHash(s string) (h ScriptHash, ok bool) { return h, decodeHex(h[:
 // ParseDatumHash reads 64 hex characters (either case).
 func ParseDatumHash(s string) (h DatumHash, ok bool) { return h, decodeHex(h[:], s) }
 
+// decodeHex fills dst from exactly 2*len(dst) hex characters.
 func decodeHex(dst []byte, s string) bool {
+	if len(s) != 2*len(dst) {
+		return false
+	}
 	n, err := hex.Decode(dst, []byte(s))
-	return err == nil && len(s) == 2*len(dst) && n == len(dst)
+	return err == nil && n == len(dst)
 }
 
 func (h ScriptHash) String() string { return hex.EncodeToString(h[:]) }

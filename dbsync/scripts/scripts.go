@@ -15,11 +15,25 @@ import (
 )
 
 var (
-	sqlList      = engine.Fixed("dbsync/scripts_list.sql")
-	sqlByHash    = engine.Fixed("dbsync/scripts_by_hash.sql")
-	sqlRedeemers = engine.Fixed("dbsync/scripts_redeemers.sql")
-	sqlDatum     = engine.Fixed("dbsync/scripts_datum.sql")
+	sqlListAsc       = engine.Template("dbsync/scripts_list.sql", engine.AlwaysGeneric, asc)
+	sqlListDesc      = engine.Template("dbsync/scripts_list.sql", engine.AlwaysGeneric, desc)
+	sqlByHash        = engine.Fixed("dbsync/scripts_by_hash.sql")
+	sqlRedeemersAsc  = engine.Template("dbsync/scripts_redeemers.sql", engine.AlwaysGeneric, asc)
+	sqlRedeemersDesc = engine.Template("dbsync/scripts_redeemers.sql", engine.AlwaysGeneric, desc)
+	sqlDatum         = engine.Fixed("dbsync/scripts_datum.sql")
 )
+
+// Each list is rendered in both directions: an ORDER BY that picks its
+// direction from a parameter cannot walk an index.
+var asc, desc = map[string]any{"Order": "ASC"}, map[string]any{"Order": "DESC"}
+
+// ordered is the list's statement for the page's direction.
+func ordered(db *dbsync.DB, p Page, ascending, descending *dbsync.Statement) dbsync.Query {
+	if p.Desc {
+		return db.SQL(descending)
+	}
+	return db.SQL(ascending)
+}
 
 // Page selects Limit items after Offset, oldest first unless Desc (then
 // counted from the newest).
@@ -31,7 +45,7 @@ type Page struct {
 // List returns a page of every script's hash (hex) in chain order.
 func List(ctx context.Context, db *dbsync.DB, p Page) ([]string, error) {
 	hashes := []string{}
-	if err := db.Reader().Select(ctx, &hashes, sqlList, !p.Desc, p.Limit, p.Offset); err != nil {
+	if err := db.Reader().Select(ctx, &hashes, ordered(db, p, sqlListAsc, sqlListDesc), p.Limit, p.Offset); err != nil {
 		return nil, wrap("List", err)
 	}
 	return hashes, nil
@@ -70,7 +84,7 @@ type Redeemer struct {
 // hash) in chain order.
 func Redeemers(ctx context.Context, db *dbsync.DB, hash []byte, p Page) ([]Redeemer, error) {
 	rs := []Redeemer{}
-	if err := db.Reader().Select(ctx, &rs, sqlRedeemers, hash, !p.Desc, p.Limit, p.Offset); err != nil {
+	if err := db.Reader().Select(ctx, &rs, ordered(db, p, sqlRedeemersAsc, sqlRedeemersDesc), hash, p.Limit, p.Offset); err != nil {
 		return nil, wrap("Redeemers", err)
 	}
 	return rs, nil

@@ -1,16 +1,16 @@
 -- scripts_redeemers: a page of the redeemers that ran a script, in chain
--- order (redeemer.id), taken from either end: the ids are skipped in the
--- index alone, then the page's rows read with their transaction's hash
--- and their data's hash.
--- $1 bytea script hash, $2 oldest first (bool), $3 limit, $4 offset
+-- order (redeemer.id), in one direction (.Order: ASC oldest first, DESC
+-- newest first): the ids are skipped in the index alone, then the page's
+-- rows read with their transaction's hash and their data's hash.
+-- $1 bytea script hash, $2 limit, $3 offset
 -- Indexes: sg_redeemer_script_hash (index-only while skipping),
 -- redeemer_pkey, tx_pkey, redeemer_data_pkey.
 WITH page AS (
   SELECT r.id
   FROM redeemer r
   WHERE r.script_hash = $1
-  ORDER BY CASE WHEN $2::boolean THEN r.id END, r.id DESC
-  LIMIT $3 OFFSET $4
+  ORDER BY r.id {{.Order}}
+  LIMIT $2 OFFSET $3
 )
 SELECT
   encode(t.hash, 'hex') AS tx_hash,
@@ -24,4 +24,4 @@ FROM page p
 JOIN redeemer r ON r.id = p.id
 JOIN tx t ON t.id = r.tx_id
 JOIN redeemer_data rd ON rd.id = r.redeemer_data_id
-ORDER BY CASE WHEN $2::boolean THEN r.id END, r.id DESC
+ORDER BY r.id {{.Order}}

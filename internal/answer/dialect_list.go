@@ -265,12 +265,16 @@ func cutPage(total int, p ListPage, blockAt func(block int) [][]byte, tail ...[]
 	}
 	lo, hi = max(lo, 0), min(hi, total)
 	var items [][]byte
-	for i := lo; i < hi; i++ {
+	var block [][]byte // the block of item i, read once
+	for i, at := lo, -1; i < hi; i++ {
 		if tail != nil {
 			items = append(items, tail[len(tail)-(total-i)])
 			continue
 		}
-		block := blockAt(i / listBlock)
+		if at != i/listBlock {
+			at = i / listBlock
+			block = blockAt(at)
+		}
 		if i%listBlock >= len(block) {
 			break
 		}

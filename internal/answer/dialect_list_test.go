@@ -1,0 +1,64 @@
+package answer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+)
+
+// TestDialectPage cuts every page of lists of several lengths, both ways,
+// against the list itself, and checks that a list is read from the
+// database only until it is stored: its first two asks (the second stores
+// it), then never while the tip stays.
+func TestDialectPage(t *testing.T) {
+	db, _ := seededChain(t)
+	s := New(Options{})
+	for _, n := range []int{0, 1, 99, 100, 101, 250, 2*maxListWindow + 37} {
+		reads := 0
+		list := DialectList{Params: []string{"test", "list", fmt.Sprint(n)},
+			Each: func(ctx context.Context, _ *dbsync.DB, fn func([]byte) error) error {
+				reads++
+				for i := range n {
+					if err := fn([]byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+						return err
+					}
+				}
+				return nil
+			}}
+		for _, count := range []int{100, 7, 1} {
+			for _, desc := range []bool{false, true} {
+				for page := 0; page*count <= n+count; page++ {
+					b, err := s.DialectPage(t.Context(), db, list, ListPage{Offset: page * count, Count: count, Desc: desc})
+					if err != nil {
+						t.Fatalf("n %d count %d page %d desc %v: %v", n, count, page, desc, err)
+					}
+					var got []struct{ I int }
+					if err := json.Unmarshal(b, &got); err != nil || b[len(b)-1] != '\n' {
+						t.Fatalf("n %d: %q", n, b)
+					}
+					want := []struct{ I int }{}
+					for k := page * count; k < min((page+1)*count, n); k++ {
+						i := k
+						if desc {
+							i = n - 1 - k
+						}
+						want = append(want, struct{ I int }{i})
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("n %d count %d page %d desc %v: %v, want %v", n, count, page, desc, got, want)
+					}
+				}
+				if count == 1 && n > 1000 {
+					break // enough pages of the long list
+				}
+			}
+		}
+		if reads != 2 {
+			t.Errorf("a list of %d read %d times, want 2 (the first ask, then the one that stored it)", n, reads)
+		}
+	}
+}

@@ -48,8 +48,9 @@ func (s *Service) DialectKept(ctx context.Context, db *dbsync.DB, about Subject,
 		return w.now, b, err
 	})
 	if err == nil && ttl > 0 && ttl < dialectCacheTTL {
-		// A degraded answer (a source did not answer): kept no longer
-		// than build said.
+		// A degraded answer (a source it reads did not answer) is not
+		// kept: a record of no block's is never valid, so the next ask
+		// builds again.
 		s.caches.dialectKept.Put(ctx, key, keptRecord(touched.Point{Height: -1}, body), ttl)
 	}
 	return body, err

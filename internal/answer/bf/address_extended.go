@@ -70,7 +70,7 @@ func (a *Answers) AddressExtended(ctx context.Context, db *dbsync.DB, ref Addres
 		var ttl time.Duration
 		for i, id := range ids {
 			amt := AmountExtended{Unit: id.Unit(), Quantity: quantity(v.Assets[i].Quantity)}
-			if md, ok := cardano.DecodeCIP68(meta[i].CIP68, id); ok && meta[i].CIP68 != nil {
+			if md, ok := decodeCIP68(meta[i].CIP68, id); ok {
 				amt.HasNFTOnchainMetadata = true
 				if fungible(id) {
 					amt.Decimals = md.Decimals
@@ -109,4 +109,12 @@ func fungible(id cardano.AssetID) bool {
 		}
 	}
 	return false
+}
+
+// decodeCIP68 reads a CIP-68 reference datum (nil: none).
+func decodeCIP68(datum []byte, id cardano.AssetID) (*cardano.AssetMetadata, bool) {
+	if datum == nil {
+		return nil, false
+	}
+	return cardano.DecodeCIP68(datum, id)
 }

@@ -93,3 +93,6 @@ require (
 )
 
 replace github.com/blinklabs-io/ouroboros-mock => github.com/blinklabs-io/ouroboros-mock v0.16.0
+
+// npm packages the Blockfrost dialect tests use (internal/devtools/jsclients/install.sh)
+ignore ./internal/devtools/jsclients/node_modules

@@ -71,7 +71,7 @@ func TestBlockfrostScriptsMatchSQL(t *testing.T) {
 				JSON json.RawMessage `json:"json"`
 			}
 			bfOK(t, h, "/scripts/"+strings.ToUpper(s.Hash)+"/json", &js)
-			if s.JSON == nil && string(js.JSON) != "null" || s.JSON != nil && !sameJSON(t, js.JSON, []byte(*s.JSON)) {
+			if s.JSON == nil && string(js.JSON) != "null" || s.JSON != nil && !sameJSONExact(t, js.JSON, []byte(*s.JSON)) {
 				t.Fatalf("%s json: %s, want %v", s.Hash, js.JSON, derefString(s.JSON))
 			}
 			var cb struct {
@@ -167,7 +167,7 @@ func checkDatums(t *testing.T, h http.Handler, c *testChain) {
 			JSON json.RawMessage `json:"json_value"`
 		}
 		bfOK(t, h, "/scripts/datum/"+d.Hash, &got)
-		if !sameJSON(t, got.JSON, []byte(d.JSON)) {
+		if !sameJSONExact(t, got.JSON, []byte(d.JSON)) {
 			t.Fatalf("datum %s: %s, want %s", d.Hash, got.JSON, d.JSON)
 		}
 		var cb struct {
@@ -180,9 +180,9 @@ func checkDatums(t *testing.T, h http.Handler, c *testChain) {
 	}
 }
 
-// sameJSON reports whether two JSON texts hold the same value (numbers
+// sameJSONExact reports whether two JSON texts hold the same value (numbers
 // kept exact).
-func sameJSON(t *testing.T, a, b []byte) bool {
+func sameJSONExact(t *testing.T, a, b []byte) bool {
 	t.Helper()
 	decode := func(raw []byte) any {
 		d := json.NewDecoder(strings.NewReader(string(raw)))

@@ -116,10 +116,16 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("new key shown %q", apiKey)
 	}
 	wantText(t, ctx, "dialog[open] .warn", "only time the full key is shown")
+	// How to use it, Blockfrost clients included (Mesh takes the key in the path).
+	wantText(t, ctx, "dialog[open] .key-usage", `project_id: `+apiKey)
+	wantText(t, ctx, "dialog[open] .key-usage", `/key/`+apiKey+`/api/v0")`)
 	shots.take("key-created", "")
 	must("close the key dialog", chromedp.Click(chromedp.CSS("dialog[open] .btn.primary")), chromedp.WaitVisible(chromedp.CSS("[data-credential]")))
 	if v := eval[int](t, ctx, `document.querySelectorAll('input').length && [...document.querySelectorAll('input')].filter(i => i.value.startsWith('sgk1_')).length`); v != 0 {
 		t.Fatal("the key is still in the page after its dialog closed")
+	}
+	if v := eval[bool](t, ctx, `document.body.innerHTML.includes('`+apiKey+`')`); v {
+		t.Fatal("the key's usage snippets are still in the page after its dialog closed")
 	}
 	credID := attr(t, ctx, "[data-credential]", "data-credential")
 	userURL := eval[string](t, ctx, `location.href`)

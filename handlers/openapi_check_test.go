@@ -87,7 +87,11 @@ func checkResponse(t testing.TB, req *http.Request, body []byte, w *httptest.Res
 			t.Errorf("%s %s: %d body is not JSON", req.Method, req.URL.Path, w.Code)
 			return
 		}
-		if err := doc.Components.Schemas["Error"].Value.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+		errSchema := doc.Components.Schemas["Error"].Value
+		if strings.HasPrefix(req.URL.Path, "/api/v0") {
+			errSchema = doc.Components.Responses["BlockfrostError"].Value.Content.Get("application/json").Schema.Value
+		}
+		if err := errSchema.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
 			t.Errorf("%s %s: %d body does not match Error: %v", req.Method, req.URL.Path, w.Code, err)
 		}
 		return

@@ -15,31 +15,41 @@ import (
 // are being added on other branches (acct, pool, harden). Empty this list
 // as they merge: the sync test then requires them in routes.go, and fails
 // while an entry here is already served (so the list cannot go stale).
-var pendingRoutes = map[string]bool{}
+var pendingRoutes = map[string]bool{
+	// The Blockfrost dialect's routes not served yet.
+	"GET /api/v0/blocks/epoch/{epoch_number}/slot/{slot_number}": true,
+	"GET /api/v0/blocks/latest/txs":                              true,
+	"GET /api/v0/blocks/latest/txs/cbor":                         true,
+	"GET /api/v0/blocks/slot/{slot_number}":                      true,
+	"GET /api/v0/blocks/{hash_or_number}/addresses":              true,
+	"GET /api/v0/blocks/{hash_or_number}/next":                   true,
+	"GET /api/v0/blocks/{hash_or_number}/previous":               true,
+	"GET /api/v0/blocks/{hash_or_number}/txs":                    true,
+	"GET /api/v0/blocks/{hash_or_number}/txs/cbor":               true,
+	"GET /api/v0/epochs/latest":                                  true,
+	"GET /api/v0/epochs/latest/parameters":                       true,
+	"GET /api/v0/epochs/{number}":                                true,
+	"GET /api/v0/epochs/{number}/blocks":                         true,
+	"GET /api/v0/epochs/{number}/blocks/{pool_id}":               true,
+	"GET /api/v0/epochs/{number}/next":                           true,
+	"GET /api/v0/epochs/{number}/parameters":                     true,
+	"GET /api/v0/epochs/{number}/previous":                       true,
+	"GET /api/v0/epochs/{number}/stakes":                         true,
+	"GET /api/v0/epochs/{number}/stakes/{pool_id}":               true,
+	"GET /api/v0/genesis":                                        true,
+	"GET /api/v0/mempool":                                        true,
+	"GET /api/v0/mempool/addresses/{address}":                    true,
+	"GET /api/v0/mempool/{hash}":                                 true,
+	"GET /api/v0/network":                                        true,
+	"GET /api/v0/network/eras":                                   true,
+	"GET /api/v0/utils/addresses/xpub/{xpub}/{role}/{index}":     true,
+	"POST /api/v0/utils/txs/evaluate":                            true,
+	"POST /api/v0/utils/txs/evaluate/utxos":                      true,
+}
 
 // undocumentedRoutes are served routes whose operations the document does
-// not describe yet (the Blockfrost dialect's, until its part of the
-// document is imported). The test fails once one is documented.
-var undocumentedRoutes = map[string]bool{
-	"GET /api/v0": true, "GET /api/v0/health": true, "GET /api/v0/health/clock": true,
-	"GET /api/v0/blocks/latest": true, "GET /api/v0/blocks/{hash_or_number}": true,
-	// Addresses and scripts.
-	"GET /api/v0/addresses/{address}":               true,
-	"GET /api/v0/addresses/{address}/extended":      true,
-	"GET /api/v0/addresses/{address}/total":         true,
-	"GET /api/v0/addresses/{address}/utxos":         true,
-	"GET /api/v0/addresses/{address}/utxos/{asset}": true,
-	"GET /api/v0/addresses/{address}/transactions":  true,
-	"GET /api/v0/addresses/{address}/txs":           true,
-	"GET /api/v0/scripts":                           true,
-	"GET /api/v0/scripts/{script_hash}":             true,
-	"GET /api/v0/scripts/{script_hash}/json":        true,
-	"GET /api/v0/scripts/{script_hash}/cbor":        true,
-	"GET /api/v0/scripts/{script_hash}/redeemers":   true,
-	"GET /api/v0/scripts/{script_hash}/utxos":       true,
-	"GET /api/v0/scripts/datum/{datum_hash}":        true,
-	"GET /api/v0/scripts/datum/{datum_hash}/cbor":   true,
-}
+// not describe yet. The test fails once one is documented.
+var undocumentedRoutes = map[string]bool{}
 
 var ginParam = regexp.MustCompile(`[:*]([A-Za-z_]+)`) // :param and the catch-all *param
 

@@ -9,5 +9,6 @@
 // inputs against db-sync is the handler's job (dbsync.UnspentInputs).
 // One connection is opened per submission (see docs/DECISIONS.md).
 // node/nodetest holds a fake node, built from gouroboros in server mode,
-// for tests of this package and of the handlers.
+// for tests of this package and of the handlers; node/demonode is the
+// demo's node, which takes transactions into a synthetic chain.
 package node

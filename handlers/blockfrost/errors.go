@@ -7,6 +7,12 @@ import "github.com/syncgate/syncgate/handlers/httpx"
 var (
 	errBlockRef = httpx.NewAPIError(400, "Invalid hash_or_number: expected a 64-character hex block hash or a block number")
 
+	// POST /tx/submit's bodies that are not a transaction's bytes.
+	errSubmitContentType = httpx.NewAPIError(400, "Invalid Content-Type: send the transaction's raw CBOR bytes with Content-Type: application/cbor")
+	errSubmitEmpty       = httpx.NewAPIError(400, "Invalid transaction: empty body (send the transaction's raw CBOR bytes)")
+	errSubmitHexText     = httpx.NewAPIError(400, "Invalid transaction: the body is hex text; send the raw CBOR bytes it encodes")
+	errSubmitJSON        = httpx.NewAPIError(400, "Invalid transaction: the body is JSON; send the transaction's raw CBOR bytes")
+
 	// Addresses and scripts.
 	errAddress           = httpx.NewAPIError(400, "Invalid address: expected a payment address of this network (bech32 or Byron base58) or a payment credential (addr_vkh1… or script1…)")
 	errAsset             = httpx.NewAPIError(400, "Invalid asset: expected a policy id (56 hex characters) followed by an asset name (0 to 64 hex characters)")
@@ -15,3 +21,7 @@ var (
 	errScriptHash        = httpx.NewAPIError(400, "Invalid script_hash: expected 56 hex characters")
 	errDatumHash         = httpx.NewAPIError(400, "Invalid datum_hash: expected 64 hex characters")
 )
+
+// ErrMempoolFull is Blockfrost's 425: the node has no room for the
+// transaction now (its words).
+var ErrMempoolFull = httpx.NewAPIError(425, "Mempool is full, please try resubmitting again later.")

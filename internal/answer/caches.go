@@ -75,12 +75,14 @@ type caches struct {
 	// Answers of another dialect (Blockfrost's, internal/answer/blockfrost)
 	// under the tip: dialect:<network>:<tip hash>:<dialect>:<route>:<parameters…>
 	dialect *cache.Cache[[]byte]
-	// Another dialect's answers about an address or payment credential
-	// kept across tips while no block touches it (dialect_kept.go), and its
-	// short lists (dialect_list.go): dialectkept:<network>:<dialect>:<route>:<parameters…>,
+	// Their answers kept across tips (kept.go): about one transaction while
+	// its block stays on the chain (dialect_tx.go), about an address or a
+	// payment credential while no block touches it (dialect_kept.go), and
+	// their short lists (dialect_list.go):
+	// dialectkept:<network>:<dialect>:<route>:<tx hash or parameters…>,
 	// the value [<height>,"<block hash>",<answer read at that block>].
 	dialectKept *cache.Cache[[]byte]
-	// Another dialect's lists under the tip, in blocks of listBlock items
+	// Their lists under the tip, in blocks of listBlock items
 	// (dialect_list.go): dialectlist:<network>:<tip hash>:<dialect>:<route>:<parameters…>:<block>,
 	// block 0 [<items in the list>,[<items>]], the others [<items>].
 	dialectList *cache.Cache[[]byte]
@@ -142,7 +144,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxosKept:      underTip("utxoskept", cache.Options{TTL: utxoKeptTTL, Admit: admit}),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
-		dialectKept:    underTip("dialectkept", cache.Options{TTL: dialectCacheTTL, Admit: admit}),
+		dialectKept:    underTip("dialectkept", cache.Options{TTL: txCacheTTL, Admit: admit}),
 		dialectList:    underTip("dialectlist", cache.Options{TTL: utxoCacheTTL}),
 	}
 }

@@ -27,13 +27,16 @@ import (
 // DATABASE_URL says otherwise.
 const demoDatabaseURL = "postgres://postgres@127.0.0.1:5432/syncgate_demo?sslmode=disable"
 
-// Demo creates the demo database if missing, seeds it if empty, prints
-// ready-to-use keys and curl commands, and serves it (Redis optional).
+// Demo creates the demo database if missing, seeds it if empty, funds the
+// demo wallet and runs the demo node as mainnet's node (demo_node.go),
+// prints ready-to-use keys, curl commands and client snippets, and serves
+// it (Redis optional).
 func Demo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	listen := fs.String("listen-addr", envOr("LISTEN_ADDR", "127.0.0.1:8080"), "HTTP listen address")
 	txs := fs.Int("txs", 50_000, "transactions to seed into an empty demo database")
 	blockEvery := fs.Duration("block-every", 5*time.Second, "append a block to the demo chain this often, as db-sync does while it follows a node, with a 1-3 block rollback now and then (0: a static chain)")
+	nodeSocket := fs.String("node-socket", defaultDemoSocket(), "the demo node's unix socket: it takes transactions from the demo wallet into the next block (NODE_SOCKET_MAINNET points at it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,7 +58,15 @@ func Demo(ctx context.Context, args []string) error {
 		_ = m.WriteFile(demoManifest)
 		fmt.Println("seeded demo chain; manifest written to " + demoManifest)
 	}
-	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen)
+	dn, err := startDemoNode(ctx, dbURL, *nodeSocket, m)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	defer dn.Close()
+	if m != nil {
+		_ = m.WriteFile(demoManifest) // now naming the demo wallet
+	}
+	environ := append(os.Environ(), "DBSYNC_MAINNET_URL="+dbURL, "LISTEN_ADDR="+*listen, "NODE_SOCKET_MAINNET="+*nodeSocket)
 	if os.Getenv("WEBHOOK_SECRET_KEY") == "" {
 		key, err := demoWebhookKey(demoWebhookKeyFile)
 		if err != nil {
@@ -80,10 +91,11 @@ func Demo(ctx context.Context, args []string) error {
 	}
 	address := demoAddressFrom(ctx, dbURL)
 	if *blockEvery > 0 {
-		go followDemoChain(ctx, dbURL, m, *blockEvery)
+		go followDemoChain(ctx, dbURL, m, *blockEvery, dn.node.Mempool())
 	}
 	return serve(ctx, cfg, newLogger(cfg.LogLevel), func(addr string) {
-		fmt.Print(demoBanner("http://"+addr, access, address, *blockEvery))
+		fmt.Print(demoBanner("http://"+addr, access, address, *blockEvery) + "\n" +
+			demoClientBanner("http://"+addr, access, dn, *blockEvery))
 	})
 }
 
@@ -124,15 +136,17 @@ syncgate demo is serving on %[1]s (%[6]s)
 }
 
 // followDemoChain moves the demo chain while the demo serves, quietly:
-// the webhooks and the tip headers show it.
-func followDemoChain(ctx context.Context, dbURL string, m *chaingen.Manifest, every time.Duration) {
+// the webhooks and the tip headers show it. Each block opens with what the
+// demo node's mempool (submitted) holds.
+func followDemoChain(ctx context.Context, dbURL string, m *chaingen.Manifest, every time.Duration, submitted chaingen.Submitted) {
 	db, err := sql.Open("postgres", dbURL)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo: chain follower:", err)
 		return
 	}
 	defer db.Close()
-	err = chaingen.Follow(ctx, db, chaingen.FollowOptions{Interval: every, RollbackEvery: 50, Seed: time.Now().UnixNano(), Manifest: m})
+	err = chaingen.Follow(ctx, db, chaingen.FollowOptions{Interval: every, RollbackEvery: 50, Seed: time.Now().UnixNano(), Manifest: m,
+		Submitted: submitted})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "demo: chain follower stopped:", err)
 	}

@@ -29,6 +29,8 @@ func Seed(ctx context.Context, args []string) error {
 	follow := fs.Duration("follow", 0, "after seeding (or on an already seeded database), keep appending a block every this long, "+
 		"with traffic to the manifest's addresses and occasional rollbacks of 1-3 blocks, until interrupted (0: off)")
 	rollbackEvery := fs.Int("rollback-every", 50, "with --follow: roll back 1-3 blocks after every this many blocks (0: never)")
+	nodeSocket := fs.String("node-socket", "", "with --follow: fund the demo wallet and run a demo cardano-node on this unix socket, "+
+		"whose accepted transactions open the next block (give it to syncgate as NODE_SOCKET_MAINNET)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,11 +47,15 @@ func Seed(ctx context.Context, args []string) error {
 	if *follow < 0 {
 		return errors.New("seed: --follow must not be negative")
 	}
+	if *nodeSocket != "" && *follow == 0 {
+		return errors.New("seed: --node-socket needs --follow (the chain must move to take transactions)")
+	}
+	fc := followConfig{every: *follow, rollbackEvery: *rollbackEvery, seed: *seed, socket: *nodeSocket, manifest: *manifest}
 	if *follow > 0 && seeded(ctx, *dbURL) {
 		// An existing chain: its manifest, when there is one, names the
 		// addresses the traffic uses (else the newest outputs' addresses).
 		m, _ := chaingen.ReadManifest(*manifest)
-		return followChain(ctx, *dbURL, m, *follow, *rollbackEvery, *seed)
+		return followChain(ctx, *dbURL, m, fc)
 	}
 	if err := pgdb.EnsureDatabase(ctx, *dbURL); err != nil {
 		return fmt.Errorf("seed: %w", err)
@@ -71,7 +77,7 @@ func Seed(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("seeded %d transactions (%s) in %s; manifest: %s\n", *txs, v, time.Since(start).Round(time.Second), *manifest)
 	if *follow > 0 {
-		return followChain(ctx, *dbURL, m, *follow, *rollbackEvery, *seed)
+		return followChain(ctx, *dbURL, m, fc)
 	}
 	return nil
 }
@@ -88,20 +94,43 @@ func seeded(ctx context.Context, dbURL string) bool {
 	return db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM block LIMIT 1) b`).Scan(&n) == nil && n > 0
 }
 
+// followConfig is what --follow and its companions ask for.
+type followConfig struct {
+	every         time.Duration
+	rollbackEvery int
+	seed          int64
+	socket        string // the demo node's socket ("": none)
+	manifest      string // where the manifest goes
+}
+
 // followChain appends blocks to the chain at dbURL until ctx ends, the
 // way db-sync does while it follows a node (chaingen.Follow), printing a
-// line per block and rollback.
-func followChain(ctx context.Context, dbURL string, m *chaingen.Manifest, every time.Duration, rollbackEvery int, seed int64) error {
+// line per block and rollback. With a socket it first funds the demo
+// wallet and starts the demo node, whose transactions open each block.
+func followChain(ctx context.Context, dbURL string, m *chaingen.Manifest, fc followConfig) error {
+	opts := chaingen.FollowOptions{Interval: fc.every, RollbackEvery: fc.rollbackEvery, Seed: fc.seed, Manifest: m,
+		Report: printFollowEvent}
+	if fc.socket != "" {
+		dn, err := startDemoNode(ctx, dbURL, fc.socket, m)
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		defer dn.Close()
+		if m != nil && fc.manifest != "" {
+			if err := m.WriteFile(fc.manifest); err != nil {
+				return err
+			}
+		}
+		printDemoNode(dn)
+		opts.Submitted = dn.node.Mempool()
+	}
 	db, err := sql.Open("postgres", dbURL)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
 	defer db.Close()
-	fmt.Printf("following: a block every %s (Ctrl-C stops)\n", every)
-	err = chaingen.Follow(ctx, db, chaingen.FollowOptions{
-		Interval: every, RollbackEvery: rollbackEvery, Seed: seed, Manifest: m,
-		Report: printFollowEvent,
-	})
+	fmt.Printf("following: a block every %s (Ctrl-C stops)\n", fc.every)
+	err = chaingen.Follow(ctx, db, opts)
 	if ctx.Err() != nil {
 		return nil
 	}

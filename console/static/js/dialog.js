@@ -61,7 +61,7 @@ export function confirmDialog(title, text, confirmLabel, action) {
 // keyOnce shows a new key (or, with what: 'secret', a signing secret)
 // exactly once, with a copy button and a warning. Closing the dialog drops
 // it from the page.
-export function keyOnce(title, key, note, { what = 'key' } = {}) {
+export function keyOnce(title, key, note, { what = 'key', usage = null } = {}) {
   return new Promise((resolve) => {
     const input = h('input', { type: 'text', readOnly: true, value: key, class: 'key', id: 'new-' + what, 'aria-label': 'New ' + what, spellcheck: 'false' });
     const copied = h('span', { class: 'muted', role: 'status' });
@@ -80,7 +80,8 @@ export function keyOnce(title, key, note, { what = 'key' } = {}) {
       h('p', { class: 'warn' }, `This is the only time the full ${what} is shown. Store it now: it cannot be retrieved again.`),
       note ? h('p', { class: 'muted' }, note) : null,
       h('div', { class: 'keyrow' }, input, copy), copied,
+      usage,
       h('div', { class: 'actions' }, h('button', { type: 'button', class: 'btn primary', onclick: () => dlg.close() }, `I have stored the ${what}`))), { wide: true });
-    dlg.addEventListener('close', () => { input.value = ''; resolve(); });
+    dlg.addEventListener('close', () => { input.value = ''; usage?.remove(); resolve(); });
   });
 }

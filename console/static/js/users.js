@@ -2,6 +2,7 @@
 import { api, get, getAll, query } from './api.js';
 import { h, table, pager, badge, fmtTime, fmtNum, alertBox, NETWORKS } from './dom.js';
 import { formDialog, confirmDialog, keyOnce, field } from './dialog.js';
+import { keyUsage } from './keyuse.js';
 import { loadPlans, planDialog, planField, quotaSection } from './plans.js';
 
 const PAGE = 20;
@@ -231,7 +232,7 @@ async function createCredential(ctx, u) {
     return api('POST', '/v1/admin/credentials', body);
   });
   if (!env) return;
-  await keyOnce('Your new API key', env.data.api_key, `${env.data.credential.name}, ${NETWORKS[env.data.credential.network_id]}, ${env.data.credential.rate_limit_per_minute} requests per minute.`);
+  await keyOnce('Your new API key', env.data.api_key, `${env.data.credential.name}, ${NETWORKS[env.data.credential.network_id]}, ${env.data.credential.rate_limit_per_minute} requests per minute.`, { usage: keyUsage(env.data.api_key, NETWORKS[env.data.credential.network_id]) });
   ctx.rerender();
 }
 
@@ -253,6 +254,6 @@ async function rollCredential(ctx, c) {
     }),
   ], 'Roll key', (v) => api('POST', `/v1/admin/credentials/${c.id}/roll`, { expires_in_seconds: Number(v.expires_in_seconds) }));
   if (!env) return;
-  await keyOnce('Your rolled API key', env.data.api_key, `The previous key works until ${fmtTime(env.data.previous_key_expires_at)}.`);
+  await keyOnce('Your rolled API key', env.data.api_key, `The previous key works until ${fmtTime(env.data.previous_key_expires_at)}.`, { usage: keyUsage(env.data.api_key, NETWORKS[env.data.credential.network_id]) });
   ctx.rerender();
 }

@@ -91,6 +91,10 @@ func (g *gen) runEpoch(e int) error {
 			return err
 		}
 	}
+	if g.mir != nil {
+		g.sendMIR(g.mir)
+		g.mir = nil
+	}
 	if e < tipEpoch {
 		g.finalizeEpoch(e)
 	}
@@ -223,6 +227,7 @@ func (g *gen) beginBlock(slot uint64) {
 	if g.pendingEpoch == e && e >= firstShelley {
 		g.writeEpochParam(e)
 		g.writeAdaPots(e)
+		g.writeEpochState(e, g.blockID)
 		g.pendingEpoch = -1
 	}
 }

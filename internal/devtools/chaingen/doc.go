@@ -16,8 +16,12 @@
 // retiring and re-registering, rewards and MIR payments, per-epoch stake
 // distributions, pots and parameters, native assets with CIP-25 and CIP-68
 // metadata (real examples from the project's test vectors), Plutus
-// transactions with datums, redeemers, reference inputs and scripts, and
-// phase-2-failed transactions stored as db-sync stores them.
+// transactions with datums, redeemers, reference inputs and scripts,
+// phase-2-failed transactions stored as db-sync stores them, required
+// signers, pre-Conway MIR certificates and update proposals, Conway
+// governance state, and each Conway-era transaction's CBOR (tx_cbor). It
+// creates every one of db-sync 13.7.2.1's relations; the ones nothing
+// fills stay empty.
 //
 // The same chain can be written in every db-sync layout (Variant): each
 // tx_out.value (core, consumed, prune, bootstrap, disable), with or without
@@ -51,9 +55,14 @@
 //	pools.go       pool_hash, pool_update, pool_retire, pool metadata
 //	assets.go      multi_asset, ma_tx_mint, CIP-25 and CIP-68 tokens
 //	plutus.go      script, datum, redeemer; the DEX and failed transactions
-//	governance.go  drep_hash, delegation_vote, proposal refunds
+//	governance.go  drep_hash, delegation_vote, proposal refunds, epoch_state
+//	mir.go         MIR certificates: reserve, treasury, pot_transfer
+//	updates.go     pre-Conway update proposals: param_proposal
+//	txcbor.go      Conway transaction CBOR (tx_cbor), required signers
 //	cbor.go        CBOR/JSON for metadata, Plutus data and native scripts
 //	vectors.go     the real on-chain examples placed on the chain
 //	follow*.go     the chain follower: blocks appended to a seeded database
-//	               as db-sync writes them at the tip, epoch boundaries, rollbacks
+//	               as db-sync writes them at the tip, epoch boundaries, rollbacks,
+//	               submitted transactions (follow_submitted.go)
+//	demo_wallet.go the demo wallet: a known key, funded by one block
 package chaingen

@@ -56,9 +56,9 @@ func (g *gen) boundary(e int) {
 	delete(g.snaps, e-2)
 	switch e {
 	case firstShelley + 1:
-		g.scheduleMIR("reserves", 20, e+1)
+		g.scheduleMIR("reserves", 20, e+1, 0)
 	case firstShelley + 4:
-		g.scheduleMIR("treasury", 3, e+1)
+		g.scheduleMIR("treasury", 3, e+1, 1_000_000*ada)
 	case firstConway + 1:
 		g.scheduleProposalRefunds(e + 1)
 	}

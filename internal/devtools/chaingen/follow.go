@@ -46,6 +46,9 @@ type FollowOptions struct {
 	// should "confirm". Transactions of a rolled-back block are included
 	// again in the next one, as a node re-applies them.
 	Pending func() []PendingTx
+	// Submitted, if set, hands in transactions submitted to a node, which
+	// open each block as they are (follow_submitted.go).
+	Submitted Submitted
 	// Report, if set, is called after each committed block and each
 	// rollback, on the follower's goroutine.
 	Report func(FollowEvent)
@@ -59,9 +62,10 @@ type FollowOptions struct {
 // waits for a later block; with outputs disabled (the disable layout)
 // none is ever included.
 type PendingTx struct {
-	Hash []byte // 32 bytes; nil: a random hash
-	// CBOR is stored in tx_cbor where the database has that table
-	// (db-sync's tx_cbor option); ignored otherwise.
+	Hash []byte // 32 bytes; nil: the hash of the CBOR the follower makes for it
+	// CBOR is stored in tx_cbor as given (under Hash, or a random hash);
+	// without it, a transaction without Hash gets the follower's own
+	// CBOR, one with Hash none.
 	CBOR []byte
 	To   []PendingOutput
 }

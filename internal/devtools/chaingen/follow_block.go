@@ -102,9 +102,12 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 	}()
 
-	var txs []FollowTx
-	var included []PendingTx
 	cbors := map[int64][]byte{}
+	txs, err := f.addSubmitted(ctx, cbors)
+	if err != nil {
+		return ev, err
+	}
+	var included []PendingTx
 	for _, p := range pend {
 		tx, ok, err := f.pendingTx(ctx, p)
 		if err != nil {
@@ -144,6 +147,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		g.pots = pots
 		g.writeAdaPotsAt(epoch, slot, blockID)
 		g.writeEpochParamAt(epoch, blockID)
+		g.writeEpochState(epoch, blockID)
 	}
 
 	if err := f.writeBlock(ctx, t, prev.Epoch, epoch, boundary, f.building, cbors); err != nil {
@@ -155,6 +159,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		f.journal = f.journal[len(f.journal)-maxJournal:]
 	}
 	f.appended++
+	f.submittedDone(ref)
 	ev = FollowEvent{Kind: BlockAppended, Block: ref, Txs: txs, EpochStart: boundary}
 	f.report(ev)
 	return ev, nil
@@ -278,9 +283,11 @@ func (f *Follower) pendingTx(ctx context.Context, p PendingTx) (FollowTx, bool, 
 	}
 	if len(p.Hash) == 32 {
 		g.nextTxHash = slices.Clone(p.Hash)
+	} else if len(p.CBOR) > 0 {
+		g.noCBOR = true // stored as given, under a hash of its own
 	}
 	txID, ok := g.pay(payReq{from: from, outs: outs, maxIns: 60})
-	g.nextTxHash = nil
+	g.nextTxHash, g.noCBOR = nil, false
 	if !ok {
 		return FollowTx{}, false, nil
 	}
@@ -407,6 +414,9 @@ func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch i
 			if err := exec("tx_cbor", sqlFollowTxCbor, id, cbors[id]); err != nil {
 				return err
 			}
+		}
+		if err := f.writeSubmittedRows(ctx, exec); err != nil {
+			return err
 		}
 		if f.v.Schema == Schema136 {
 			if boundary {

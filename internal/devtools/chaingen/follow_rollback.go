@@ -13,8 +13,9 @@ import (
 // consumed layouts), every row of their transactions goes (outputs and
 // their assets, inputs, and every table's rows naming one of them), then
 // the transactions, what their epoch boundaries wrote (epoch rows from the
-// new tip's epoch on, parameters and pots taken at a removed block, later
-// stake snapshots and rewards), and the blocks. The next block starts a
+// new tip's epoch on, parameters, pots and anchors taken at a removed
+// block, later stake snapshots, rewards and governance states), and the
+// blocks. The next block starts a
 // new fork at the kept tip, with new hashes; the removed blocks' pending
 // transactions go back to the front of the queue. Seeded blocks are never
 // removed: n is capped by what the follower appended and still remembers.
@@ -41,10 +42,14 @@ func (f *Follower) Rollback(ctx context.Context, n int) (FollowEvent, error) {
 	f.queue = append(requeue, f.queue...)
 	f.journal = f.journal[:len(f.journal)-n]
 	f.tip = keep
+	if err := f.loadConstitution(ctx); err != nil {
+		return ev, err
+	}
 	if err := f.reloadUTxOs(ctx); err != nil {
 		return ev, err
 	}
 	f.logf("follow: rolled back %d blocks to block %d", n, keep.BlockNo)
+	f.submittedRolledBack(ev)
 	f.report(ev)
 	return ev, nil
 }
@@ -76,6 +81,7 @@ func (f *Follower) rollbackTo(ctx context.Context, keep BlockRef) error {
 	for _, name := range f.txTables {
 		steps = append(steps, step{name, fmt.Sprintf(sqlRollbackTxRows, pq.QuoteIdentifier(name)), []any{lastTx}})
 	}
+	steps = append(steps, step{"param_proposal", sqlRollbackParamProp, []any{lastTx}})
 	steps = append(steps,
 		step{"tx_out", sqlRollbackTxOut, []any{lastTx}},
 		step{"tx", sqlRollbackTx, []any{lastTx}},

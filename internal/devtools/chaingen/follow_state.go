@@ -3,8 +3,10 @@ package chaingen
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -33,6 +35,8 @@ var (
 	sqlFollowEpochStake   = sqlfiles.Must("chaingen/follow_epoch_stake.sql")
 	sqlFollowRewards      = sqlfiles.Must("chaingen/follow_rewards.sql")
 	sqlFollowTxCbor       = sqlfiles.Must("chaingen/follow_tx_cbor.sql")
+	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
+	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")
 	sqlRollbackPoint      = sqlfiles.Must("chaingen/follow_rollback_point.sql")
 	sqlRollbackTxTables   = sqlfiles.Must("chaingen/follow_rollback_tx_tables.sql")
 	sqlRollbackTxRows     = sqlfiles.Must("chaingen/follow_rollback_tx_rows.sql")
@@ -76,8 +80,9 @@ const utxosPerWallet = 60
 // the first block of an epoch, what the generator writes at an epoch
 // boundary: the finished epoch's epoch_finalized row (13.7; the 13.6 epoch
 // table's current row is kept up to date at every block), member rewards,
-// the stake snapshot (epoch_stake, epoch_stake_progress), ada_pots and
-// epoch_param. Ids continue the tables' sequences, which the follower
+// the stake snapshot (epoch_stake, epoch_stake_progress), ada_pots,
+// epoch_param and epoch_state. Each transaction gets its CBOR (tx_cbor,
+// tx.hash being its body's hash) and now and then required signers. Ids continue the tables' sequences, which the follower
 // advances as db-sync's inserts would.
 //
 // Traffic: payments between the followed addresses (deposits to them every
@@ -111,6 +116,7 @@ type Follower struct {
 	sinceRollback int
 	// building: the outputs spent so far by the block being built.
 	building []spentOut
+	sub      submittedBlock
 }
 
 type leaderRow struct {
@@ -148,6 +154,12 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 	if f.v, err = detectVariant(ctx, db, opts.Manifest); err != nil {
 		return nil, err
 	}
+	// db-sync's relations the database lacks (one seeded by an older
+	// generator) are created, so that every table a block may write exists;
+	// on a database db-sync made, this changes nothing.
+	if err := CreateVariantSchema(ctx, db, f.v); err != nil {
+		return nil, followErr("schema", err)
+	}
 	f.layout = dbsync.Layout{Consumed: f.v.Mode.fillsConsumed(), AddressTable: f.v.AddressTable}
 	for _, s := range []struct {
 		file string
@@ -179,6 +191,10 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 		buildMode = ModePrune // db-sync at the tip after a bootstrap: outputs and fees as in prune mode
 	}
 	g := newGen(ctx, Options{Seed: opts.Seed, Mode: buildMode, AddressTable: f.v.AddressTable, Schema: f.v.Schema}, nil)
+	// The random stream starts from the seed and the tip: a follower
+	// started again on a database it followed before draws new block (and
+	// transaction) hashes, not the ones its first run already wrote.
+	g.r = rand.New(rand.NewPCG(uint64(opts.Seed)^binary.BigEndian.Uint64(hash[:8]), uint64(f.tip.ID)))
 	g.epoch = tipEpoch
 	g.whale, g.dex, g.batcher, g.lock, g.refHolder, g.issuer68 = -1, -1, -1, -1, -1, -1
 	g.hoskyIss, g.burnIss, g.maxIss, g.nftMinter, g.busy = -1, -1, -1, -1, -1
@@ -186,7 +202,11 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 		return nil, followErr("system start", err)
 	}
 	g.start = g.start.UTC()
+	g.txHashByID = map[int64][]byte{}
 	f.g = g
+	if err := f.loadConstitution(ctx); err != nil {
+		return nil, err
+	}
 	if err := f.loadIDs(ctx); err != nil {
 		return nil, err
 	}
@@ -310,6 +330,9 @@ func (g *gen) idCounter(name string) *int64 {
 		"pool_metadata_ref": &g.ids.poolMetaRef, "ada_pots": &g.ids.adaPots, "epoch_param": &g.ids.epochParam,
 		"drep_hash": &g.ids.drepHash, "delegation_vote": &g.ids.delegationVote,
 		"off_chain_pool_data": &g.ids.offChainPoolData, "address": &g.ids.address,
+		"extra_key_witness": &g.ids.extraKeyWitness, "tx_cbor": &g.ids.txCbor, "treasury": &g.ids.treasury,
+		"reserve": &g.ids.reserve, "pot_transfer": &g.ids.potTransfer, "param_proposal": &g.ids.paramProposal,
+		"epoch_state": &g.ids.epochState, "constitution": &g.ids.constitution, "voting_anchor": &g.ids.votingAnchor,
 	}
 	return m[name]
 }
@@ -472,6 +495,7 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		g.stakes[i].utxoBal, g.stakes[i].utxos = 0, 0
 	}
 	g.funded, g.utxoTotal = nil, 0
+	g.txHashByID = map[int64][]byte{}
 	if f.v.Mode == ModeDisable {
 		return nil
 	}
@@ -489,7 +513,8 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		for rows.Next() {
 			var u utxo
 			var value string
-			if err := rows.Scan(&u.outID, &u.txID, &u.index, &value); err != nil {
+			var hash []byte
+			if err := rows.Scan(&u.outID, &u.txID, &u.index, &value, &hash); err != nil {
 				rows.Close()
 				return followErr("unspent outputs", err)
 			}
@@ -497,6 +522,7 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 				rows.Close()
 				return followErr("unspent outputs", err)
 			}
+			g.txHashByID[u.txID] = hash
 			all = append(all, row{w, u})
 			ids = append(ids, u.outID)
 		}
@@ -536,6 +562,15 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 		r := all[i]
 		r.u.assets = assets[r.u.outID]
 		g.addUTxO(r.w, r.u)
+	}
+	return nil
+}
+
+// loadConstitution reads the constitution in force, which each new epoch's
+// governance state names.
+func (f *Follower) loadConstitution(ctx context.Context) error {
+	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID); err != nil {
+		return followErr("constitution", err)
 	}
 	return nil
 }

@@ -190,6 +190,13 @@ func testFollow(t *testing.T, v chaingen.Variant) {
 	// The epoch boundary wrote what a seed writes for an epoch.
 	checkBoundary(t, db, tip.Epoch)
 
+	// Every generated transaction has its CBOR, whose id is its hash (the
+	// submitted one came with a hash of its own and no CBOR).
+	lastSeedTx := queryInt(t, db, `SELECT max(t.id) FROM tx t WHERE t.block_id <= $1`, seedTip)
+	if n := chaingen.CheckTxCBOR(t, db, lastSeedTx); int64(n) != txs-1 {
+		t.Errorf("%d new transactions with CBOR, want %d", n, txs-1)
+	}
+
 	// The submitted transaction is in, paying its output.
 	if n := queryInt(t, db, `SELECT count(*) FROM tx t JOIN tx_out o ON o.tx_id = t.id
 		WHERE t.hash = $1 AND o.value = 7000000`, submitted); n != 1 {
@@ -281,6 +288,10 @@ func checkBoundary(t *testing.T, db *sql.DB, e int) {
 	if n := queryInt(t, db, `SELECT count(*) FROM reward WHERE spendable_epoch = $1 AND earned_epoch = $2`, e+1, e-1); n == 0 {
 		t.Errorf("no reward spendable at epoch %d", e+1)
 	}
+	if n := queryInt(t, db, `SELECT count(*) FROM epoch_state s JOIN constitution c ON c.id = s.constitution_id
+		WHERE s.epoch_no = $1`, e); n != 1 {
+		t.Errorf("epoch_state rows for epoch %d naming the constitution: %d", e, n)
+	}
 }
 
 // checkRollback: a rollback removes exactly what the rolled-back blocks
@@ -358,6 +369,7 @@ func checkRollback(t *testing.T, db *sql.DB, m *chaingen.Manifest) {
 type counts struct {
 	Blocks, Txs, TxOut, MaTxOut, TxIn, Consumed, EpochRows int64
 	ConsumedSum                                            int64
+	TxCbor, Signers                                        int64
 }
 
 func tableCounts(t *testing.T, db *sql.DB) counts {
@@ -368,8 +380,11 @@ func tableCounts(t *testing.T, db *sql.DB) counts {
 		TxIn:     queryInt(t, db, `SELECT count(*) FROM tx_in`),
 		Consumed: queryInt(t, db, `SELECT count(*) FROM tx_out WHERE consumed_by_tx_id IS NOT NULL`),
 		EpochRows: queryInt(t, db, `SELECT (SELECT count(*) FROM epoch_param) + (SELECT count(*) FROM ada_pots)
-			+ (SELECT count(*) FROM epoch_stake) + (SELECT count(*) FROM reward) + (SELECT count(*) FROM epoch_finalized)`),
+			+ (SELECT count(*) FROM epoch_stake) + (SELECT count(*) FROM reward) + (SELECT count(*) FROM epoch_finalized)
+			+ (SELECT count(*) FROM epoch_state)`),
 		ConsumedSum: queryInt(t, db, `SELECT COALESCE(sum(consumed_by_tx_id), 0) FROM tx_out`),
+		TxCbor:      queryInt(t, db, `SELECT count(*) FROM tx_cbor`),
+		Signers:     queryInt(t, db, `SELECT count(*) FROM extra_key_witness`),
 	}
 }
 

@@ -33,6 +33,8 @@ type gen struct {
 		stakeReg, stakeDereg, delegation, withdrawal, epochStake, epochStakeProgress               int64
 		poolUpdate, poolRelay, poolOwner, poolRetire, poolMetaRef, adaPots, epochParam             int64
 		drepHash, delegationVote, offChainPoolData, address                                        int64
+		extraKeyWitness, txCbor, treasury, reserve, potTransfer, paramProposal, epochState         int64
+		constitution, votingAnchor                                                                 int64
 	}
 
 	wallets []wallet
@@ -94,6 +96,13 @@ type gen struct {
 	snaps        map[int][]snapEntry
 	pendingRew   []pendingReward
 	pendingRest  []pendingReward
+	pendingPot   []potTransfer
+	mir          *mirPlan // this epoch's MIR transaction
+	// constitutionID: the constitution row in force (0 before Conway).
+	constitutionID int64
+	// noCBOR: the next committed transaction carries CBOR of its own (a
+	// submitted one), so none is generated for it.
+	noCBOR       bool
 	pendingEpoch int // ada_pots/epoch_param still to write for this epoch's first block
 
 	regQueue          [][]int32
@@ -108,9 +117,13 @@ type gen struct {
 	pendingOrderOwner int32
 	lastOutIDs        []int64
 	curTxHash         []byte
-	cip68UpdateHash   []byte
-	lastBlockHash     []byte
-	lastSlot          uint64
+	// Every transaction's hash, for the CBOR of the ones spending its
+	// outputs: 32 bytes per tx.id from 1 (seed), or by id (follower).
+	txHashes        []byte
+	txHashByID      map[int64][]byte
+	cip68UpdateHash []byte
+	lastBlockHash   []byte
+	lastSlot        uint64
 
 	// The chain follower's hooks (nil while seeding): the hash the next
 	// committed transaction gets instead of a random one, and each spent
@@ -230,6 +243,18 @@ type genStats struct {
 	ordinaryHash         []byte
 	batches              int64
 	txOutRows            int64 // rows written to tx_out (ids.txOut counts outputs)
+	mirTreasury          int64
+	mirTreasuryHash      []byte
+	mirReserves          int64
+	mirReservesHash      []byte
+	proposalEpoch        int
+	proposalTx           int64
+	proposalHash         []byte
+	signersTx            int64
+	signersHash          []byte
+	signers              [][]byte
+	cborTx               int64
+	cborHash             []byte
 	maTxOutRows          int64
 }
 

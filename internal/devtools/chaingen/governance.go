@@ -113,3 +113,32 @@ func (g *gen) scheduleProposalRefunds(spendable int) {
 		}
 	}
 }
+
+// The constitution of mainnet's Conway genesis: its anchor and guardrail
+// script, which db-sync records (voting_anchor, constitution) when it first
+// reads the Conway governance state.
+const (
+	genesisConstitutionURL    = "ipfs://bafkreifnwj6zpu3ixa4siz2lndqybyc5wnnt3jkwyutci4e2tmbnj3xrdm"
+	genesisConstitutionHash   = "ca41a91f399259bcefe57f9858e91f6d00e1a38d6d9c63d4052914ea7bd70cb2"
+	genesisConstitutionScript = "fa24fb305126805cf2164c161d852a0e7330cf988f1fe558cf7d4a64"
+)
+
+// writeEpochState writes Conway epoch e's governance state at its first
+// block, as db-sync does at each Conway epoch boundary: the constitution
+// (the genesis one, recorded at the first Conway boundary), and no
+// committee nor no-confidence action (none was enacted on this chain).
+func (g *gen) writeEpochState(e int, blockID int64) {
+	if eraOf(e) < eraConway {
+		return
+	}
+	if g.constitutionID == 0 {
+		g.ids.votingAnchor++
+		g.t.votingAnchor.int(g.ids.votingAnchor).text(genesisConstitutionURL).bytea(mustHex(genesisConstitutionHash)).
+			text("constitution").int(blockID).end()
+		g.ids.constitution++
+		g.constitutionID = g.ids.constitution
+		g.t.constitution.int(g.constitutionID).null().int(g.ids.votingAnchor).bytea(mustHex(genesisConstitutionScript)).end()
+	}
+	g.ids.epochState++
+	g.t.epochState.int(g.ids.epochState).null().null().int(g.constitutionID).int(int64(e)).end()
+}

@@ -29,11 +29,13 @@ var (
 	sqlIndexesStage4   = sqlfiles.Must("chaingen/schema/0006_indexes_stage4.sql")
 	sqlIndexesCore     = sqlfiles.Must("chaingen/schema/0006_indexes_stage4_core.sql")
 	sqlIndexesStage136 = sqlfiles.Must("chaingen/schema/0006_indexes_stage4_13.6.sql")
+	sqlIndexesStage137 = sqlfiles.Must("chaingen/schema/0006_indexes_stage4_13.7.sql")
 	sqlNearTip         = sqlfiles.Must("chaingen/schema/0007_near_tip_constraints.sql")
 	sqlConsumedIndex   = sqlfiles.Must("chaingen/schema/0008_consumed_index.sql")
 	sqlPruneFK         = sqlfiles.Must("chaingen/schema/0009_prune_fk.sql")
 	sqlAddressVariant  = sqlfiles.Must("chaingen/schema/0010_address_variant.sql")
 	sqlAddressKeys     = sqlfiles.Must("chaingen/schema/0011_address_keys.sql")
+	sqlCommitteeFK     = sqlfiles.Must("chaingen/schema/0012_committee_fk.sql")
 	sqlPruneFKDrop     = sqlfiles.Must("chaingen/prune_fk_drop.sql")
 	sqlTableExists     = sqlfiles.Must("chaingen/table_exists.sql")
 	sqlBlockHasRows    = sqlfiles.Must("chaingen/block_has_rows.sql")
@@ -87,10 +89,11 @@ func CreateVariantSchema(ctx context.Context, db *sql.DB, v Variant) error {
 	if err := runDDL(ctx, db, stmts, nil, 1, nil); err != nil {
 		return err
 	}
+	foreign := parseStatements(sqlCommitteeFK)
 	if v.Mode.prunes() {
-		return runDDL(ctx, db, parseStatements(sqlPruneFK), nil, 1, nil)
+		foreign = append(foreign, parseStatements(sqlPruneFK)...)
 	}
-	return nil
+	return runDDL(ctx, db, foreign, nil, 1, nil)
 }
 
 // createObjects runs the IF-NOT-EXISTS part of the DDL for a variant:
@@ -124,8 +127,9 @@ func epochConstraints(v Variant) string {
 
 // keyAndIndexFiles lists, in order, the constraint and index files whose
 // statements a freshly loaded variant gets: keys, stage 3, stage 4 (without
-// migration-4-0001 for the address variant, with 13.6's epoch index), the
-// near-tip constraints and the address table's keys.
+// migration-4-0001 for the address variant, with 13.6's epoch index or
+// 13.7's drep_distr index), the near-tip constraints and the address
+// table's keys. The foreign keys come after them (finishSchema).
 func keyAndIndexFiles(v Variant) []string {
 	files := []string{sqlConstraints, epochConstraints(v), sqlIndexesStage3, sqlIndexesStage4}
 	if !v.AddressTable {
@@ -133,6 +137,8 @@ func keyAndIndexFiles(v Variant) []string {
 	}
 	if v.Schema == Schema136 {
 		files = append(files, sqlIndexesStage136)
+	} else {
+		files = append(files, sqlIndexesStage137)
 	}
 	files = append(files, sqlNearTip)
 	if v.AddressTable {

@@ -95,7 +95,8 @@ func (g *gen) snapshot(e int) {
 	g.t.epochStakeProgress.int(g.ids.epochStakeProgress).int(int64(e) + 1).bool(true).end()
 }
 
-// credit pays rewards and MIR transfers that become spendable at e.
+// credit pays rewards and MIR rewards that become spendable at e, and
+// applies the pot transfers taking effect at e.
 func (g *gen) credit(e int) {
 	keep := g.pendingRew[:0]
 	for _, r := range g.pendingRew {
@@ -126,6 +127,15 @@ func (g *gen) credit(e int) {
 		g.stats.rewardRest++
 	}
 	g.pendingRest = keepRest
+	keepPot := g.pendingPot[:0]
+	for _, p := range g.pendingPot {
+		if p.epoch == e {
+			g.treasury += p.toTreasury // the reserves, the remainder, shrink by as much
+		} else {
+			keepPot = append(keepPot, p)
+		}
+	}
+	g.pendingPot = keepPot
 }
 
 func (g *gen) payReward(r pendingReward) {
@@ -135,16 +145,6 @@ func (g *gen) payReward(r pendingReward) {
 	g.stakes[r.stake].rewards++
 	g.rewardTotal += r.amount
 	g.stats.rewards++
-}
-
-func (g *gen) scheduleMIR(typ string, n int, spendable int) {
-	for i := 0; i < len(g.stakes) && n > 0; i += 1 + g.intn(7) {
-		if g.stakes[i].registered && !g.stakes[i].owner {
-			amt := uint64(g.logUniform(100, 50000)) * ada
-			g.pendingRest = append(g.pendingRest, pendingReward{stake: int32(i), typ: typ, amount: amt, spendable: spendable})
-			n--
-		}
-	}
 }
 
 // computeRewards: rewards earned in epoch x by the stake of epoch_stake(x),

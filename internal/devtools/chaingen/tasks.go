@@ -36,6 +36,13 @@ func (g *gen) planTasks(e int) []task {
 		}
 	}
 
+	if g.mir != nil {
+		add(0.5, g.mirTx)
+	}
+	if e >= firstShelley+1 && e < firstConway {
+		add(0.6, g.proposeUpdate(e))
+	}
+
 	// Pool registrations, updates and retirements.
 	for p := range g.pools {
 		if g.pools[p].regEpoch == e {

@@ -297,7 +297,7 @@ func (g *gen) busyTx() {
 			continue
 		}
 		before := g.wallets[g.busy].txCount
-		if _, ok := g.pay(payReq{from: s, outs: []output{{w: g.busy, value: v}}, maxIns: 1}); ok {
+		if _, ok := g.pay(payReq{from: s, outs: []output{{w: g.busy, value: v}}, maxIns: 1, plain: true}); ok {
 			if g.wallets[g.busy].txCount > before {
 				g.stats.busyCount++
 			}

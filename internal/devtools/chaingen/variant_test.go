@@ -110,12 +110,15 @@ func TestVariantShapes(t *testing.T) {
 			// 13.6 indexes its epoch table; 13.7 has epoch_finalized's unique no.
 			want("idx_epoch_no", "btree idx_epoch_no epoch", v.Schema == Schema136)
 			want("unique_epoch_finalized_no", "btree unique_epoch_finalized_no epoch_finalized", v.Schema == Schema137)
+			// 13.7.0.2 replaced drep_distr's unique key by an index.
+			want("idx_drep_distr_hash_id_epoch_no", "btree idx_drep_distr_hash_id_epoch_no drep_distr", v.Schema == Schema137)
+			want("unique_drep_distr", "btree unique_drep_distr drep_distr", v.Schema == Schema136)
 			// Foreign keys: db-sync's only one, plus prune's.
 			fks := queryString(t, db, `SELECT string_agg(conrelid::regclass || '.' || conname || ' ' || pg_get_constraintdef(oid), '; ' ORDER BY conname)
 				FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`)
-			wantFK := ""
+			wantFK := "committee_member.committee_member_committee_id_fkey " + committeeFK
 			if v.Mode.prunes() {
-				wantFK = "ma_tx_out.ma_tx_out_tx_out_id_fkey FOREIGN KEY (tx_out_id) REFERENCES tx_out(id) ON UPDATE RESTRICT ON DELETE CASCADE"
+				wantFK += "; ma_tx_out.ma_tx_out_tx_out_id_fkey FOREIGN KEY (tx_out_id) REFERENCES tx_out(id) ON UPDATE RESTRICT ON DELETE CASCADE"
 			}
 			if fks != wantFK {
 				t.Errorf("foreign keys: %q, want %q", fks, wantFK)

@@ -46,7 +46,8 @@ type wallet struct {
 	fundedPos int32
 	txCount   int64
 	lastTx    int64
-	addrID    int64 // address.id in the address-table variant, once written
+	addrID    int64  // address.id in the address-table variant, once written
+	raw       []byte // the address in binary form, once needed
 }
 
 func shelleyAddress(typ uint8, pay, stake []byte) string {

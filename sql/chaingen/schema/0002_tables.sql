@@ -1,6 +1,5 @@
--- db-sync stage-2 tables that the chain generator fills (core tx_out
--- variant), plus the empty pool side tables an API may join: the tables
--- 13.6.0.x and 13.7.2.1 share. The epoch tables differ by release and are
+-- Every db-sync stage-2 table (core tx_out variant) that 13.6.0.x and
+-- 13.7.2.1 share. The epoch tables differ by release and are
 -- in 0002_tables_13.6.sql / 0002_tables_13.7.sql; the address-table
 -- variant is made from these by 0010_address_variant.sql, as db-sync
 -- makes it.
@@ -463,4 +462,332 @@ CREATE TABLE IF NOT EXISTS reserved_pool_ticker (
 CREATE TABLE IF NOT EXISTS delisted_pool (
   id       bigserial  NOT NULL,
   hash_raw hash28type NOT NULL
+);
+
+-- The rest of db-sync's stage-2 tables, as its migrations leave them (column
+-- order included: columns added by a later migration come last). Most stay
+-- empty on a generated chain, as on a db-sync that has not seen such data
+-- (Conway governance actions, committees, off-chain vote metadata) or runs
+-- without the option that fills them (pool_stat, event_info); the generator
+-- fills extra_key_witness, tx_cbor, treasury, reserve, pot_transfer,
+-- param_proposal, epoch_state, constitution and voting_anchor.
+
+CREATE TABLE IF NOT EXISTS committee (
+  id                     bigserial NOT NULL,
+  gov_action_proposal_id bigint,
+  quorum_numerator       bigint    NOT NULL,
+  quorum_denominator     bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS committee_de_registration (
+  id               bigserial NOT NULL,
+  tx_id            bigint    NOT NULL,
+  cert_index       integer   NOT NULL,
+  voting_anchor_id bigint,
+  cold_key_id      bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS committee_hash (
+  id         bigserial  NOT NULL,
+  raw        hash28type NOT NULL,
+  has_script boolean    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS committee_member (
+  id                bigserial  NOT NULL,
+  committee_id      bigint     NOT NULL,
+  committee_hash_id bigint     NOT NULL,
+  expiration_epoch  word31type NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS committee_registration (
+  id          bigserial NOT NULL,
+  tx_id       bigint    NOT NULL,
+  cert_index  integer   NOT NULL,
+  cold_key_id bigint    NOT NULL,
+  hot_key_id  bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS constitution (
+  id                     bigserial  NOT NULL,
+  gov_action_proposal_id bigint,
+  voting_anchor_id       bigint     NOT NULL,
+  script_hash            hash28type
+);
+
+CREATE TABLE IF NOT EXISTS drep_distr (
+  id           bigserial  NOT NULL,
+  hash_id      bigint     NOT NULL,
+  amount       bigint     NOT NULL,
+  epoch_no     word31type NOT NULL,
+  active_until word31type
+);
+
+CREATE TABLE IF NOT EXISTS drep_registration (
+  id               bigserial NOT NULL,
+  tx_id            bigint    NOT NULL,
+  cert_index       integer   NOT NULL,
+  deposit          bigint,
+  drep_hash_id     bigint    NOT NULL,
+  voting_anchor_id bigint
+);
+
+CREATE TABLE IF NOT EXISTS epoch_state (
+  id               bigserial  NOT NULL,
+  committee_id     bigint,
+  no_confidence_id bigint,
+  constitution_id  bigint,
+  epoch_no         word31type NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS epoch_sync_time (
+  id      bigserial     NOT NULL,
+  no      bigint        NOT NULL,
+  seconds word63type    NOT NULL,
+  state   syncstatetype NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS event_info (
+  id          bigserial         NOT NULL,
+  tx_id       bigint,
+  epoch       word31type        NOT NULL,
+  type        character varying NOT NULL,
+  explanation character varying
+);
+
+CREATE TABLE IF NOT EXISTS extra_key_witness (
+  id    bigserial  NOT NULL,
+  hash  hash28type NOT NULL,
+  tx_id bigint     NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS gov_action_proposal (
+  id                       bigserial     NOT NULL,
+  tx_id                    bigint        NOT NULL,
+  index                    bigint        NOT NULL,
+  prev_gov_action_proposal bigint,
+  deposit                  lovelace      NOT NULL,
+  return_address           bigint        NOT NULL,
+  expiration               word31type,
+  voting_anchor_id         bigint,
+  type                     govactiontype NOT NULL,
+  description              jsonb         NOT NULL,
+  param_proposal           bigint,
+  ratified_epoch           word31type,
+  enacted_epoch            word31type,
+  dropped_epoch            word31type,
+  expired_epoch            word31type
+);
+
+CREATE TABLE IF NOT EXISTS new_committee (
+  id                     bigserial         NOT NULL,
+  gov_action_proposal_id bigint            NOT NULL,
+  deleted_members        character varying NOT NULL,
+  added_members          character varying NOT NULL,
+  quorum_numerator       bigint            NOT NULL,
+  quorum_denominator     bigint            NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_author (
+  id                     bigserial         NOT NULL,
+  off_chain_vote_data_id bigint            NOT NULL,
+  name                   character varying,
+  witness_algorithm      character varying NOT NULL,
+  public_key             character varying NOT NULL,
+  signature              character varying NOT NULL,
+  warning                character varying
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_data (
+  id               bigserial         NOT NULL,
+  voting_anchor_id bigint            NOT NULL,
+  hash             bytea             NOT NULL,
+  json             jsonb             NOT NULL,
+  bytes            bytea             NOT NULL,
+  warning          character varying,
+  language         character varying NOT NULL,
+  comment          character varying,
+  is_valid         boolean
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_drep_data (
+  id                     bigserial         NOT NULL,
+  off_chain_vote_data_id bigint            NOT NULL,
+  payment_address        character varying,
+  given_name             character varying NOT NULL,
+  objectives             character varying,
+  motivations            character varying,
+  qualifications         character varying,
+  image_url              character varying,
+  image_hash             character varying
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_external_update (
+  id                     bigserial         NOT NULL,
+  off_chain_vote_data_id bigint            NOT NULL,
+  title                  character varying NOT NULL,
+  uri                    character varying NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_fetch_error (
+  id               bigserial                   NOT NULL,
+  voting_anchor_id bigint                      NOT NULL,
+  fetch_error      character varying           NOT NULL,
+  fetch_time       timestamp without time zone NOT NULL,
+  retry_count      word31type                  NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_gov_action_data (
+  id                     bigserial         NOT NULL,
+  off_chain_vote_data_id bigint            NOT NULL,
+  title                  character varying NOT NULL,
+  abstract               character varying NOT NULL,
+  motivation             character varying NOT NULL,
+  rationale              character varying NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS off_chain_vote_reference (
+  id                     bigserial         NOT NULL,
+  off_chain_vote_data_id bigint            NOT NULL,
+  label                  character varying NOT NULL,
+  uri                    character varying NOT NULL,
+  hash_digest            character varying,
+  hash_algorithm         character varying
+);
+
+-- Pre-Conway protocol parameter update proposals: one row per genesis key
+-- of the proposal, only the proposed parameters set.
+CREATE TABLE IF NOT EXISTS param_proposal (
+  id                               bigserial        NOT NULL,
+  epoch_no                         word31type,
+  key                              hash28type,
+  min_fee_a                        word64type,
+  min_fee_b                        word64type,
+  max_block_size                   word64type,
+  max_tx_size                      word64type,
+  max_bh_size                      word64type,
+  key_deposit                      lovelace,
+  pool_deposit                     lovelace,
+  max_epoch                        word64type,
+  optimal_pool_count               word64type,
+  influence                        double precision,
+  monetary_expand_rate             double precision,
+  treasury_growth_rate             double precision,
+  decentralisation                 double precision,
+  entropy                          hash32type,
+  protocol_major                   word31type,
+  protocol_minor                   word31type,
+  min_utxo_value                   lovelace,
+  min_pool_cost                    lovelace,
+  cost_model_id                    bigint,
+  price_mem                        double precision,
+  price_step                       double precision,
+  max_tx_ex_mem                    word64type,
+  max_tx_ex_steps                  word64type,
+  max_block_ex_mem                 word64type,
+  max_block_ex_steps               word64type,
+  max_val_size                     word64type,
+  collateral_percent               word31type,
+  max_collateral_inputs            word31type,
+  registered_tx_id                 bigint           NOT NULL,
+  coins_per_utxo_size              lovelace,
+  pvt_motion_no_confidence         double precision,
+  pvt_committee_normal             double precision,
+  pvt_committee_no_confidence      double precision,
+  pvt_hard_fork_initiation         double precision,
+  dvt_motion_no_confidence         double precision,
+  dvt_committee_normal             double precision,
+  dvt_committee_no_confidence      double precision,
+  dvt_update_to_constitution       double precision,
+  dvt_hard_fork_initiation         double precision,
+  dvt_p_p_network_group            double precision,
+  dvt_p_p_economic_group           double precision,
+  dvt_p_p_technical_group          double precision,
+  dvt_p_p_gov_group                double precision,
+  dvt_treasury_withdrawal          double precision,
+  committee_min_size               word64type,
+  committee_max_term_length        word64type,
+  gov_action_lifetime              word64type,
+  gov_action_deposit               word64type,
+  drep_deposit                     word64type,
+  drep_activity                    word64type,
+  pvtpp_security_group             double precision,
+  min_fee_ref_script_cost_per_byte double precision
+);
+
+CREATE TABLE IF NOT EXISTS pool_stat (
+  id                   bigserial  NOT NULL,
+  pool_hash_id         bigint     NOT NULL,
+  epoch_no             word31type NOT NULL,
+  number_of_blocks     word64type NOT NULL,
+  number_of_delegators word64type NOT NULL,
+  stake                word64type NOT NULL,
+  voting_power         word64type
+);
+
+-- MIR certificates (pre-Conway): pot transfers, and instant rewards from
+-- the treasury or the reserves (paid as reward_rest one epoch later).
+CREATE TABLE IF NOT EXISTS pot_transfer (
+  id         bigserial NOT NULL,
+  cert_index integer   NOT NULL,
+  treasury   int65type NOT NULL,
+  reserves   int65type NOT NULL,
+  tx_id      bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS reserve (
+  id         bigserial NOT NULL,
+  addr_id    bigint    NOT NULL,
+  cert_index integer   NOT NULL,
+  amount     int65type NOT NULL,
+  tx_id      bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS reverse_index (
+  id       bigserial         NOT NULL,
+  block_id bigint            NOT NULL,
+  min_ids  character varying NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS treasury (
+  id         bigserial NOT NULL,
+  addr_id    bigint    NOT NULL,
+  cert_index integer   NOT NULL,
+  amount     int65type NOT NULL,
+  tx_id      bigint    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS treasury_withdrawal (
+  id                     bigserial NOT NULL,
+  gov_action_proposal_id bigint    NOT NULL,
+  stake_address_id       bigint    NOT NULL,
+  amount                 lovelace  NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS tx_cbor (
+  id    bigserial NOT NULL,
+  tx_id bigint    NOT NULL,
+  bytes bytea     NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS voting_anchor (
+  id        bigserial         NOT NULL,
+  url       character varying NOT NULL,
+  data_hash bytea             NOT NULL,
+  type      anchortype        NOT NULL,
+  block_id  bigint            NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS voting_procedure (
+  id                     bigserial NOT NULL,
+  tx_id                  bigint    NOT NULL,
+  index                  integer   NOT NULL,
+  gov_action_proposal_id bigint    NOT NULL,
+  voter_role             voterrole NOT NULL,
+  drep_voter             bigint,
+  pool_voter             bigint,
+  vote                   vote      NOT NULL,
+  voting_anchor_id       bigint,
+  committee_voter        bigint,
+  invalid                bigint
 );

@@ -1,7 +1,7 @@
 -- db-sync's stage-4 indexes (migration-4-0002..0008: the client-facing
--- ones db-sync creates once it is within half an hour of the tip),
--- restricted to the tables created in 0002_tables.sql; 4-0001 is in
--- 0006_indexes_stage4_core.sql. A seeded chain ends at the tip, so
+-- ones db-sync creates once it is within half an hour of the tip); 4-0001
+-- is in 0006_indexes_stage4_core.sql, 4-0009 (13.7 only) in
+-- 0006_indexes_stage4_13.7.sql. A seeded chain ends at the tip, so
 -- it gets them too. One statement per line.
 CREATE INDEX IF NOT EXISTS idx_block_time ON block ("time");
 CREATE INDEX IF NOT EXISTS idx_pool_update_hash_id ON pool_update (hash_id);
@@ -55,3 +55,11 @@ CREATE INDEX IF NOT EXISTS reference_tx_in_tx_out_id_idx ON reference_tx_in (tx_
 CREATE INDEX IF NOT EXISTS collateral_tx_out_stake_address_id_idx ON collateral_tx_out (stake_address_id);
 CREATE INDEX IF NOT EXISTS collateral_tx_out_inline_datum_id_idx ON collateral_tx_out (inline_datum_id);
 CREATE INDEX IF NOT EXISTS collateral_tx_out_reference_script_id_idx ON collateral_tx_out (reference_script_id);
+CREATE INDEX IF NOT EXISTS idx_param_proposal_registered_tx_id ON param_proposal (registered_tx_id);
+CREATE INDEX IF NOT EXISTS idx_reserve_tx_id ON reserve (tx_id);
+CREATE INDEX IF NOT EXISTS idx_treasury_tx_id ON treasury (tx_id);
+CREATE INDEX IF NOT EXISTS idx_reserve_addr_id ON reserve (addr_id);
+CREATE INDEX IF NOT EXISTS idx_treasury_addr_id ON treasury (addr_id);
+CREATE INDEX IF NOT EXISTS idx_extra_key_witness_tx_id ON extra_key_witness (tx_id);
+CREATE INDEX IF NOT EXISTS idx_param_proposal_cost_model_id ON param_proposal (cost_model_id);
+CREATE INDEX IF NOT EXISTS idx_tx_cbor_tx_id ON tx_cbor (tx_id);

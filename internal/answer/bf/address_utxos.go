@@ -41,7 +41,7 @@ var emptyList = []byte("[]\n")
 // (answer.DialectPage). An address never seen is a 404; one whose outputs
 // are all spent, an empty list.
 func (a *Answers) AddressUTxOs(ctx context.Context, db *dbsync.DB, ref AddressRef, asset *cardano.AssetID, p Paging) ([]byte, error) {
-	params := []string{"bf", "utxos", ref.id()}
+	params := []string{"bf", "addressutxos", ref.id()}
 	if asset != nil {
 		params = append(params, asset.Unit())
 	}

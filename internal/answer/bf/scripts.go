@@ -124,7 +124,7 @@ type ScriptRedeemer struct {
 // redeemers that ran the script, in chain order; an unknown script is a
 // 404.
 func (a *Answers) ScriptRedeemers(ctx context.Context, db *dbsync.DB, h ScriptHash, p Paging) ([]byte, error) {
-	return cached(ctx, a, db, "redeemers", []string{h.String(), p.key()}, func(ctx context.Context, db *dbsync.DB) ([]ScriptRedeemer, error) {
+	return cached(ctx, a, db, "scriptredeemers", []string{h.String(), p.key()}, func(ctx context.Context, db *dbsync.DB) ([]ScriptRedeemer, error) {
 		rs, err := scripts.Redeemers(ctx, db, h[:], scripts.Page{Offset: p.Offset(), Limit: p.Count, Desc: p.Desc})
 		if err != nil {
 			return nil, err

@@ -51,17 +51,22 @@ func TestDialectKeptAcrossTipsWhileUntouched(t *testing.T) {
 		}
 		return b
 	}
-	page := func(addr string) []byte {
+	reads := 0
+	pageAt := func(addr string, offset int) []byte {
 		t.Helper()
 		about := AddressSubject(mustParse(t, addr))
 		b, err := s.DialectPage(t.Context(), db, DialectList{Params: []string{"test", "list", addr}, About: &about,
-			Each: func(_ context.Context, _ *dbsync.DB, fn func([]byte) error) error { return fn([]byte(`{"built":true}`)) }},
-			ListPage{Count: 100})
+			Each: func(_ context.Context, _ *dbsync.DB, fn func([]byte) error) error {
+				reads++
+				return fn([]byte(`{"built":true}`))
+			}},
+			ListPage{Offset: offset, Count: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
+	page := func(addr string) []byte { return pageAt(addr, 0) }
 	tip := func() touched.Point {
 		tip, err := db.Tip(t.Context())
 		if err != nil || tip.BlockNo == nil {
@@ -93,14 +98,17 @@ func TestDialectKeptAcrossTipsWhileUntouched(t *testing.T) {
 	if err := tr.CatchUp(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	before := builds
+	before, readsBefore := builds, reads
 	if b := ask(quiet.String()); !bytes.Equal(b, planted) {
 		t.Errorf("untouched address: %s, want its kept answer", b)
 	}
 	if b := page(quiet.String()); !bytes.Equal(b, []byte("[{\"planted\":true}]\n")) {
 		t.Errorf("untouched address's list: %s, want its kept list", b)
 	}
-	if builds != before {
+	if b := pageAt(quiet.String(), 100); !bytes.Equal(b, []byte("[]\n")) {
+		t.Errorf("untouched address's list, page 2: %s, want an empty page", b)
+	}
+	if builds != before || reads != readsBefore {
 		t.Errorf("the untouched address was built again")
 	}
 	if b := ask(paid.String()); bytes.Equal(b, planted) || builds != before+1 {

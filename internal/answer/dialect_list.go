@@ -70,7 +70,9 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 	}
 	name := pinned.Network.Name + ":" + strings.Join(l.Params, ":")
 	var keep func(total int, head []byte)
-	if l.About != nil && (p.Desc || p.Offset < listBlock) {
+	// Any page of a short list comes from the one kept (Lucid asks for
+	// page 2 of every wallet to learn that page 1 was the last).
+	if l.About != nil {
 		b, k, hit := s.keptListPage(ctx, db, name, *l.About, p)
 		if hit {
 			return b, nil

@@ -82,12 +82,26 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 	st := &listStore{cache: s, ctx: ctx, base: tipKey(pinned, tip, l.Params), keep: keep}
 	// Stored from the list's second ask (any page, any tip) on: a
 	// client walking the pages asks for it again at once.
-	if s.admit.Again("dialectlist:" + name) {
-		if b, ok := st.page(p); ok {
-			return b, nil
-		}
-		st.on = true
+	if !s.admit.Again("dialectlist:" + name) {
+		return readListPage(ctx, pinned, l, p, st)
 	}
+	if b, ok := st.page(p); ok {
+		return b, nil
+	}
+	// One read stores the list for every request asking for it meanwhile
+	// (blockfrost-js asks for ten pages at once); each then cuts its page.
+	_, err = s.caches.dialectList.Load(ctx, st.key(0), "fill", false, func(ctx context.Context) ([]byte, time.Duration, error) {
+		fill := &listStore{cache: s, ctx: ctx, base: st.base, keep: keep, on: true}
+		_, err := readListPage(ctx, pinned, l, ListPage{Count: listBlock}, fill)
+		return nil, 0, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := st.page(p); ok {
+		return b, nil
+	}
+	st.on = true // not readable back (the cache is failing): read it here
 	return readListPage(ctx, pinned, l, p, st)
 }
 

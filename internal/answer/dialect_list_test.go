@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // TestDialectPage cuts every page of lists of several lengths, both ways,
@@ -16,7 +19,7 @@ import (
 // it), then never while the tip stays.
 func TestDialectPage(t *testing.T) {
 	db, _ := seededChain(t)
-	s := New(Options{})
+	s := New(Options{Redis: testdb.Redis(t)}) // blocks outlive the local copies (5 s)
 	for _, n := range []int{0, 1, 99, 100, 101, 250, 2*maxListWindow + 37} {
 		reads := 0
 		list := DialectList{Params: []string{"test", "list", fmt.Sprint(n)},
@@ -60,5 +63,40 @@ func TestDialectPage(t *testing.T) {
 		if reads != 2 {
 			t.Errorf("a list of %d read %d times, want 2 (the first ask, then the one that stored it)", n, reads)
 		}
+	}
+}
+
+// Pages asked for at once (blockfrost-js asks for ten) share one read of
+// the list that stores it.
+func TestDialectPageConcurrent(t *testing.T) {
+	db, _ := seededChain(t)
+	s := New(Options{Redis: testdb.Redis(t)}) // blocks outlive the local copies (5 s)
+	var reads atomic.Int32
+	list := DialectList{Params: []string{"test", "concurrent"},
+		Each: func(ctx context.Context, _ *dbsync.DB, fn func([]byte) error) error {
+			reads.Add(1)
+			for i := range 1000 {
+				if err := fn([]byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	if _, err := s.DialectPage(t.Context(), db, list, ListPage{Count: 100}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for page := range 10 {
+		wg.Go(func() {
+			b, err := s.DialectPage(t.Context(), db, list, ListPage{Offset: page * 100, Count: 100})
+			var got []struct{ I int }
+			if err != nil || json.Unmarshal(b, &got) != nil || len(got) != 100 || got[0].I != page*100 {
+				t.Errorf("page %d: %v %.80s", page, err, b)
+			}
+		})
+	}
+	wg.Wait()
+	if n := reads.Load(); n != 2 {
+		t.Errorf("the list was read %d times, want 2 (the first ask, then one read for the ten at once)", n)
 	}
 }

@@ -17,17 +17,6 @@ import (
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// bfRefused checks that path is refused with status and, for a 400, a
-// message naming what was wrong.
-func bfRefused(t *testing.T, h http.Handler, path string, status int, mentions string) {
-	t.Helper()
-	r := bfGet(t, h, mainnetKey, path)
-	e := r.errorOf(t)
-	if r.Code != status || !strings.Contains(e.Message, mentions) {
-		t.Errorf("%s: %d %+v, want %d naming %q", path, r.Code, e, status, mentions)
-	}
-}
-
 // walk reads every page of a list route (count per page, page 1 on) until
 // a short page, checking none is longer than count.
 func walk[T any](t *testing.T, h http.Handler, path string, count int) (all []T, pages [][]T) {

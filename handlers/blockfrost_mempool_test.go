@@ -48,7 +48,7 @@ func bfHashes(t *testing.T, h http.Handler, path string) []string {
 
 // walkPages reads every page of count items, ascending then descending,
 // and checks both against want (in the node's order).
-func walkPages(t *testing.T, h http.Handler, path string, count int, want []string) {
+func walkMempoolPages(t *testing.T, h http.Handler, path string, count int, want []string) {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
@@ -85,7 +85,7 @@ func TestBlockfrostMempoolLists(t *testing.T) {
 				t.Errorf("/mempool: %v, want %v", got, w.hashes)
 			}
 			for _, count := range []int{1, 5, 26, 100} {
-				walkPages(t, h, "/mempool", count, w.hashes)
+				walkMempoolPages(t, h, "/mempool", count, w.hashes)
 			}
 			if got := bfHashes(t, h, "/mempool?count=5&page=21474836"); len(got) != 0 {
 				t.Errorf("the last page there is: %v", got)
@@ -100,7 +100,7 @@ func TestBlockfrostMempoolLists(t *testing.T) {
 			byAddress[byron] = []string{w.vectors[0].Hash}
 			for addr, want := range byAddress {
 				for _, count := range []int{1, 2, 100} {
-					walkPages(t, h, "/mempool/addresses/"+addr, count, want)
+					walkMempoolPages(t, h, "/mempool/addresses/"+addr, count, want)
 				}
 			}
 			// Upper-case bech32 is the same address.

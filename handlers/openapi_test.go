@@ -17,21 +17,6 @@ import (
 // while an entry here is already served (so the list cannot go stale).
 var pendingRoutes = map[string]bool{
 	// The Blockfrost dialect's routes not served yet.
-	"GET /api/v0/addresses/{address}":               true,
-	"GET /api/v0/addresses/{address}/extended":      true,
-	"GET /api/v0/addresses/{address}/total":         true,
-	"GET /api/v0/addresses/{address}/transactions":  true,
-	"GET /api/v0/addresses/{address}/txs":           true,
-	"GET /api/v0/addresses/{address}/utxos":         true,
-	"GET /api/v0/addresses/{address}/utxos/{asset}": true,
-	"GET /api/v0/scripts":                           true,
-	"GET /api/v0/scripts/datum/{datum_hash}":        true,
-	"GET /api/v0/scripts/datum/{datum_hash}/cbor":   true,
-	"GET /api/v0/scripts/{script_hash}":             true,
-	"GET /api/v0/scripts/{script_hash}/cbor":        true,
-	"GET /api/v0/scripts/{script_hash}/json":        true,
-	"GET /api/v0/scripts/{script_hash}/redeemers":   true,
-	"GET /api/v0/scripts/{script_hash}/utxos":       true,
 }
 
 // undocumentedRoutes are served routes whose operations the document does

@@ -44,7 +44,12 @@ JOIN tx src ON src.id = i.tx_out_id
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
    and block and its native assets (output_assets), so a chunk is one
    statement and a short list needs no snapshot (dbsync/utxo.go); the
-   caller adds WHERE (which outputs) and the keyset. */}}
+   caller adds WHERE (which outputs) and the keyset. With the parameter
+   Scripts, also the output's inline datum (CBOR hex) and the hash of its
+   reference script, each a probe by id (datum_pkey, script_pkey) taken
+   only where the id is set; without it both are NULL, so a listing that
+   shows neither (/v1's) reads no datum bytes. The unspent-output index
+   keys outputs only: its layouts read these rows from tx_out by id too. */}}
 {{define "utxo_rows" -}}
 SELECT
   o.id AS tx_out_id,
@@ -57,7 +62,14 @@ SELECT
   CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash,
-  {{template "output_assets" "o"}} AS assets
+  {{template "output_assets" "o"}} AS assets,
+{{- if index . "Scripts"}}
+  CASE WHEN o.inline_datum_id IS NOT NULL THEN (SELECT encode(d.bytes, 'hex') FROM datum d WHERE d.id = o.inline_datum_id) END AS inline_datum,
+  CASE WHEN o.reference_script_id IS NOT NULL THEN (SELECT encode(s.hash, 'hex') FROM script s WHERE s.id = o.reference_script_id) END AS reference_script_hash
+{{- else}}
+  NULL::text AS inline_datum,
+  NULL::text AS reference_script_hash
+{{- end}}
 FROM tx_out o
 {{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id

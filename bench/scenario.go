@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/account"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
@@ -543,13 +544,13 @@ func (b *builder) account(list string, keys []string) ([]target, error) {
 			continue
 		}
 		read := map[string]func(ctx context.Context) error{
-			"":              func(ctx context.Context) error { _, err := db.Account(ctx, k); return err },
-			"rewards":       func(ctx context.Context) error { _, err := db.AccountRewards(ctx, k, q); return err },
-			"delegations":   func(ctx context.Context) error { _, err := db.AccountDelegations(ctx, k, q); return err },
-			"registrations": func(ctx context.Context) error { _, err := db.AccountRegistrations(ctx, k, q); return err },
-			"withdrawals":   func(ctx context.Context) error { _, err := db.AccountWithdrawals(ctx, k, q); return err },
-			"addresses":     func(ctx context.Context) error { _, err := db.AccountAddresses(ctx, k, q); return err },
-			"assets":        func(ctx context.Context) error { _, err := db.AccountAssets(ctx, k, q); return err },
+			"":              func(ctx context.Context) error { _, err := account.Read(ctx, db, k); return err },
+			"rewards":       func(ctx context.Context) error { _, err := account.Rewards(ctx, db, k, q); return err },
+			"delegations":   func(ctx context.Context) error { _, err := account.Delegations(ctx, db, k, q); return err },
+			"registrations": func(ctx context.Context) error { _, err := account.Registrations(ctx, db, k, q); return err },
+			"withdrawals":   func(ctx context.Context) error { _, err := account.Withdrawals(ctx, db, k, q); return err },
+			"addresses":     func(ctx context.Context) error { _, err := account.Addresses(ctx, db, k, q); return err },
+			"assets":        func(ctx context.Context) error { _, err := account.Assets(ctx, db, k, q); return err },
 		}[list]
 		if read == nil {
 			return nil, fmt.Errorf("no account list %q", list)

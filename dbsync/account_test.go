@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/account"
 )
 
 // acctWant is a stake account as the tests work it out from the raw
@@ -21,13 +22,13 @@ type acctWant struct {
 	id            int64
 	view          string
 	epoch         int64 // the current epoch
-	summary       dbsync.Account
-	rewards       []dbsync.AccountReward
-	delegations   []dbsync.AccountDelegation
-	registrations []dbsync.AccountRegistration
-	withdrawals   []dbsync.AccountWithdrawal
+	summary       account.State
+	rewards       []account.Reward
+	delegations   []account.Delegation
+	registrations []account.Registration
+	withdrawals   []account.Withdrawal
 	addresses     []string
-	assets        []dbsync.AccountAsset
+	assets        []account.Asset
 }
 
 // certPos orders certificates: chain order is tx id, then index in the tx.
@@ -96,9 +97,9 @@ func wantAccount(t *testing.T, c *chain, view string) acctWant {
 	}
 	slices.SortFunc(events, func(a, b event) int { return a.compare(b.certPos) })
 	for _, e := range events {
-		w.registrations = append(w.registrations, dbsync.AccountRegistration{TxHash: e.Hash, Action: e.action, Epoch: e.Epoch})
+		w.registrations = append(w.registrations, account.Registration{TxHash: e.Hash, Action: e.action, Epoch: e.Epoch})
 	}
-	s := dbsync.Account{StakeAddress: view}
+	s := account.State{StakeAddress: view}
 	var activeSince certPos
 	if n := len(events); n > 0 && events[n-1].action == "registered" {
 		s.Active, activeSince = true, events[n-1].certPos
@@ -119,7 +120,7 @@ func wantAccount(t *testing.T, c *chain, view string) acctWant {
 		FROM delegation d, pool_hash p, tx t WHERE p.id = d.pool_hash_id AND t.id = d.tx_id AND d.addr_id = $1`, w.id)
 	slices.SortFunc(delegs, func(a, b delegRow) int { return a.compare(b.certPos) })
 	for _, d := range delegs {
-		w.delegations = append(w.delegations, dbsync.AccountDelegation{ActiveEpoch: d.ActiveEpoch, PoolID: d.Pool, TxHash: d.Hash, CertIndex: d.Cert})
+		w.delegations = append(w.delegations, account.Delegation{ActiveEpoch: d.ActiveEpoch, PoolID: d.Pool, TxHash: d.Hash, CertIndex: d.Cert})
 		if s.Active && d.compare(activeSince) >= 0 {
 			pool := d.Pool
 			s.PoolID = &pool
@@ -163,9 +164,9 @@ func wantAccount(t *testing.T, c *chain, view string) acctWant {
 		if typ == "proposal_refund" {
 			typ = "refund"
 		}
-		w.rewards = append(w.rewards, dbsync.AccountReward{Epoch: r.Earned, Amount: r.Amount, PoolID: r.Pool, Type: typ})
+		w.rewards = append(w.rewards, account.Reward{Epoch: r.Earned, Amount: r.Amount, PoolID: r.Pool, Type: typ})
 	}
-	slices.SortFunc(w.rewards, func(a, b dbsync.AccountReward) int {
+	slices.SortFunc(w.rewards, func(a, b account.Reward) int {
 		pool := 0
 		switch {
 		case a.PoolID == nil && b.PoolID != nil:
@@ -198,7 +199,7 @@ func wantAccount(t *testing.T, c *chain, view string) acctWant {
 			continue
 		}
 		withdrawn.Add(withdrawn, bigOf(t, r.Amt))
-		w.withdrawals = append(w.withdrawals, dbsync.AccountWithdrawal{TxHash: r.Hash, Amount: r.Amt, BlockTime: dbsync.AsUTC(r.Time)})
+		w.withdrawals = append(w.withdrawals, account.Withdrawal{TxHash: r.Hash, Amount: r.Amt, BlockTime: dbsync.AsUTC(r.Time)})
 	}
 
 	var stakes []string
@@ -247,9 +248,9 @@ func wantAccount(t *testing.T, c *chain, view string) acctWant {
 		sums[h.Unit].Add(sums[h.Unit], bigOf(t, h.Qty))
 	}
 	for unit, q := range sums {
-		w.assets = append(w.assets, dbsync.AccountAsset{Unit: unit, Quantity: q.String()})
+		w.assets = append(w.assets, account.Asset{Unit: unit, Quantity: q.String()})
 	}
-	slices.SortFunc(w.assets, func(a, b dbsync.AccountAsset) int { return cmp.Compare(a.Unit, b.Unit) })
+	slices.SortFunc(w.assets, func(a, b account.Asset) int { return cmp.Compare(a.Unit, b.Unit) })
 	return w
 }
 
@@ -355,7 +356,7 @@ func TestAccounts(t *testing.T) {
 		for _, view := range sampleAccounts(t, c) {
 			w := wantAccount(t, c, view)
 			key := mustStakeKey(t, view)
-			got, err := c.db.Account(ctx, key)
+			got, err := account.Read(ctx, c.db, key)
 			if err != nil {
 				t.Fatalf("%s: %v", view, err)
 			}
@@ -366,23 +367,23 @@ func TestAccounts(t *testing.T) {
 			kinds[fmt.Sprintf("pool=%v", got.PoolID != nil)] = true
 			kinds[fmt.Sprintf("rewards=%v", len(w.rewards) > 0)] = true
 			kinds[fmt.Sprintf("withdrawals=%v", len(w.withdrawals) > 0)] = true
-			checkList(t, c, view+" rewards", w.rewards, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountReward], error) {
-				return c.db.AccountRewards(ctx, key, q)
+			checkList(t, c, view+" rewards", w.rewards, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[account.Reward], error) {
+				return account.Rewards(ctx, c.db, key, q)
 			})
-			checkList(t, c, view+" delegations", w.delegations, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
-				return c.db.AccountDelegations(ctx, key, q)
+			checkList(t, c, view+" delegations", w.delegations, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[account.Delegation], error) {
+				return account.Delegations(ctx, c.db, key, q)
 			})
-			checkList(t, c, view+" registrations", w.registrations, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
-				return c.db.AccountRegistrations(ctx, key, q)
+			checkList(t, c, view+" registrations", w.registrations, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[account.Registration], error) {
+				return account.Registrations(ctx, c.db, key, q)
 			})
-			checkList(t, c, view+" withdrawals", w.withdrawals, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
-				return c.db.AccountWithdrawals(ctx, key, q)
+			checkList(t, c, view+" withdrawals", w.withdrawals, true, func(q dbsync.AccountQuery) (dbsync.AccountPage[account.Withdrawal], error) {
+				return account.Withdrawals(ctx, c.db, key, q)
 			})
 			checkList(t, c, view+" addresses", w.addresses, false, func(q dbsync.AccountQuery) (dbsync.AccountPage[string], error) {
-				return c.db.AccountAddresses(ctx, key, q)
+				return account.Addresses(ctx, c.db, key, q)
 			})
-			checkList(t, c, view+" assets", w.assets, false, func(q dbsync.AccountQuery) (dbsync.AccountPage[dbsync.AccountAsset], error) {
-				return c.db.AccountAssets(ctx, key, q)
+			checkList(t, c, view+" assets", w.assets, false, func(q dbsync.AccountQuery) (dbsync.AccountPage[account.Asset], error) {
+				return account.Assets(ctx, c.db, key, q)
 			})
 		}
 		// The samples must reach both sides of every rule checked above.
@@ -404,11 +405,11 @@ func TestAccountByHexCredential(t *testing.T) {
 		if err := c.raw.Get(&raw, `SELECT hash_raw FROM stake_address WHERE view = $1`, view); err != nil {
 			t.Fatal(err)
 		}
-		byView, err := c.db.Account(t.Context(), mustStakeKey(t, view))
+		byView, err := account.Read(t.Context(), c.db, mustStakeKey(t, view))
 		if err != nil {
 			t.Fatal(err)
 		}
-		byHex, err := c.db.Account(t.Context(), mustStakeKey(t, hex.EncodeToString(raw[1:])))
+		byHex, err := account.Read(t.Context(), c.db, mustStakeKey(t, hex.EncodeToString(raw[1:])))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,11 +434,11 @@ func TestAccountNeverSeen(t *testing.T) {
 		if err := c.raw.Get(&n, `SELECT count(*) FROM stake_address WHERE substring(hash_raw FROM 2) = $1`, cred); err != nil || n != 0 {
 			t.Fatalf("random credential exists (%d, %v)", n, err)
 		}
-		a, err := c.db.Account(ctx, key)
+		a, err := account.Read(ctx, c.db, key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := dbsync.Account{StakeAddress: key.Bech32(), ActiveStake: "0", RewardsSum: "0", WithdrawnRewards: "0", AvailableRewards: "0"}
+		want := account.State{StakeAddress: key.Bech32(), ActiveStake: "0", RewardsSum: "0", WithdrawnRewards: "0", AvailableRewards: "0"}
 		if render(a) != render(want) {
 			t.Errorf("got %s, want %s", render(a), render(want))
 		}
@@ -452,17 +453,17 @@ func TestAccountNeverSeen(t *testing.T) {
 				t.Errorf("%s: %d items, total %d, tip %s, %v", what, n, total, tip.BlockHash, err)
 			}
 		}
-		r, err := c.db.AccountRewards(ctx, key, q)
+		r, err := account.Rewards(ctx, c.db, key, q)
 		checkEmpty("rewards", len(r.Items), r.Total, r.Tip, err)
-		d, err := c.db.AccountDelegations(ctx, key, q)
+		d, err := account.Delegations(ctx, c.db, key, q)
 		checkEmpty("delegations", len(d.Items), d.Total, d.Tip, err)
-		g, err := c.db.AccountRegistrations(ctx, key, q)
+		g, err := account.Registrations(ctx, c.db, key, q)
 		checkEmpty("registrations", len(g.Items), g.Total, g.Tip, err)
-		w, err := c.db.AccountWithdrawals(ctx, key, q)
+		w, err := account.Withdrawals(ctx, c.db, key, q)
 		checkEmpty("withdrawals", len(w.Items), w.Total, w.Tip, err)
-		ad, err := c.db.AccountAddresses(ctx, key, q)
+		ad, err := account.Addresses(ctx, c.db, key, q)
 		checkEmpty("addresses", len(ad.Items), ad.Total, ad.Tip, err)
-		as, err := c.db.AccountAssets(ctx, key, q)
+		as, err := account.Assets(ctx, c.db, key, q)
 		checkEmpty("assets", len(as.Items), as.Total, as.Tip, err)
 	})
 }
@@ -496,12 +497,12 @@ func TestAccountManifestExamples(t *testing.T) {
 	ctx := t.Context()
 	forEachChain(t, func(t *testing.T, c *chain) {
 		a := c.manifest.Accounts
-		get := func(view string) dbsync.Account {
+		get := func(view string) account.State {
 			t.Helper()
 			if view == "" {
 				t.Fatal("the manifest names no such account")
 			}
-			acc, err := c.db.Account(ctx, mustStakeKey(t, view))
+			acc, err := account.Read(ctx, c.db, mustStakeKey(t, view))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -512,7 +513,7 @@ func TestAccountManifestExamples(t *testing.T) {
 			t.Errorf("delegated: %s", render(d))
 		}
 		re := get(a.ReRegistered)
-		regs, err := c.db.AccountRegistrations(ctx, mustStakeKey(t, a.ReRegistered), all)
+		regs, err := account.Registrations(ctx, c.db, mustStakeKey(t, a.ReRegistered), all)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -536,7 +537,7 @@ func TestAccountManifestExamples(t *testing.T) {
 			t.Errorf("no confidence: %s", render(d))
 		}
 		get(a.Refunded)
-		rw, err := c.db.AccountRewards(ctx, mustStakeKey(t, a.Refunded), all)
+		rw, err := account.Rewards(ctx, c.db, mustStakeKey(t, a.Refunded), all)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -590,14 +591,14 @@ func TestAccountIgnoresFailedTxWithdrawal(t *testing.T) {
 		c.raw.MustExec(`INSERT INTO withdrawal (addr_id, amount, redeemer_id, tx_id) VALUES ($1, 7000000, NULL, $2), ($1, 5, NULL, $3)`,
 			addrID, failedTx, validTx)
 		key := mustStakeKey(t, hex.EncodeToString(cred))
-		a, err := c.db.Account(ctx, key)
+		a, err := account.Read(ctx, c.db, key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a.WithdrawnRewards != "5" {
 			t.Errorf("withdrawn %s, want 5 (the failed transaction's 7000000 withdraws nothing)", a.WithdrawnRewards)
 		}
-		w, err := c.db.AccountWithdrawals(ctx, key, dbsync.AccountQuery{Limit: 10, Ascending: true})
+		w, err := account.Withdrawals(ctx, c.db, key, dbsync.AccountQuery{Limit: 10, Ascending: true})
 		if err != nil {
 			t.Fatal(err)
 		}

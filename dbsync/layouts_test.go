@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/account"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
@@ -117,11 +118,11 @@ func compareLayouts(t *testing.T, core *dbsync.DB, lc *layoutChain) {
 		}
 		same("UTxOs of stake "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return db.UTxOsByStake(ctx, key) })
 		same("balance of stake "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return db.BalanceByStake(ctx, key) })
-		same("account "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return db.Account(ctx, key) })
+		same("account "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return account.Read(ctx, db, key) })
 		q := dbsync.AccountQuery{Limit: 50, Ascending: true}
-		same("account assets "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return db.AccountAssets(ctx, key, q) })
+		same("account assets "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return account.Assets(ctx, db, key, q) })
 		if lc.history {
-			same("account addresses "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return db.AccountAddresses(ctx, key, q) })
+			same("account addresses "+hex.EncodeToString(raw), func(db *dbsync.DB) (any, error) { return account.Addresses(ctx, db, key, q) })
 		}
 	}
 	var creds []string

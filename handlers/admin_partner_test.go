@@ -366,6 +366,44 @@ func TestAdminRateLimit(t *testing.T) {
 	in.call(t, "GET", "/v1/admin/keys", testBootstrapKey, "").want(t, 429, "Rate limit exceeded: 3 requests per minute")
 }
 
+// TestAdminRateLimitDetails: the admin 429 carries the details object the
+// data API's 429 does, naming the per-minute policy, its limit and window.
+func TestAdminRateLimitDetails(t *testing.T) {
+	e := newAdminEnv(t)
+	e.adminRate = 3
+	e.fastTimeout = 2 * time.Second // no local fallback under CPU load: it would start a fresh budget
+	in := e.instance()
+	_, setup, err := in.store.CreateAdminKey(context.Background(), admin.Bootstrap(""), "setup", allPerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, a, err := in.store.CreateAdminKey(context.Background(), admin.Bootstrap(""), "A", allPerms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, apiKey := e.credential(in, setup, e.user(in, setup, "u"), `,"rate_limit_per_minute":3`)
+	for range 3 {
+		in.call(t, "GET", "/v1/admin/users", a, "").want(t, 200, "")
+		in.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 200, "")
+	}
+	details := func(r reply) string {
+		t.Helper()
+		var body struct {
+			Details json.RawMessage `json:"details"`
+		}
+		if err := json.Unmarshal([]byte(r.Raw), &body); err != nil {
+			t.Fatalf("%s: %v", r.Raw, err)
+		}
+		return string(body.Details)
+	}
+	const msg = "Rate limit exceeded: 3 requests per minute"
+	data := details(in.call(t, "GET", "/v1/test/whoami", apiKey, "").want(t, 429, msg))
+	adm := details(in.call(t, "GET", "/v1/admin/users", a, "").want(t, 429, msg))
+	if want := `{"policy":"minute","limit":3,"window_seconds":60}`; data != want || adm != data {
+		t.Fatalf("429 details: data API %s, admin API %s, want both %s", data, adm, want)
+	}
+}
+
 // TestRollConcurrent: rolls of one key at once are decided one after
 // another, and every key a roll hands out works for the overlap it was
 // promised: a roll that would cut an earlier roll's overlap short is

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/devtools/bfschema"
 )
 
 // bfResponse is one Blockfrost-dialect answer.
@@ -67,6 +68,12 @@ func TestBlockfrostFrameAuthAndErrors(t *testing.T) {
 	s := chainServer(t, c)
 	h := s.Handler()
 
+	if r := bfGet(t, h, mainnetKey, ""); r.Code != 200 || !strings.Contains(string(r.Body), `"version":"0.1.93"`) {
+		t.Fatalf("root: %d %s", r.Code, r.Body)
+	}
+	if r := bfGet(t, h, mainnetKey, "/health/clock"); r.Code != 200 {
+		t.Fatalf("clock: %d %s", r.Code, r.Body)
+	}
 	if r := bfGet(t, h, mainnetKey, "/health"); r.Code != 200 || string(r.Body) != "{\"is_healthy\":true}\n" {
 		t.Fatalf("health: %d %s", r.Code, r.Body)
 	}
@@ -183,10 +190,30 @@ func TestBlockfrostBlocksMatchSQL(t *testing.T) {
 	}
 }
 
-// checkBlockfrost validates a dialect answer against Blockfrost's schema.
+// checkBlockfrost validates a dialect answer against Blockfrost's own
+// schema (npm @blockfrost/openapi, as its backend checks its answers).
 func checkBlockfrost(t *testing.T, req *http.Request, r bfResponse) {
 	t.Helper()
 	if ct := r.Header.Get("Content-Type"); ct != httpx.ContentType {
 		t.Errorf("%s: content type %q", req.URL.Path, ct)
+	}
+	if !strings.HasPrefix(req.URL.Path, httpx.BlockfrostPrefix) {
+		return // a key path outside the dialect: a /v1 404
+	}
+	path := strings.TrimPrefix(req.URL.RequestURI(), httpx.BlockfrostPrefix)
+	if path == "" || path[0] == '?' {
+		path = "/" + path
+	}
+	doc := bfschema.Open(t)
+	route := strings.TrimPrefix(req.URL.Path, httpx.BlockfrostPrefix)
+	if route == "" {
+		route = "/"
+	}
+	if _, _, err := doc.Match(req.Method, route); err != nil {
+		r.errorOf(t) // no route of Blockfrost's: its error shape is all there is to check
+		return
+	}
+	if err := doc.ValidateResponse(req.Method, path, r.Code, r.Header, r.Body); err != nil {
+		t.Errorf("%s %s → %d does not match Blockfrost's schema: %v\nbody: %.600s", req.Method, path, r.Code, err, r.Body)
 	}
 }

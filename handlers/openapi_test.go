@@ -54,20 +54,6 @@ var pendingRoutes = map[string]bool{
 	"GET /api/v0/scripts/{script_hash}/json":                     true,
 	"GET /api/v0/scripts/{script_hash}/redeemers":                true,
 	"GET /api/v0/scripts/{script_hash}/utxos":                    true,
-	"GET /api/v0/txs/{hash}":                                     true,
-	"GET /api/v0/txs/{hash}/cbor":                                true,
-	"GET /api/v0/txs/{hash}/delegations":                         true,
-	"GET /api/v0/txs/{hash}/metadata":                            true,
-	"GET /api/v0/txs/{hash}/metadata/cbor":                       true,
-	"GET /api/v0/txs/{hash}/mirs":                                true,
-	"GET /api/v0/txs/{hash}/pool_retires":                        true,
-	"GET /api/v0/txs/{hash}/pool_updates":                        true,
-	"GET /api/v0/txs/{hash}/redeemers":                           true,
-	"GET /api/v0/txs/{hash}/required_signers":                    true,
-	"GET /api/v0/txs/{hash}/stakes":                              true,
-	"GET /api/v0/txs/{hash}/utxos":                               true,
-	"GET /api/v0/txs/{hash}/withdrawals":                         true,
-	"POST /api/v0/tx/submit":                                     true,
 }
 
 // undocumentedRoutes are served routes whose operations the document does

@@ -155,7 +155,7 @@ func New(deps Deps) *Server {
 	}
 	s.txs = txstatus.New(txstatus.Options{Submitter: deps.Submitter, Mempool: txMempool, Log: subLog,
 		Redis: deps.Redis, Logger: deps.Log})
-	s.bf = blockfrost.New(blockfrost.Deps{ChainDB: s.chainDB, Answers: bf.New(s.answers), Now: deps.Now})
+	s.bf = blockfrost.New(blockfrost.Deps{ChainDB: s.chainDB, Answers: bf.New(s.answers), Now: deps.Now, Submit: s.submitCBOR})
 	s.groups = dataRouteGroups()
 	for _, r := range s.bf.Routes() {
 		s.groups[httpx.BlockfrostPrefix+ginPath(r.Path)] = r.Group

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/handlers/blockfrost"
 	"github.com/syncgate/syncgate/internal/service/txstatus"
 	"github.com/syncgate/syncgate/node"
 )
@@ -59,11 +60,8 @@ func parseSubmitRequest(c *gin.Context) (submitRequest, error) {
 	return req, nil
 }
 
-// submitTx is POST /v1/tx/submit: decode and hash the transaction, answer
-// at once when it is already in a block or the mempool, check its inputs
-// against db-sync unless skipValidation, then hand it to the caller's
-// network's node (once, however many submit it at the same time) and answer
-// {txHash, status}.
+// submitTx is POST /v1/tx/submit: decode and hash the transaction, then
+// submit it (submitDecoded) and answer {txHash, status}.
 func (s *Server) submitTx(c *gin.Context) error {
 	req, err := parseSubmitRequest(c)
 	if err != nil {
@@ -71,25 +69,83 @@ func (s *Server) submitTx(c *gin.Context) error {
 	}
 	tx, err := node.DecodeTxHex(req.tx)
 	if err != nil {
-		var inv *node.InvalidTxError
-		if errors.As(err, &inv) {
-			return httpx.ErrInvalidTx(inv.Reason)
-		}
-		return err
+		return invalidTx(err)
 	}
-	db, err := s.chainDB(c)
+	res, err := s.submitDecoded(c, tx, !req.skipValidation)
 	if err != nil {
 		return err
 	}
+	httpx.OK(c, submitResult{TxHash: tx.Hash, Status: res.Status})
+	return nil
+}
+
+// submitCBOR is the Blockfrost dialect's submission (blockfrost.Deps.Submit):
+// the raw transaction bytes, decoded and hashed, then submitted as /v1's
+// are (submitDecoded: one submission whichever dialect sends it) without
+// the input check, as Blockfrost hands a transaction to the node as it
+// is (a wallet chaining transactions spends outputs db-sync has not seen
+// yet). A node that does not answer while its mempool has no room for the
+// transaction is Blockfrost's 425.
+func (s *Server) submitCBOR(c *gin.Context, raw []byte) (string, error) {
+	tx, err := node.DecodeTx(raw)
+	if err != nil {
+		return "", invalidTx(err)
+	}
+	if _, err := s.submitDecoded(c, tx, false); err != nil {
+		if errors.Is(err, httpx.ErrNodeTimeout) && s.mempoolFull(c, len(tx.CBOR)) {
+			return "", fmt.Errorf("%w: %v", blockfrost.ErrMempoolFull, err)
+		}
+		return "", err
+	}
+	return tx.Hash, nil
+}
+
+// invalidTx is the answer to bytes node.DecodeTx refused.
+func invalidTx(err error) error {
+	var inv *node.InvalidTxError
+	if errors.As(err, &inv) {
+		return httpx.ErrInvalidTx(inv.Reason)
+	}
+	return err
+}
+
+// mempoolFull reports whether the caller's network's node says (its
+// LocalTxMonitor sizes) that its mempool has no room for size more bytes:
+// cardano-node holds a submission while its mempool is full rather than
+// refusing it, so that is the only way it says so. False when it cannot
+// tell.
+func (s *Server) mempoolFull(c *gin.Context, size int) bool {
+	if s.deps.Mempool == nil {
+		return false
+	}
+	db, err := s.chainDB(c)
+	if err != nil {
+		return false
+	}
+	snap, err := s.deps.Mempool.Snapshot(c.Request.Context(), db.Network)
+	return err == nil && snap.CapacityBytes > 0 && uint64(snap.Bytes)+uint64(size) > uint64(snap.CapacityBytes)
+}
+
+// submitDecoded submits a decoded transaction for the caller's network:
+// answered at once when it is already in a block or the mempool, its
+// inputs checked against db-sync when check says so, then handed to the
+// node (once, however many submit it at the same time, through either
+// dialect), logged. Errors are httpx's (400 rejected with the node's
+// reason, 503 no node, 504 no answer) or the input check's.
+func (s *Server) submitDecoded(c *gin.Context, tx *node.Tx, check bool) (txstatus.SubmitResult, error) {
+	db, err := s.chainDB(c)
+	if err != nil {
+		return txstatus.SubmitResult{}, err
+	}
 	network := db.Network
 	if s.deps.Submitter == nil {
-		return fmt.Errorf("%w (no submitter)", httpx.ErrSubmitUnavailable(network.Name))
+		return txstatus.SubmitResult{}, fmt.Errorf("%w (no submitter)", httpx.ErrSubmitUnavailable(network.Name))
 	}
 	sub := txstatus.SubmitRequest{Network: network, Chain: db, Tx: tx}
 	if caller, ok := callerOf(c); ok && caller.CredentialID != uuid.Nil {
 		sub.CredentialID = &caller.CredentialID
 	}
-	if !req.skipValidation {
+	if check {
 		sub.Check = func(ctx context.Context) error { return checkInputs(ctx, db, tx) }
 	}
 	start := time.Now()
@@ -104,14 +160,14 @@ func (s *Server) submitTx(c *gin.Context) error {
 			slog.String("tx_hash", tx.Hash),
 			slog.String("reason", rej.Reason),
 		)
-		return httpx.ErrTxRejected(rej.Reason, rej.ReasonCBOR)
+		return res, httpx.ErrTxRejected(rej.Reason, rej.ReasonCBOR)
 	case errors.Is(err, node.ErrTimeout):
-		return fmt.Errorf("%w: %v", httpx.ErrNodeTimeout, err)
+		return res, fmt.Errorf("%w: %v", httpx.ErrNodeTimeout, err)
 	case errors.Is(err, node.ErrNotConfigured), errors.Is(err, node.ErrUnavailable):
 		// Wrapped so that httpx.Fail logs the cause (socket, phase) with the request id.
-		return fmt.Errorf("%w: %v", httpx.ErrSubmitUnavailable(network.Name), err)
+		return res, fmt.Errorf("%w: %v", httpx.ErrSubmitUnavailable(network.Name), err)
 	default:
-		return err
+		return res, err
 	}
 	httpx.Logger(c).Info("transaction submitted",
 		slog.String("request_id", httpx.RequestID(c)),
@@ -120,11 +176,10 @@ func (s *Server) submitTx(c *gin.Context) error {
 		slog.String("status", res.Status),
 		slog.String("era", node.EraName(tx.EraID)),
 		slog.Int("size", len(tx.CBOR)),
-		slog.Bool("skip_validation", req.skipValidation),
+		slog.Bool("skip_validation", !check),
 		slog.Duration("duration", time.Since(start)),
 	)
-	httpx.OK(c, submitResult{TxHash: tx.Hash, Status: res.Status})
-	return nil
+	return res, nil
 }
 
 // checkInputs refuses a transaction one of whose inputs is not an unspent

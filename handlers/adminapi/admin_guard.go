@@ -34,7 +34,7 @@ func (s *API) RequireBootstrap(c *gin.Context) {
 // adminRateLimit counts the request against the admin key's per-minute
 // budget (one limiter for data and admin, keys in their own namespace)
 // and answers like the data rate limit: X-RateLimit-* headers, 429 with
-// Retry-After. It reports whether the request may go on.
+// Retry-After and the same details. It reports whether the request may go on.
 func (s *API) adminRateLimit(c *gin.Context, a admin.Admin) bool {
 	limit := s.deps.Config.AdminRateLimitPerMinute
 	if limit <= 0 {

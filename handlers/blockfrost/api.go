@@ -28,6 +28,10 @@ type Deps struct {
 	Answers *bf.Answers
 	// Now is the clock (/health/clock).
 	Now func() time.Time
+	// Submit submits a transaction's raw CBOR for the caller's network
+	// as /v1/tx/submit does (one submission whichever dialect sends it)
+	// and returns its hash; errors are httpx's.
+	Submit func(c *gin.Context, cbor []byte) (hash string, err error)
 }
 
 // API is the dialect's handlers.

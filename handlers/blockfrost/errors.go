@@ -24,4 +24,14 @@ var (
 	errEvaluateCBOR     = httpx.NewAPIError(http.StatusBadRequest, "Invalid cbor: must be a string, the transaction's CBOR in hex or base64")
 	errEvaluateUTxOs    = httpx.NewAPIError(http.StatusBadRequest, "Invalid additionalUtxoSet: must be an array of [TxIn, TxOut] pairs (Ogmios' additional UTxO set)")
 	errNoEvaluator      = httpx.NewAPIError(http.StatusNotImplemented, "Transaction evaluation is not available: syncgate has no Plutus script evaluator")
+
+	// POST /tx/submit's bodies that are not a transaction's bytes.
+	errSubmitContentType = httpx.NewAPIError(400, "Invalid Content-Type: send the transaction's raw CBOR bytes with Content-Type: application/cbor")
+	errSubmitEmpty       = httpx.NewAPIError(400, "Invalid transaction: empty body (send the transaction's raw CBOR bytes)")
+	errSubmitHexText     = httpx.NewAPIError(400, "Invalid transaction: the body is hex text; send the raw CBOR bytes it encodes")
+	errSubmitJSON        = httpx.NewAPIError(400, "Invalid transaction: the body is JSON; send the transaction's raw CBOR bytes")
 )
+
+// ErrMempoolFull is Blockfrost's 425: the node has no room for the
+// transaction now (its words).
+var ErrMempoolFull = httpx.NewAPIError(425, "Mempool is full, please try resubmitting again later.")

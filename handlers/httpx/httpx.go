@@ -92,12 +92,13 @@ func CeilSeconds(d time.Duration) int {
 }
 
 // WriteRateLimit sets the X-RateLimit-* headers of decision d and, when d
-// refuses the request, answers 429 with Retry-After. It reports whether
-// the request may go on.
+// refuses the request, answers 429 with Retry-After and the details the
+// data API's 429 carries (ErrRateLimitedPolicy). It reports whether the
+// request may go on.
 func WriteRateLimit(c *gin.Context, d answer.Decision) bool {
 	SetRateLimitHeaders(c, d)
 	if !d.Allowed {
-		Fail(c, ErrRateLimited(d.Limit))
+		Fail(c, ErrRateLimitedPolicy(d.Limit))
 		return false
 	}
 	return true

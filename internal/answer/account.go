@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/dbsync/account"
 	"github.com/syncgate/syncgate/internal/answer/wire"
 	"github.com/syncgate/syncgate/internal/cardano"
 )
@@ -67,7 +68,7 @@ type accountAssetJSON struct {
 // Account answers GET /v1/accounts/:stakeAddress.
 func (s *Service) Account(ctx context.Context, db *dbsync.DB, key cardano.StakeKey) ([]byte, error) {
 	return s.byTipEnvelope(ctx, s.caches.account, db, []string{"summary", key.Bech32()}, func(ctx context.Context, db *dbsync.DB) (wire.Envelope, time.Duration, error) {
-		a, err := db.Account(ctx, key)
+		a, err := account.Read(ctx, db, key)
 		if err != nil {
 			return wire.Envelope{}, 0, err
 		}
@@ -102,10 +103,10 @@ func accountList[T, J any](s *Service, ctx context.Context, db *dbsync.DB, key c
 // AccountRewards answers GET /v1/accounts/:stakeAddress/rewards.
 func (s *Service) AccountRewards(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/rewards",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountReward], error) {
-			return db.AccountRewards(ctx, key, q)
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[account.Reward], error) {
+			return account.Rewards(ctx, db, key, q)
 		},
-		func(r dbsync.AccountReward) accountRewardJSON {
+		func(r account.Reward) accountRewardJSON {
 			return accountRewardJSON{Epoch: r.Epoch, Amount: r.Amount, PoolID: r.PoolID, RewardType: r.Type}
 		})
 }
@@ -113,10 +114,10 @@ func (s *Service) AccountRewards(ctx context.Context, db *dbsync.DB, key cardano
 // AccountDelegations answers GET /v1/accounts/:stakeAddress/delegations.
 func (s *Service) AccountDelegations(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/delegations",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountDelegation], error) {
-			return db.AccountDelegations(ctx, key, q)
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[account.Delegation], error) {
+			return account.Delegations(ctx, db, key, q)
 		},
-		func(d dbsync.AccountDelegation) accountDelegationJSON {
+		func(d account.Delegation) accountDelegationJSON {
 			return accountDelegationJSON{ActiveEpoch: d.ActiveEpoch, PoolID: d.PoolID, TxHash: d.TxHash, CertIndex: d.CertIndex}
 		})
 }
@@ -124,10 +125,10 @@ func (s *Service) AccountDelegations(ctx context.Context, db *dbsync.DB, key car
 // AccountRegistrations answers GET /v1/accounts/:stakeAddress/registrations.
 func (s *Service) AccountRegistrations(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/registrations",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountRegistration], error) {
-			return db.AccountRegistrations(ctx, key, q)
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[account.Registration], error) {
+			return account.Registrations(ctx, db, key, q)
 		},
-		func(r dbsync.AccountRegistration) accountRegistrationJSON {
+		func(r account.Registration) accountRegistrationJSON {
 			return accountRegistrationJSON{TxHash: r.TxHash, Action: r.Action, Epoch: r.Epoch}
 		})
 }
@@ -135,10 +136,10 @@ func (s *Service) AccountRegistrations(ctx context.Context, db *dbsync.DB, key c
 // AccountWithdrawals answers GET /v1/accounts/:stakeAddress/withdrawals.
 func (s *Service) AccountWithdrawals(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/withdrawals",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountWithdrawal], error) {
-			return db.AccountWithdrawals(ctx, key, q)
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[account.Withdrawal], error) {
+			return account.Withdrawals(ctx, db, key, q)
 		},
-		func(w dbsync.AccountWithdrawal) accountWithdrawalJSON {
+		func(w account.Withdrawal) accountWithdrawalJSON {
 			return accountWithdrawalJSON{TxHash: w.TxHash, Amount: w.Amount, BlockTime: wire.BlockTime(w.BlockTime)}
 		})
 }
@@ -147,7 +148,7 @@ func (s *Service) AccountWithdrawals(ctx context.Context, db *dbsync.DB, key car
 func (s *Service) AccountAddresses(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/addresses",
 		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[string], error) {
-			return db.AccountAddresses(ctx, key, q)
+			return account.Addresses(ctx, db, key, q)
 		},
 		func(a string) accountAddressJSON { return accountAddressJSON{Address: a} })
 }
@@ -155,10 +156,10 @@ func (s *Service) AccountAddresses(ctx context.Context, db *dbsync.DB, key carda
 // AccountAssets answers GET /v1/accounts/:stakeAddress/assets.
 func (s *Service) AccountAssets(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, q dbsync.AccountQuery) ([]byte, error) {
 	return accountList(s, ctx, db, key, q, "/v1/accounts/:stakeAddress/assets",
-		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[dbsync.AccountAsset], error) {
-			return db.AccountAssets(ctx, key, q)
+		func(ctx context.Context, db *dbsync.DB) (dbsync.AccountPage[account.Asset], error) {
+			return account.Assets(ctx, db, key, q)
 		},
-		func(a dbsync.AccountAsset) accountAssetJSON {
+		func(a account.Asset) accountAssetJSON {
 			return accountAssetJSON{Unit: a.Unit, Quantity: a.Quantity}
 		})
 }

@@ -75,6 +75,11 @@ type caches struct {
 	// Answers of another dialect (Blockfrost's, internal/answer/blockfrost)
 	// under the tip: dialect:<network>:<tip hash>:<dialect>:<route>:<parameters…>
 	dialect *cache.Cache[[]byte]
+	// Their answers about one transaction kept across tips while its block
+	// stays on the chain (dialect_tx.go):
+	// dialectkept:<network>:<dialect>:<route>:<tx hash>, the value
+	// [<height>,"<block hash>",<answer read at that block>].
+	dialectKept *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -133,5 +138,6 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxosKept:      underTip("utxoskept", cache.Options{TTL: utxoKeptTTL, Admit: admit}),
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
+		dialectKept:    underTip("dialectkept", cache.Options{TTL: txCacheTTL, Admit: admit}),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lib/pq"
 
@@ -17,7 +18,8 @@ import (
 )
 
 // bfMempoolServer serves db as mainnet with a fake node whose mempool is
-// raws, in that order (the node's order: oldest first).
+// raws, in that order (the node's order: oldest first). One snapshot
+// serves a whole test, however slow the machine.
 func bfMempoolServer(t *testing.T, db *dbsync.DB, raws ...[]byte) (http.Handler, *nodetest.Node) {
 	t.Helper()
 	mainnet, _ := cardano.NetworkByName("mainnet")
@@ -28,7 +30,7 @@ func bfMempoolServer(t *testing.T, db *dbsync.DB, raws ...[]byte) (http.Handler,
 	}
 	n.SetMempool(m)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog,
-		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{})})
+		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{MaxAge: time.Minute})})
 	return s.Handler(), n
 }
 

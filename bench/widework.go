@@ -381,7 +381,8 @@ func buildWide(ctx context.Context, dbURL string, m *chaingen.Manifest, raw *raw
 		return nil, nil, err
 	}
 	defer conn.Close()
-	p, err := samplePopulation(ctx, conn, raw.db.Caps.Variant, populationOptions{Max: *populationMax,
+	caps, _ := raw.db.Capabilities() // known: OpenWith waited for them
+	p, err := samplePopulation(ctx, conn, caps.Variant, populationOptions{Max: *populationMax,
 		MaxOutputs: *populationMaxOutputs, Seed: *populationSeed, Exclude: heavyOf(m)})
 	if err != nil {
 		return nil, nil, err

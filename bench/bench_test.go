@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"math/rand/v2"
 	"net/http"
@@ -128,6 +129,21 @@ func TestHTTPCaller(t *testing.T) {
 			t.Errorf("%s used %d times, want 10 (%v)", k, seen[k], seen)
 		}
 	}
+	// The Blockfrost dialect's paths send the key as its SDKs do.
+	var projectIDs, bearers atomic.Int64
+	bfSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("project_id") == "k" {
+			projectIDs.Add(1)
+		}
+		if r.Header.Get("Authorization") != "" {
+			bearers.Add(1)
+		}
+	}))
+	defer bfSrv.Close()
+	bfCall := httpCaller(bfSrv.Client(), bfSrv.URL, []string{"k"}, func(r *rand.Rand) Request { return Request{Method: "GET", Path: "/api/v0/txs/ab"} })
+	if res := run(t.Context(), "s", "gateway", 1, time.Minute, 4, bfCall); res.Errors != 0 || projectIDs.Load() != 4 || bearers.Load() != 0 {
+		t.Errorf("/api/v0: %d project_id headers and %d Authorization of 4 requests (%s)", projectIDs.Load(), bearers.Load(), res.FirstError)
+	}
 	missing := httpCaller(srv.Client(), srv.URL, []string{"a"}, func(r *rand.Rand) Request { return Request{Method: "GET", Path: "/v1/missing"} })
 	res = run(t.Context(), "s", "gateway", 1, time.Minute, 3, missing)
 	if res.Errors != 3 || !strings.Contains(res.FirstError, "Not Found on /v1/missing") {
@@ -205,13 +221,39 @@ func TestBuildScenarios(t *testing.T) {
 	names := map[string]bool{}
 	for _, s := range scenarios {
 		names[s.Name] = true
-		if s.Raw == nil || len(s.Paths) == 0 {
-			t.Errorf("%s: no raw function or no paths", s.Name)
+		// The dialect's scenarios are measured against /v1's, not raw.
+		bf := strings.HasPrefix(s.Name, "bf_")
+		if (s.Raw == nil) != bf || len(s.Paths) == 0 {
+			t.Errorf("%s: raw function %v, %d paths", s.Name, s.Raw != nil, len(s.Paths))
 		}
+		prefix := map[bool]string{false: "/v1/", true: "/api/v0/"}[bf]
 		for _, path := range s.Paths {
-			if !strings.HasPrefix(path, "/v1/") || strings.Contains(path, "/tx/submit") {
+			if !strings.HasPrefix(path, prefix) || strings.Contains(path, "/tx/submit") {
 				t.Errorf("%s: path %q", s.Name, path)
 			}
+		}
+		if want, ok := bfRoutes[s.Name]; ok && !strings.HasPrefix(s.Paths[0], want) {
+			t.Errorf("%s: path %q, want the route %s", s.Name, s.Paths[0], want)
+		}
+	}
+	for name := range bfRoutes {
+		if !names[name] {
+			t.Errorf("no scenario %s", name)
+		}
+	}
+	// The deep pages: page 1,000 of the whale at 100 a page, or its last;
+	// /v1 at the same offset.
+	deep := bfWhalePage(m)
+	if deep < 1 || deep > bfDeepPage || (deep-1)*bfPageCount >= int(m.Whale.TxCount) {
+		t.Errorf("deep page %d of a whale of %d transactions", deep, m.Whale.TxCount)
+	}
+	for name, want := range map[string]string{
+		"bf_address_transactions_p1":    "?count=100&order=desc&page=1",
+		"bf_address_transactions_p1000": fmt.Sprintf("?count=100&order=desc&page=%d", deep),
+		"tx_history_whale_p1000":        fmt.Sprintf("?limit=100&offset=%d", (deep-1)*100),
+	} {
+		if got := scenarioPath(scenarios, name); !strings.HasSuffix(got, want) || !strings.Contains(got, m.Whale.Address) {
+			t.Errorf("%s: path %q, want the whale's with %s", name, got, want)
 		}
 	}
 	for _, want := range []string{"utxos_by_address", "utxos_by_stake", "balance_by_address", "balance_by_stake",
@@ -225,6 +267,9 @@ func TestBuildScenarios(t *testing.T) {
 	}
 	// Every request of every mix succeeds once through the store.
 	for _, s := range scenarios {
+		if s.Raw == nil {
+			continue
+		}
 		res := run(ctx, s.Name, "raw", 1, time.Minute, 3*len(s.Paths), s.Raw)
 		if res.Errors > 0 {
 			t.Errorf("%s: %d of %d store calls failed: %s", s.Name, res.Errors, res.Requests, res.FirstError)
@@ -234,6 +279,27 @@ func TestBuildScenarios(t *testing.T) {
 	// The service's store counts blocks one below the tip as final (the raw
 	// store, memo off, remembers nothing however final a page is).
 	rawHistoryMemoOff(t, raw.db, testdb.MustOpenDBSyncWith(t, dsn, dbsync.Options{FinalDepth: 1}), p)
+}
+
+// bfRoutes is the route each Blockfrost scenario asks.
+var bfRoutes = map[string]string{
+	"bf_address_utxos": "/api/v0/addresses/", "bf_address_utxos_whale": "/api/v0/addresses/",
+	"bf_address": "/api/v0/addresses/", "bf_address_whale": "/api/v0/addresses/",
+	"bf_address_total": "/api/v0/addresses/", "bf_address_total_whale": "/api/v0/addresses/",
+	"bf_tx": "/api/v0/txs/", "bf_tx_utxos": "/api/v0/txs/", "bf_blocks_latest": "/api/v0/blocks/latest",
+	"bf_epochs_latest_parameters":   "/api/v0/epochs/latest/parameters",
+	"bf_address_transactions_p1":    "/api/v0/addresses/",
+	"bf_address_transactions_p1000": "/api/v0/addresses/",
+}
+
+// scenarioPath is the first path of the scenario called name ("" if none).
+func scenarioPath(ss []Scenario, name string) string {
+	for _, s := range ss {
+		if s.Name == name {
+			return s.Paths[0]
+		}
+	}
+	return ""
 }
 
 // statementsRun is how many db-sync statements this process has run for
@@ -269,7 +335,7 @@ func statementsRun(t *testing.T, network string) uint64 {
 func rawRunsStatements(t *testing.T, scenarios []Scenario, network string) {
 	ctx := t.Context()
 	for _, s := range scenarios {
-		if s.Name == "pool_delegators" || s.Name == "pool_delegators_big" {
+		if s.Name == "pool_delegators" || s.Name == "pool_delegators_big" || s.RawAt == nil {
 			continue
 		}
 		for i, path := range s.Paths {
@@ -360,5 +426,25 @@ func TestMarkdownMarksMissedTargets(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing row %q in\n%s", want, got)
 		}
+	}
+}
+
+// TestOnlyScenarios: --only keeps its order and repeats (runs in turn),
+// refuses unknown names, and leaves the wide scenarios last.
+func TestOnlyScenarios(t *testing.T) {
+	ss := []Scenario{{Name: "tx_hash"}, {Name: "bf_tx"}, {Name: "wide_tx_hash_sweep", Population: 9}}
+	got, err := onlyScenarios(ss, "wide_tx_hash_sweep,bf_tx, tx_hash,bf_tx,tx_hash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name)
+	}
+	if want := []string{"bf_tx", "tx_hash", "bf_tx", "tx_hash", "wide_tx_hash_sweep"}; !slices.Equal(names, want) {
+		t.Errorf("%v, want %v", names, want)
+	}
+	if _, err := onlyScenarios(ss, "tx_hash,nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unknown name: %v", err)
 	}
 }

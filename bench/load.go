@@ -197,7 +197,7 @@ func httpCaller(client *http.Client, base string, keys []string, next func(r *ra
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Authorization", "Bearer "+key)
+		authorize(req, q.Path, key)
 		if q.Body != "" {
 			req.Header.Set("Content-Type", "application/json")
 		}
@@ -216,6 +216,19 @@ func httpCaller(client *http.Client, base string, keys []string, next func(r *ra
 		}
 		return nil
 	}
+}
+
+// blockfrostPrefix is where the Blockfrost dialect is served.
+const blockfrostPrefix = "/api/v0/"
+
+// authorize sends key as each dialect's clients do: Blockfrost's SDKs in
+// the project_id header, /v1's clients as a bearer token.
+func authorize(req *http.Request, path, key string) {
+	if strings.HasPrefix(path, blockfrostPrefix) {
+		req.Header.Set("project_id", key)
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
 }
 
 // drainBuffers are what drain reads into.

@@ -226,6 +226,9 @@ func mainErr() error {
 		defer fn.Close()
 		prep.Node, prep.MempoolTxs = true, hashes
 	}
+	if n := bfNote(m); n != "" {
+		prep.Notes = append(prep.Notes, n)
+	}
 	for _, n := range prep.Notes {
 		fmt.Fprintf(os.Stderr, "bench: left out of the cursor mix: %s\n", n)
 	}
@@ -250,21 +253,9 @@ func mainErr() error {
 		}
 	}
 	if *only != "" {
-		want := map[string]bool{}
-		for _, n := range strings.Split(*only, ",") {
-			want[strings.TrimSpace(n)] = true
+		if scenarios, err = onlyScenarios(scenarios, *only); err != nil {
+			return err
 		}
-		var kept []Scenario
-		for _, s := range scenarios {
-			if want[s.Name] {
-				kept = append(kept, s)
-				delete(want, s.Name)
-			}
-		}
-		for n := range want {
-			return fmt.Errorf("--only: no scenario %q (see --list)", n)
-		}
-		scenarios = kept
 	}
 	if *list {
 		for _, s := range scenarios {
@@ -377,6 +368,30 @@ func prime(ctx context.Context, s Scenario, client *http.Client, base string, ke
 		}
 	}
 	return firstErr
+}
+
+// onlyScenarios keeps the scenarios --only names, in its order and as
+// often as it names them, so `--only a,b,a,b` runs two scenarios in turn
+// (a comparison under a load that changes hits both sides alike). The
+// wide ones stay after the others: the follower starts with the first.
+func onlyScenarios(scenarios []Scenario, only string) ([]Scenario, error) {
+	byName := map[string]Scenario{}
+	for _, s := range scenarios {
+		byName[s.Name] = s
+	}
+	var kept, wide []Scenario
+	for _, n := range strings.Split(only, ",") {
+		s, ok := byName[strings.TrimSpace(n)]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("--only: no scenario %q (see --list)", strings.TrimSpace(n))
+		case s.Population > 0:
+			wide = append(wide, s)
+		default:
+			kept = append(kept, s)
+		}
+	}
+	return append(kept, wide...), nil
 }
 
 // loopbackOnly refuses to aim load anywhere but this machine.

@@ -80,7 +80,8 @@ func openRaw(ctx context.Context, dbURL, adminURL, network string) (*rawRunner, 
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Caps.Supported(); err != nil {
+	caps, _ := db.Capabilities() // known: OpenWith waited for them
+	if err := caps.Supported(); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func noTotal(context.Context, dbsync.Tip, func(context.Context) (int64, error)) 
 // core-mode database whose index is current: serve's maintainer switches
 // it on the same way), so both sides run the same statements.
 func useUTxOIndex(ctx context.Context, db *dbsync.DB, dbURL string) error {
-	if db.Caps.UTxOMode != dbsync.ModeCore {
+	if caps, _ := db.Capabilities(); caps.UTxOMode != dbsync.ModeCore {
 		return nil
 	}
 	conn, err := sqlx.Open("postgres", dbURL)

@@ -367,6 +367,9 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
 	}
+	for _, s := range blockfrostSpecs(m, p, b, mixed) {
+		specs = append(specs, spec(s))
+	}
 	// Transaction status: hashes in blocks (the ones the history walks
 	// met) and hashes no one has seen; without a node the server answers
 	// mempool "unavailable" at once.

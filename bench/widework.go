@@ -59,7 +59,10 @@ const wideSamples = 3
 // tx_status: every request is a status asked for the first time under its
 // tip and mempool snapshot (the service keeps decided statuses a few
 // seconds, and 200,000 hashes drawn uniformly seldom meet twice in that).
-var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "balance_stake", "tx_hash", "utxos_credential", "tx_status"}
+// bf_*: the Blockfrost dialect's address routes over the same addresses
+// (UTxOs page 1, the address, its totals), beside /v1's; no raw run.
+var wideKinds = []string{"utxos_address", "balance_address", "history_address", "utxos_stake", "balance_stake", "tx_hash", "utxos_credential", "tx_status",
+	"bf_utxos_address", "bf_address", "bf_address_total"}
 
 // wideDraws are the ways a target is drawn. sweep is the custodian's poll:
 // every target once a pass, in a shuffled order, so a target is asked
@@ -252,6 +255,10 @@ func wideTargets(kind string, w *widePop, db *dbsync.DB, totals *tipTotals) (wid
 				return err
 			}
 		}
+	case "bf_utxos_address", "bf_address", "bf_address_total":
+		t.n = len(w.addrs)
+		sub := map[string]string{"bf_utxos_address": "/utxos", "bf_address": "", "bf_address_total": "/total"}[kind]
+		t.path = func(i int) string { return "/api/v0/addresses/" + url.PathEscape(w.addrs[i].String()) + sub }
 	case "utxos_stake", "balance_stake":
 		t.n = len(w.stakes)
 		route := map[string]string{"utxos_stake": "/v1/utxos/stake/", "balance_stake": "/v1/assets/balance/stake/"}[kind]
@@ -374,7 +381,8 @@ func buildWide(ctx context.Context, dbURL string, m *chaingen.Manifest, raw *raw
 		return nil, nil, err
 	}
 	defer conn.Close()
-	p, err := samplePopulation(ctx, conn, raw.db.Caps.Variant, populationOptions{Max: *populationMax,
+	caps, _ := raw.db.Capabilities() // known: OpenWith waited for them
+	p, err := samplePopulation(ctx, conn, caps.Variant, populationOptions{Max: *populationMax,
 		MaxOutputs: *populationMaxOutputs, Seed: *populationSeed, Exclude: heavyOf(m)})
 	if err != nil {
 		return nil, nil, err

@@ -299,14 +299,17 @@ func TestWideScenariosAndFollower(t *testing.T) {
 	}
 	prefix := map[string]string{"utxos_address": "/v1/utxos/address/", "balance_address": "/v1/assets/balance/address/",
 		"history_address": "/v1/tx/history/", "utxos_stake": "/v1/utxos/stake/stake", "balance_stake": "/v1/assets/balance/stake/stake", "tx_hash": "/v1/tx/hash/",
-		"utxos_credential": "/v1/utxos/credential/", "tx_status": "/v1/tx/status/"}
+		"utxos_credential": "/v1/utxos/credential/", "tx_status": "/v1/tx/status/",
+		"bf_utxos_address": "/api/v0/addresses/", "bf_address": "/api/v0/addresses/", "bf_address_total": "/api/v0/addresses/"}
+	suffix := map[string]string{"bf_utxos_address": "/utxos", "bf_address_total": "/total"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range scenarios {
 		kind := strings.TrimPrefix(s.Name, "wide_")
 		for _, d := range wideDraws {
 			kind = strings.TrimSuffix(kind, "_"+d)
 		}
-		if s.Population == 0 || len(s.Paths) != wideSamples || s.Raw == nil {
+		// The dialect's are measured against /v1's, with no raw run.
+		if s.Population == 0 || len(s.Paths) != wideSamples || (s.Raw == nil) != strings.HasPrefix(kind, "bf_") {
 			t.Errorf("%s: population %d, %d sample paths, raw %v", s.Name, s.Population, len(s.Paths), s.Raw != nil)
 			continue
 		}
@@ -316,7 +319,8 @@ func TestWideScenariosAndFollower(t *testing.T) {
 		seen := map[string]bool{}
 		for range 50 {
 			q := s.Next(r)
-			if q.Method != "GET" || !strings.HasPrefix(q.Path, prefix[kind]) {
+			if q.Method != "GET" || !strings.HasPrefix(q.Path, prefix[kind]) || !strings.HasSuffix(q.Path, suffix[kind]) ||
+				kind == "bf_address" && strings.Count(q.Path, "/") != 4 {
 				t.Fatalf("%s: %s %s", s.Name, q.Method, q.Path)
 			}
 			seen[q.Path] = true
@@ -325,6 +329,9 @@ func TestWideScenariosAndFollower(t *testing.T) {
 			t.Errorf("%s: %d different paths in 50 draws", s.Name, len(seen))
 		}
 		for range 5 {
+			if s.Raw == nil {
+				break
+			}
 			if err := s.Raw(ctx, r); err != nil {
 				t.Errorf("%s raw: %v", s.Name, err)
 			}

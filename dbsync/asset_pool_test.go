@@ -50,8 +50,8 @@ func seedC2Chains(t *testing.T) []*c2Chain {
 			t.Fatal(err)
 		}
 		t.Cleanup(db.Close)
-		if db.Caps.UTxOMode != dbsync.UTxOMode(mode) {
-			t.Fatalf("%s database detected as %s", mode, db.Caps.UTxOMode)
+		if capsOf(db).UTxOMode != dbsync.UTxOMode(mode) {
+			t.Fatalf("%s database detected as %s", mode, capsOf(db).UTxOMode)
 		}
 		out = append(out, &c2Chain{mode: mode, db: db, raw: testdb.Open(t, dsn), manifest: m})
 	}

@@ -57,12 +57,12 @@ type Options struct {
 // A DB from Pinned reads every statement from one server; any other reads
 // from the server its context was pinned to (Pin), else from the next in
 // rotation for each read.
+//
+// What capability detection found is read through Capabilities: it
+// arrives on the engine's goroutine while requests already pin views, so
+// no view keeps a copy of its own.
 type DB struct {
 	Network cardano.Network
-	// Caps is what capability detection found on the primary; it is set
-	// once, before the DB serves its first read (see Ready). The DB's own
-	// code asks the engine, which every Pinned view shares.
-	Caps Capabilities
 
 	*state
 	pin engine.Reader // pinned (Pinned), or the zero Reader
@@ -85,10 +85,7 @@ type state struct {
 func New(nc config.NetworkConfig, o Options) (*DB, error) {
 	s := &state{opts: o, memo: newDetailMemo(o.HistoryMemoBytes)}
 	db := &DB{Network: nc.Network, state: s}
-	eng, err := engine.New(nc, engine.Options{
-		ServerOptions: o.ServerOptions,
-		OnReady:       func(c Capabilities) { db.Caps = c },
-	})
+	eng, err := engine.New(nc, engine.Options{ServerOptions: o.ServerOptions})
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +126,7 @@ func (db *DB) Pinned() *DB {
 	if db.pin.IsPinned() {
 		return db // already a view: keep its server
 	}
-	return &DB{Network: db.Network, Caps: db.Caps, state: db.state, pin: db.eng.Pinned()}
+	return &DB{Network: db.Network, state: db.state, pin: db.eng.Pinned()}
 }
 
 // reader is the reader for a read: the view's pinned reader (Pinned),
@@ -209,8 +206,8 @@ func (db *DB) Serving() bool { return db.eng.Serving() }
 func (db *DB) Queued() int { return db.eng.Queued() }
 
 // Capabilities returns what detection found on the primary, and false
-// while it has not run yet (degraded start): callers must not read Caps
-// before.
+// while it has not run yet (degraded start). Safe from any goroutine: the
+// engine publishes them once, before it turns ready.
 func (db *DB) Capabilities() (Capabilities, bool) {
 	if db.state == nil {
 		return Capabilities{}, false

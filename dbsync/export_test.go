@@ -68,7 +68,7 @@ func StatementText(file string, l Layout, params map[string]any) string {
 func (db *DB) PlanCacheModes(ctx context.Context) (inside, after string, err error) {
 	err = db.ReadTx(ctx, func(tx *Snapshot) error {
 		walk := func() error { return tx.GetContext(ctx, &inside, showPlanCacheMode) }
-		if db.Caps.UTxOMode == ModeCore {
+		if caps, _ := db.Capabilities(); caps.UTxOMode == ModeCore {
 			walk = func() error {
 				return engine.WithCustomPlans(ctx, tx, func() error { return tx.GetContext(ctx, &inside, showPlanCacheMode) })
 			}

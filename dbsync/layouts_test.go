@@ -40,7 +40,7 @@ func seedLayout(t *testing.T, v chaingen.Variant) *layoutChain {
 	}
 	t.Cleanup(drop)
 	db := testdb.MustOpenDBSync(t, dsn)
-	if err := db.Caps.Supported(); err != nil {
+	if err := capsOf(db).Supported(); err != nil {
 		t.Fatalf("%s: %v", v, err)
 	}
 	raw := sqlx.MustOpen("postgres", dsn)
@@ -68,7 +68,7 @@ func TestLayoutsAgree(t *testing.T) {
 		t.Run(strings.ReplaceAll(v.String(), "/", "_"), func(t *testing.T) {
 			lc := seedLayout(t, v)
 			wantLayout := dbsync.Layout{Consumed: v.Mode != chaingen.ModeCore, AddressTable: v.AddressTable}
-			if got := lc.db.Caps.Layout(); got != wantLayout {
+			if got := capsOf(lc.db).Layout(); got != wantLayout {
 				t.Fatalf("detected layout %s, want %s", got, wantLayout)
 			}
 			compareLayouts(t, core.db, lc)
@@ -176,7 +176,7 @@ func TestExplainEveryLayout(t *testing.T) {
 		t.Run(v.String(), func(t *testing.T) {
 			lc := seedLayout(t, v)
 			c := &chain{mode: v.Mode, db: lc.db, raw: lc.raw}
-			layout := lc.db.Caps.Layout()
+			layout := capsOf(lc.db).Layout()
 			var cred []byte
 			if err := lc.raw.Get(&cred, `SELECT payment_cred FROM address WHERE payment_cred IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`); err != nil {
 				t.Fatal(err)

@@ -88,14 +88,21 @@ func seedChains() error {
 	return nil
 }
 
+// capsOf is what capability detection found on a DB the test opened
+// (Open waits for it).
+func capsOf(db *dbsync.DB) dbsync.Capabilities {
+	c, _ := db.Capabilities()
+	return c
+}
+
 func openChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*chain, error) {
 	db, err := testdb.OpenDBSync(dsn)
 	if err != nil {
 		return nil, err
 	}
-	if want := dbsync.UTxOMode(mode); db.Caps.UTxOMode != want {
+	if want := dbsync.UTxOMode(mode); capsOf(db).UTxOMode != want {
 		db.Close()
-		return nil, fmt.Errorf("seeded %s database detected as %s", mode, db.Caps.UTxOMode)
+		return nil, fmt.Errorf("seeded %s database detected as %s", mode, capsOf(db).UTxOMode)
 	}
 	raw, err := sqlx.Open("postgres", dsn)
 	if err != nil {

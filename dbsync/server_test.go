@@ -5,6 +5,8 @@ import (
 	"errors"
 	"github.com/syncgate/syncgate/internal/cardano"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,6 +133,54 @@ func TestDetectionRetried(t *testing.T) {
 	}
 	if _, err := db.Tip(t.Context()); !errors.Is(err, dbsync.ErrNotFound) {
 		t.Errorf("tip of an empty chain: %v, want ErrNotFound", err)
+	}
+}
+
+// Requests pin views from the start of a degraded service, while the
+// capabilities are still to be detected on the engine's goroutine: a view
+// reads them through Capabilities, never from a copy written there without
+// synchronisation (under -race, the detector fails this test if one is),
+// and a view pinned before detection sees them once it is done.
+func TestPinnedWhileDetecting(t *testing.T) {
+	requireDB(t)
+	dsn := testdb.New(t, "sg_test_pin_detect")
+	db, err := dbsync.New(config.NetworkConfig{Network: cardano.Networks[0], DBSyncURL: dsn}, dbsync.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	early := db.Pinned()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var pinnedKnown atomic.Bool
+	for range 4 {
+		wg.Add(1)
+		go func() { // requests arriving all along
+			defer wg.Done()
+			for {
+				if caps, known := db.Pinned().Capabilities(); known && caps.LayoutName() != "" {
+					pinnedKnown.Store(true)
+				}
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	if err := chaingen.CreateSchema(t.Context(), testdb.Open(t, dsn).DB); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !db.Ready() || !pinnedKnown.Load(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("capabilities not seen through a pinned view after the schema appeared: %+v", db.Servers())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if caps, known := early.Capabilities(); !known || caps.Layout() != (dbsync.Layout{}) {
+		t.Errorf("a view pinned before detection: %+v (known %v), want the core layout", caps, known)
 	}
 }
 

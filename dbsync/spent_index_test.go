@@ -81,7 +81,7 @@ func TestSpentIndexLayoutsAgree(t *testing.T) {
 		t.Run(strings.ReplaceAll(v.String(), "/", "_"), func(t *testing.T) {
 			sc := seedSpent(t, v, 5)
 			want := dbsync.Layout{AddressTable: v.AddressTable, SpentIndex: true}
-			if got := sc.db.Caps.Layout(); got != (dbsync.Layout{AddressTable: v.AddressTable}) {
+			if got := capsOf(sc.db).Layout(); got != (dbsync.Layout{AddressTable: v.AddressTable}) {
 				t.Fatalf("detected layout %s", got)
 			}
 			if !sc.db.SpentIndexOn() {

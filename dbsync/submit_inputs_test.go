@@ -38,8 +38,8 @@ func openSubmitChain(t *testing.T, mode chaingen.Mode) (*dbsync.DB, *chaingen.Ma
 		t.Fatalf("open %s: %v", mode, err)
 	}
 	t.Cleanup(db.Close)
-	if string(db.Caps.UTxOMode) != string(mode) {
-		t.Fatalf("seeded %s chain detected as %s", mode, db.Caps.UTxOMode)
+	if string(capsOf(db).UTxOMode) != string(mode) {
+		t.Fatalf("seeded %s chain detected as %s", mode, capsOf(db).UTxOMode)
 	}
 	return db, m
 }

@@ -16,7 +16,14 @@ var (
 	sqlUTxOsByAddress = layoutStatement("dbsync/utxos_by_address.sql", alwaysGeneric, nil)
 	sqlUTxOsByStake   = layoutStatement("dbsync/utxos_by_stake.sql", alwaysGeneric, nil)
 	sqlUTxOsByCred    = layoutStatement("dbsync/utxos_by_credential.sql", alwaysGeneric, nil)
+	// The same listings with each output's inline datum and reference
+	// script (utxo_rows' Scripts).
+	sqlUTxOsByAddressScripts = layoutStatement("dbsync/utxos_by_address.sql", alwaysGeneric, withScripts)
+	sqlUTxOsByCredScripts    = layoutStatement("dbsync/utxos_by_credential.sql", alwaysGeneric, withScripts)
+	sqlUTxOsByRefScript      = layoutStatement("dbsync/scripts_utxos.sql", alwaysGeneric, withScripts)
 )
+
+var withScripts = map[string]any{"Scripts": true}
 
 // UTxO is an unspent output. ScriptHash is the payment script hash when the
 // address's payment part is a script (tx_out.payment_cred), else nil.
@@ -29,6 +36,10 @@ type UTxO struct {
 	ScriptHash  *string
 	SlotNo      int64
 	BlockHash   string
+	// InlineDatum (CBOR hex) and ReferenceScriptHash (hex) are read only by
+	// the listings WithScripts; nil otherwise, and when the output has none.
+	InlineDatum         *string
+	ReferenceScriptHash *string
 }
 
 // defaultUTxOChunk is how many outputs one statement of a UTxO listing reads. A
@@ -64,12 +75,14 @@ type utxoRow struct {
 	BlockHash   string
 	// Assets: "policy.name.quantity" of each asset held, in no order
 	// (flatAssets sorts them).
-	Assets pq.StringArray
+	Assets      pq.StringArray
+	InlineDatum *string
+	RefScript   *string
 }
 
 func (r *utxoRow) ScanRow(rows *sql.Rows) error {
 	return rows.Scan(&r.TxOutID, &r.TxID, &r.TxHash, &r.OutputIndex, &r.Address, &r.Lovelace,
-		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash, &r.Assets)
+		&r.DatumHash, &r.ScriptHash, &r.SlotNo, &r.BlockHash, &r.Assets, &r.InlineDatum, &r.RefScript)
 }
 
 // UTxOsByAddress returns the address's unspent outputs in chain order
@@ -108,6 +121,34 @@ func (db *DB) EachUTxOByStake(ctx context.Context, key cardano.StakeKey, fn func
 func (db *DB) EachUTxOByCredential(ctx context.Context, cred cardano.PaymentCredential, fn func([]UTxO) error) error {
 	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByCred), cred[:], fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
+	}
+	return nil
+}
+
+// EachUTxOWithScriptsByAddress is EachUTxOByAddress with each output's
+// inline datum and reference script hash (the Blockfrost dialect's UTxOs).
+func (db *DB) EachUTxOWithScriptsByAddress(ctx context.Context, addr cardano.Address, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByAddressScripts), addr.String(), fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByAddress: %w", err)
+	}
+	return nil
+}
+
+// EachUTxOWithScriptsByCredential is EachUTxOByCredential with each
+// output's inline datum and reference script hash.
+func (db *DB) EachUTxOWithScriptsByCredential(ctx context.Context, cred cardano.PaymentCredential, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByCredScripts), cred[:], fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
+	}
+	return nil
+}
+
+// EachUTxOByReferenceScript calls fn with the unspent outputs holding the
+// script (its 28-byte hash) as their reference script, as
+// EachUTxOWithScriptsByAddress does an address's.
+func (db *DB) EachUTxOByReferenceScript(ctx context.Context, hash []byte, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByRefScript), hash, fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByReferenceScript: %w", err)
 	}
 	return nil
 }
@@ -196,14 +237,16 @@ func utxosOf(rows []utxoRow) ([]UTxO, error) {
 			return nil, err
 		}
 		utxos[i] = UTxO{
-			TxHash:      r.TxHash,
-			OutputIndex: r.OutputIndex,
-			Address:     r.Address,
-			Value:       Value{Lovelace: lovelace, Assets: assets},
-			DatumHash:   r.DatumHash,
-			ScriptHash:  r.ScriptHash,
-			SlotNo:      r.SlotNo,
-			BlockHash:   r.BlockHash,
+			TxHash:              r.TxHash,
+			OutputIndex:         r.OutputIndex,
+			Address:             r.Address,
+			Value:               Value{Lovelace: lovelace, Assets: assets},
+			DatumHash:           r.DatumHash,
+			ScriptHash:          r.ScriptHash,
+			SlotNo:              r.SlotNo,
+			BlockHash:           r.BlockHash,
+			InlineDatum:         r.InlineDatum,
+			ReferenceScriptHash: r.RefScript,
 		}
 	}
 	return utxos, nil

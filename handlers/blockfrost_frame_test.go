@@ -52,6 +52,29 @@ func bfGet(t *testing.T, h http.Handler, key, path string) bfResponse {
 	return r
 }
 
+// bfJSON asks the dialect for path and decodes a 200 answer into v.
+func bfJSON(t *testing.T, h http.Handler, path string, v any) {
+	t.Helper()
+	r := bfGet(t, h, mainnetKey, path)
+	if r.Code != http.StatusOK {
+		t.Fatalf("%s: %d %s", path, r.Code, r.Body)
+	}
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("%s: %v: %s", path, err, r.Body)
+	}
+}
+
+// bfRefused checks that path is refused with status and a message
+// naming what was wrong.
+func bfRefused(t *testing.T, h http.Handler, path string, status int, mentions string) {
+	t.Helper()
+	r := bfGet(t, h, mainnetKey, path)
+	e := r.errorOf(t)
+	if r.Code != status || !strings.Contains(e.Message, mentions) {
+		t.Errorf("%s: %d %+v, want %d naming %q", path, r.Code, e, status, mentions)
+	}
+}
+
 // errorOf decodes a Blockfrost error body and checks its status_code
 // matches the HTTP status.
 func (r bfResponse) errorOf(t *testing.T) bfError {

@@ -1,13 +1,13 @@
 package handlers
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lib/pq"
 
@@ -18,7 +18,8 @@ import (
 )
 
 // bfMempoolServer serves db as mainnet with a fake node whose mempool is
-// raws, in that order (the node's order: oldest first).
+// raws, in that order (the node's order: oldest first). One snapshot
+// serves a whole test, however slow the machine.
 func bfMempoolServer(t *testing.T, db *dbsync.DB, raws ...[]byte) (http.Handler, *nodetest.Node) {
 	t.Helper()
 	mainnet, _ := cardano.NetworkByName("mainnet")
@@ -29,20 +30,8 @@ func bfMempoolServer(t *testing.T, db *dbsync.DB, raws ...[]byte) (http.Handler,
 	}
 	n.SetMempool(m)
 	s := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": db}, Credentials: testCredentials, Log: quietLog,
-		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{})})
+		Mempool: node.NewMempool(map[string]string{"mainnet": n.Socket}, node.MempoolOptions{MaxAge: time.Minute})})
 	return s.Handler(), n
-}
-
-// bfJSON asks for path and decodes its 200 answer into v.
-func bfJSON(t *testing.T, h http.Handler, path string, v any) {
-	t.Helper()
-	r := bfGet(t, h, mainnetKey, path)
-	if r.Code != 200 {
-		t.Fatalf("%s: %d %s", path, r.Code, r.Body)
-	}
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("%s: %v: %s", path, err, r.Body)
-	}
 }
 
 // bfHashes is a mempool list's hashes.
@@ -61,7 +50,7 @@ func bfHashes(t *testing.T, h http.Handler, path string) []string {
 
 // walkPages reads every page of count items, ascending then descending,
 // and checks both against want (in the node's order).
-func walkPages(t *testing.T, h http.Handler, path string, count int, want []string) {
+func walkMempoolPages(t *testing.T, h http.Handler, path string, count int, want []string) {
 	t.Helper()
 	sep := "?"
 	if strings.Contains(path, "?") {
@@ -98,7 +87,7 @@ func TestBlockfrostMempoolLists(t *testing.T) {
 				t.Errorf("/mempool: %v, want %v", got, w.hashes)
 			}
 			for _, count := range []int{1, 5, 26, 100} {
-				walkPages(t, h, "/mempool", count, w.hashes)
+				walkMempoolPages(t, h, "/mempool", count, w.hashes)
 			}
 			if got := bfHashes(t, h, "/mempool?count=5&page=21474836"); len(got) != 0 {
 				t.Errorf("the last page there is: %v", got)
@@ -113,7 +102,7 @@ func TestBlockfrostMempoolLists(t *testing.T) {
 			byAddress[byron] = []string{w.vectors[0].Hash}
 			for addr, want := range byAddress {
 				for _, count := range []int{1, 2, 100} {
-					walkPages(t, h, "/mempool/addresses/"+addr, count, want)
+					walkMempoolPages(t, h, "/mempool/addresses/"+addr, count, want)
 				}
 			}
 			// Upper-case bech32 is the same address.

@@ -52,7 +52,7 @@ func TestLayoutsRefuseWhatTheyLack(t *testing.T) {
 	} {
 		t.Run(tc.layout, func(t *testing.T) {
 			s, db := layoutServer(t, tc.variant)
-			if got := db.Caps.LayoutName(); got != tc.layout {
+			if got := capsOf(db).LayoutName(); got != tc.layout {
 				t.Errorf("layout %q, want %q", got, tc.layout)
 			}
 			if r := get(t, s, "/v1/health"); !strings.Contains(string(r.Raw), `"layout":"`+tc.layout+`"`) {

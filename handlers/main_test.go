@@ -95,14 +95,21 @@ func seededChains(t testing.TB) []*testChain {
 	return chains
 }
 
+// capsOf is what capability detection found on a DB the test opened
+// (Open waits for it).
+func capsOf(db *dbsync.DB) dbsync.Capabilities {
+	c, _ := db.Capabilities()
+	return c
+}
+
 func openTestChain(mode chaingen.Mode, dsn string, manifest *chaingen.Manifest) (*testChain, error) {
 	db, err := testdb.OpenDBSync(dsn)
 	if err != nil {
 		return nil, err
 	}
-	if db.Caps.UTxOMode != dbsync.UTxOMode(mode) {
+	if capsOf(db).UTxOMode != dbsync.UTxOMode(mode) {
 		db.Close()
-		return nil, fmt.Errorf("seeded %s database detected as %s", mode, db.Caps.UTxOMode)
+		return nil, fmt.Errorf("seeded %s database detected as %s", mode, capsOf(db).UTxOMode)
 	}
 	raw, err := sqlx.Open("postgres", dsn)
 	if err != nil {

@@ -1,5 +1,7 @@
-// Package blocks reads blocks as Blockfrost's block routes describe them
-// (one block by hash or number, the latest): one statement per answer.
+// Package blocks reads blocks as Blockfrost's block routes describe them:
+// one block (by hash, number, slot or epoch slot, or the latest), the
+// blocks before and after one (order.go), and a block's transactions and
+// the addresses they touched (txs.go).
 package blocks
 
 import (
@@ -33,35 +35,48 @@ type Block struct {
 	OpCertCounter *string   `db:"op_cert_counter"`
 	Previous      *string   `db:"previous_block"`
 	Next          *string   `db:"next_block"`
-	TipHeight     int64     `db:"tip_block_no"`
+	// BaseHeight is the height the block counts its confirmations from:
+	// its own, else (a block without one) its parent's, else 0.
+	BaseHeight int64 `db:"base_no"`
+	TipHeight  int64 `db:"tip_block_no"`
 }
 
-// Confirmations is how many blocks were added on top of the block (0 for the tip).
+// Confirmations is how many blocks were added on top of the block (0 for
+// the tip), as Blockfrost counts them: a block without a height (a Byron
+// epoch boundary) has its parent's.
 func (b Block) Confirmations() int64 {
-	if b.Height == nil {
-		return 0
-	}
-	return max(b.TipHeight-*b.Height, 0)
+	return max(b.TipHeight-b.BaseHeight, 0)
 }
 
 // ByHash returns the block with the hash, or dbsync.ErrNotFound.
 func ByHash(ctx context.Context, db *dbsync.DB, hash []byte) (Block, error) {
-	return blockBy(ctx, db, hash, nil)
+	return blockBy(ctx, db, hash, nil, nil, nil)
 }
 
 // ByNumber returns the block of that height, or dbsync.ErrNotFound.
 func ByNumber(ctx context.Context, db *dbsync.DB, n int64) (Block, error) {
-	return blockBy(ctx, db, nil, &n)
+	return blockBy(ctx, db, nil, &n, nil, nil)
+}
+
+// BySlot returns the block in the absolute slot, or dbsync.ErrNotFound.
+func BySlot(ctx context.Context, db *dbsync.DB, slot int64) (Block, error) {
+	return blockBy(ctx, db, nil, nil, &slot, nil)
+}
+
+// ByEpochSlot returns the block in the slot of the epoch, or
+// dbsync.ErrNotFound.
+func ByEpochSlot(ctx context.Context, db *dbsync.DB, epoch, slot int64) (Block, error) {
+	return blockBy(ctx, db, nil, nil, &slot, &epoch)
 }
 
 // Latest returns the newest block, or dbsync.ErrNotFound on an empty chain.
 func Latest(ctx context.Context, db *dbsync.DB) (Block, error) {
-	return blockBy(ctx, db, nil, nil)
+	return blockBy(ctx, db, nil, nil, nil, nil)
 }
 
-func blockBy(ctx context.Context, db *dbsync.DB, hash []byte, number *int64) (Block, error) {
+func blockBy(ctx context.Context, db *dbsync.DB, hash []byte, number, slot, epoch *int64) (Block, error) {
 	var b Block
-	err := db.Reader().Get(ctx, &b, sqlBlockBy, hash, number)
+	err := db.Reader().Get(ctx, &b, sqlBlockBy, hash, number, slot, epoch)
 	if err != nil {
 		err = engine.Classify(err)
 		if errors.Is(err, dbsync.ErrNotFound) {

@@ -42,11 +42,10 @@ const (
 )
 
 // Options tune an Engine; zero fields take the defaults.
+// What capability detection finds is read with Capabilities, never handed
+// to a callback: it arrives on the engine's goroutine while requests run.
 type Options struct {
 	ServerOptions
-	// OnReady is called once, with what capability detection found on the
-	// primary, before the engine serves its first read.
-	OnReady func(Capabilities)
 }
 
 // ServerOptions tune how an Engine uses its servers (package dbsync's

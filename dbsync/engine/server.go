@@ -236,9 +236,6 @@ func (e *Engine) prepareServer(ctx context.Context, p *pool, primary bool) error
 			return fmt.Errorf("%w: %v", ErrUnsupported, err)
 		}
 		e.caps, e.layout = caps, caps.Layout()
-		if e.opts.OnReady != nil {
-			e.opts.OnReady(caps)
-		}
 	}
 	if err := p.prepareAll(ctx, e.layout); err != nil {
 		return err
@@ -359,8 +356,8 @@ func (e *Engine) Serving() bool {
 func (e *Engine) Queued() int { return int(e.primary.gate.waiting()) }
 
 // Capabilities returns what detection found on the primary, and false
-// while it has not run yet (degraded start): callers must not read Caps
-// before.
+// while it has not run yet (degraded start). e.caps is written once,
+// before ready is set, so a caller that sees ready sees them whole.
 func (e *Engine) Capabilities() (Capabilities, bool) {
 	if !e.ready.Load() {
 		return Capabilities{}, false

@@ -46,7 +46,7 @@ const firstRowsExpected = 16
 // when it cannot: a cursor page, or an address with more outputs, which
 // the caller then reads with Page in a snapshot. The answer is Page's.
 func (h *Engine) FirstPage(ctx context.Context, r engine.Reader, addr string, q Query) (page Page[TxRef], ok bool, err error) {
-	if q.FromSlot != nil || h.opts.SmallOutputs <= 0 || q.Limit < 1 {
+	if q.FromSlot != nil || q.Within != nil || h.opts.SmallOutputs <= 0 || q.Limit < 1 {
 		return page, false, nil
 	}
 	rows, err := engine.Rows[firstRow](ctx, r, min(q.Limit+2, firstRowsExpected), h.eng.For(sqlTxHistoryFirst), addr, int64(h.opts.SmallOutputs), q.Offset, q.Limit+1, q.Ascending)

@@ -39,6 +39,12 @@ type Query struct {
 	Offset    int    // transactions to skip after the cursor
 	FromSlot  *int64 // cursor: at or before this slot (newest first), at or after it (oldest first)
 	Ascending bool   // oldest first
+	// Within bounds an offset page to the transactions whose ids lie in
+	// [Within[0], Within[1]) (Blockfrost's from/to block ranges): a plain
+	// window over that part of the history. Such a page walks from the
+	// range's end, without anchors or the memo, and its Total is 0 (not
+	// counted).
+	Within *[2]int64
 }
 
 // Page is one page of an address's history in the snapshot of engine.Tip.
@@ -138,13 +144,19 @@ func (h *Engine) Page(ctx context.Context, tx *engine.Snapshot, addr string, q Q
 		}
 	}
 	w.lo = max(w.lo, *head.FirstID)
+	if q.Within != nil {
+		w.lo, w.hi = max(w.lo, q.Within[0]), min(w.hi, q.Within[1])
+	}
 	if head.Outputs < int64(h.opts.SmallOutputs) {
 		w.total = new(int64)
 		*w.total = -1
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
-		if err != nil || *w.total >= 0 {
-			page.Total = *w.total
+		if err != nil || q.Within != nil {
 			return page, err
+		}
+		if *w.total >= 0 {
+			page.Total = *w.total
+			return page, nil
 		}
 		// Every read came back empty (an offset or cursor past the end):
 		// the address's first transaction brings the count along.
@@ -161,12 +173,12 @@ func (h *Engine) Page(ctx context.Context, tx *engine.Snapshot, addr string, q Q
 		}
 	}
 	err = h.withCustomPlans(ctx, tx, dense, func() error {
-		if q.FromSlot == nil && int64(q.Offset) >= h.anchors.minSkip() {
+		if q.FromSlot == nil && q.Within == nil && int64(q.Offset) >= h.anchors.minSkip() {
 			return h.anchoredPage(ctx, tx, w, q, counter, &page)
 		}
 		var err error
 		page.Items, page.NextCursor, err = w.page(ctx, q.Offset, q.Limit, q.FromSlot != nil)
-		if err != nil {
+		if err != nil || q.Within != nil {
 			return err
 		}
 		page.Total, err = h.historyTotal(ctx, tx, w.addr, q, page, counter)

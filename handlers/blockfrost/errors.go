@@ -30,6 +30,19 @@ var (
 	errEvaluateCBOR     = httpx.NewAPIError(http.StatusBadRequest, "Invalid cbor: must be a string, the transaction's CBOR in hex or base64")
 	errEvaluateUTxOs    = httpx.NewAPIError(http.StatusBadRequest, "Invalid additionalUtxoSet: must be an array of [TxIn, TxOut] pairs (Ogmios' additional UTxO set)")
 	errNoEvaluator      = httpx.NewAPIError(http.StatusNotImplemented, "Transaction evaluation is not available: syncgate has no Plutus script evaluator")
+	// An epoch is db-sync's word31 (as Blockfrost bounds it), a slot any
+	// non-negative 64-bit integer, a slot within an epoch a word31.
+	errEpochNumber = httpx.ErrInvalidParam("number", "must be an integer from 0 to 2147483647")
+	errEpochInPath = httpx.ErrInvalidParam("epoch_number", "must be an integer from 0 to 2147483647")
+	errSlotNumber  = httpx.ErrInvalidParam("slot_number", "must be a non-negative integer")
+	errEpochSlot   = httpx.ErrInvalidParam("slot_number", "must be an integer from 0 to 2147483647")
+	// Addresses and scripts.
+	errAddress           = httpx.NewAPIError(400, "Invalid address: expected a payment address of this network (bech32 or Byron base58) or a payment credential (addr_vkh1… or script1…)")
+	errAsset             = httpx.NewAPIError(400, "Invalid asset: expected a policy id (56 hex characters) followed by an asset name (0 to 64 hex characters)")
+	errCredentialHistory = httpx.NewAPIError(400, "Invalid address: a transaction history is read by address; a payment credential (addr_vkh1…, script1…) is not accepted here")
+	errFromAfterTo       = httpx.NewAPIError(400, "Invalid from/to: from must not come after to")
+	errScriptHash        = httpx.NewAPIError(400, "Invalid script_hash: expected 56 hex characters")
+	errDatumHash         = httpx.NewAPIError(400, "Invalid datum_hash: expected 64 hex characters")
 )
 
 // ErrMempoolFull is Blockfrost's 425: the node has no room for the

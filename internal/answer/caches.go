@@ -75,11 +75,20 @@ type caches struct {
 	// Answers of another dialect (Blockfrost's, internal/answer/blockfrost)
 	// under the tip: dialect:<network>:<tip hash>:<dialect>:<route>:<parameters…>
 	dialect *cache.Cache[[]byte]
-	// Their answers about one transaction kept across tips while its block
-	// stays on the chain (dialect_tx.go):
-	// dialectkept:<network>:<dialect>:<route>:<tx hash>, the value
-	// [<height>,"<block hash>",<answer read at that block>].
+	// Their answers kept across tips (kept.go): about one transaction while
+	// its block stays on the chain (dialect_tx.go), about an address or a
+	// payment credential while no block touches it (dialect_kept.go), and
+	// their short lists (dialect_list.go):
+	// dialectkept:<network>:<dialect>:<route>:<tx hash or parameters…>,
+	// the value [<height>,"<block hash>",<answer read at that block>].
 	dialectKept *cache.Cache[[]byte]
+	// A fact that is final for an epoch, for another dialect's answers
+	// (dialect_chain.go): epochfact:<network>:<name>:<epoch>
+	epochFact *cache.Cache[[]byte]
+	// Their lists under the tip, in blocks of listBlock items
+	// (dialect_list.go): dialectlist:<network>:<tip hash>:<dialect>:<route>:<parameters…>:<block>,
+	// block 0 [<items in the list>,[<items>]], the others [<items>].
+	dialectList *cache.Cache[[]byte]
 	// Their gzip copies (lists in segments only, utxo_gzip.go), same keys:
 	// utxosgz:<network>:<tip hash>:<address|stake|credential>:<id>
 	utxosGzip *cache.Segments
@@ -139,5 +148,7 @@ func newCaches(rc *cache.Client, sp *spool.Spool, segmentSize int, admit *cache.
 		utxosGzip:      cache.NewSegments(rc, "utxosgz", utxoCacheTTL, segmentSize).WithSpool(sp),
 		dialect:        underTip("dialect", cache.Options{TTL: dialectCacheTTL, NotFound: ErrNotFound, NegativeTTL: NotFoundTTL, Admit: admit}),
 		dialectKept:    underTip("dialectkept", cache.Options{TTL: txCacheTTL, Admit: admit}),
+		epochFact:      cache.NewRawJSON(rc, "epochfact", cache.Options{TTL: epochFactTTL}),
+		dialectList:    underTip("dialectlist", cache.Options{TTL: utxoCacheTTL}),
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/answer/wire"
+	"github.com/syncgate/syncgate/internal/cardano"
 )
 
 // epochParamsTTL is how long an epoch's parameters are kept: they never
@@ -100,23 +101,48 @@ type epochParamsData struct {
 
 // EpochParameters answers GET /v1/epochs/:epoch/parameters (latest false)
 // and GET /v1/epochs/latest/parameters (latest true: the tip's epoch).
+// The envelope's last_updated is the tip of this request (read with the
+// epoch bound, at most dbsync.RecentTipMaxAge old), so a cached answer
+// is only the data (epochParams).
+func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int64, latest bool) ([]byte, error) {
+	data, pos, err := s.epochParams(ctx, db, epoch, latest, false)
+	if err != nil {
+		return nil, err
+	}
+	lu := lastUpdatedOf(pos.Tip)
+	return wire.AppendEnvelope(nil, func(b []byte) []byte { return append(b, data...) }, nil, &lu), nil
+}
+
+// BlockfrostEpochParameters answers Blockfrost's /epochs/{number}/parameters
+// and /epochs/latest/parameters from the same row and the same rules as
+// EpochParameters: the data object alone (with the newline every dialect
+// answer ends with), cost_models by parameter name
+// (cardano.CostModelNames), cached beside /v1's.
+func (s *Service) BlockfrostEpochParameters(ctx context.Context, db *dbsync.DB, epoch int64, latest bool) ([]byte, error) {
+	data, _, err := s.epochParams(ctx, db, epoch, latest, true)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(make([]byte, 0, len(data)+1), data...), '\n'), nil
+}
+
+// epochParams is the data object of an epoch's parameters (named: cost
+// models by parameter name, Blockfrost's cost_models) with the position
+// the epoch was bounded by.
 //
 // The data is cached per network and epoch: a past epoch's key is its
 // number alone; the current and next epochs' keys also name the tip's
-// epoch, so a 404 for the next epoch ends when that epoch begins. The
-// envelope's last_updated is the tip of this request (read with the
-// epoch bound, at most dbsync.RecentTipMaxAge old), so a cached answer
-// is only the data.
-func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int64, latest bool) ([]byte, error) {
+// epoch, so a 404 for the next epoch ends when that epoch begins.
+func (s *Service) epochParams(ctx context.Context, db *dbsync.DB, epoch int64, latest, named bool) ([]byte, dbsync.ChainPosition, error) {
 	// One server reads the bound and the row, at the request's tip (see
 	// byTip): its min_slot is waited for and its headers name that tip.
 	db, _, err := s.readAt(ctx, db)
 	if waitFailed(ctx, err) {
-		return nil, err
+		return nil, dbsync.ChainPosition{}, err
 	}
 	pos, err := db.RecentPosition(ctx)
 	if err != nil {
-		return nil, err
+		return nil, pos, err
 	}
 	var cur int64
 	if pos.EpochNo != nil {
@@ -125,7 +151,7 @@ func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int6
 	if latest {
 		epoch = cur
 	} else if epoch > cur+1 {
-		return nil, &EpochOutOfRangeError{Max: cur + 1}
+		return nil, pos, &EpochOutOfRangeError{Max: cur + 1}
 	}
 	key := db.Network.Name + ":" + strconv.FormatInt(epoch, 10)
 	switch {
@@ -133,6 +159,9 @@ func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int6
 		key = db.Network.Name + ":latest:at:" + strconv.FormatInt(cur, 10)
 	case epoch >= cur:
 		key += ":at:" + strconv.FormatInt(cur, 10)
+	}
+	if named {
+		key = "bf:" + key
 	}
 	data, err := s.caches.epochParams.GetTTL(ctx, key, func(ctx context.Context) ([]byte, time.Duration, error) {
 		p, err := db.EpochParamsAtOrBefore(ctx, epoch)
@@ -149,18 +178,15 @@ func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int6
 			}
 			ttl = epochParamsPendingTTL
 		}
-		b, err := epochParamsJSON(p)
+		b, err := epochParamsJSON(p, named)
 		return b, ttl, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	lu := lastUpdatedOf(pos.Tip)
-	return wire.AppendEnvelope(nil, func(b []byte) []byte { return append(b, data...) }, nil, &lu), nil
+	return data, pos, err
 }
 
-// epochParamsJSON is the data object of an epoch's parameters.
-func epochParamsJSON(p dbsync.EpochParams) ([]byte, error) {
+// epochParamsJSON is the data object of an epoch's parameters; named
+// gives cost_models by parameter name (namedCostModels), else as stored.
+func epochParamsJSON(p dbsync.EpochParams, named bool) ([]byte, error) {
 	d := epochParamsData{
 		Epoch: p.Epoch, MinFeeA: p.MinFeeA, MinFeeB: p.MinFeeB,
 		MaxBlockSize: p.MaxBlockSize, MaxTxSize: p.MaxTxSize, MaxBlockHeaderSize: p.MaxBlockHeaderSize,
@@ -195,6 +221,11 @@ func epochParamsJSON(p dbsync.EpochParams) ([]byte, error) {
 	var err error
 	if d.CostModels, d.CostModelsRaw, err = costModelsJSON(p.CostModels); err != nil {
 		return nil, fmt.Errorf("epoch %d cost models: %w", p.Epoch, err)
+	}
+	if named {
+		if d.CostModels, err = namedCostModels(d.CostModelsRaw); err != nil {
+			return nil, fmt.Errorf("epoch %d cost models: %w", p.Epoch, err)
+		}
 	}
 	b, err := wire.Encode(d)
 	return bytes.TrimRight(b, "\n"), err
@@ -251,4 +282,43 @@ func costModelsJSON(stored *string) (named, raw json.RawMessage, err error) {
 	}
 	out = append(out, '}')
 	return json.RawMessage(*stored), out, nil
+}
+
+// namedCostModels is cost_models_raw with each language's costs as an
+// object by parameter name, in the ledger's order (Blockfrost's
+// cost_models). A cost beyond the names known for its language (a later
+// protocol version's, or a language without names) is named by its
+// position.
+func namedCostModels(raw json.RawMessage) (json.RawMessage, error) {
+	var langs map[string][]json.RawMessage
+	if err := json.Unmarshal(raw, &langs); err != nil || langs == nil {
+		return raw, err
+	}
+	names := make([]string, 0, len(langs))
+	for l := range langs {
+		names = append(names, l)
+	}
+	slices.Sort(names)
+	out := []byte{'{'}
+	for i, l := range names {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		lang, _ := json.Marshal(l)
+		out = append(append(out, lang...), ':', '{')
+		known := cardano.CostModelNames(l)
+		for j, cost := range langs[l] {
+			if j > 0 {
+				out = append(out, ',')
+			}
+			name := strconv.Itoa(j)
+			if j < len(known) {
+				name = known[j]
+			}
+			out = strconv.AppendQuote(out, name) // ASCII: JSON's quoting too
+			out = append(append(out, ':'), cost...)
+		}
+		out = append(out, '}')
+	}
+	return append(out, '}'), nil
 }

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,7 +56,7 @@ func TestEpochParamsJSON(t *testing.T) {
 			"price_step": `0.0000721`, "pvtpp_security_group": `0.51`, "pvt_p_p_security_group": `0.51`,
 			"drep_deposit": `"500000000"`, "cost_models": `{"PlutusV3":[1]}`, "cost_models_raw": `{"PlutusV3":[1]}`}},
 	} {
-		b, err := epochParamsJSON(tc.p)
+		b, err := epochParamsJSON(tc.p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,5 +75,35 @@ func TestEpochParamsJSON(t *testing.T) {
 				t.Errorf("epoch %d: %s = %s, want %s", tc.p.Epoch, k, got[k], w)
 			}
 		}
+	}
+}
+
+// TestNamedCostModels: each cost under its parameter's name in the
+// ledger's order, costs beyond the known names under their position,
+// languages in name order.
+func TestNamedCostModels(t *testing.T) {
+	v1 := make([]string, 167)
+	for i := range v1 {
+		v1[i] = strconv.Itoa(i * 10)
+	}
+	raw := `{"PlutusV9":[7],"PlutusV1":[` + strings.Join(v1, ",") + `]}`
+	got, err := namedCostModels(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named map[string]map[string]json.Number
+	if err := json.Unmarshal(got, &named); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if len(named["PlutusV1"]) != 167 || named["PlutusV1"]["addInteger-cpu-arguments-intercept"] != "0" ||
+		named["PlutusV1"]["verifyEd25519Signature-memory-arguments"] != "1650" || named["PlutusV1"]["166"] != "1660" ||
+		named["PlutusV9"]["0"] != "7" {
+		t.Fatalf("named cost models: %s", got)
+	}
+	if !strings.HasPrefix(string(got), `{"PlutusV1":{"addInteger-cpu-arguments-intercept":0,"addInteger-cpu-arguments-slope":10,`) {
+		t.Fatalf("not in the ledger's order: %.120s", got)
+	}
+	if got, err := namedCostModels(json.RawMessage(`null`)); err != nil || string(got) != "null" {
+		t.Fatalf("null: %s %v", got, err)
 	}
 }

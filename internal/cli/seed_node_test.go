@@ -98,7 +98,11 @@ func TestSeedFollowNodeSocket(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the submitted transaction never reached a block")
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case err := <-done: // the follower stopped before writing it
+			t.Fatalf("seed --follow stopped before the submitted transaction reached a block: %v", err)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -38,9 +38,9 @@ type demoChain struct {
 	addrTable bool
 }
 
-// newDemoChain seeds a fresh chain in layout v. The database gets db-sync's
-// tx_cbor and extra_key_witness tables (db-sync's DDL), which chaingen's
-// schema leaves out, so the follower writes them.
+// newDemoChain seeds a fresh chain in layout v (chaingen creates every
+// db-sync relation, tx_cbor and extra_key_witness included, so the
+// follower writes a submitted transaction's CBOR and signers).
 func newDemoChain(t *testing.T, v chaingen.Variant) *demoChain {
 	t.Helper()
 	testdb.RequireServices(t)
@@ -55,14 +55,6 @@ func newDemoChain(t *testing.T, v chaingen.Variant) *demoChain {
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := t.Context()
-	for _, ddl := range []string{
-		`CREATE TABLE tx_cbor (id bigserial PRIMARY KEY, tx_id bigint NOT NULL, bytes bytea NOT NULL)`,
-		`CREATE TABLE extra_key_witness (id bigserial PRIMARY KEY, hash hash28type NOT NULL, tx_id bigint NOT NULL)`,
-	} {
-		if _, err := db.ExecContext(ctx, ddl); err != nil {
-			t.Fatal(err)
-		}
-	}
 	w, err := chaingen.FundDemoWallet(ctx, db, m)
 	if err != nil {
 		t.Fatal(err)

@@ -1,43 +1,33 @@
--- block_by: one block as Blockfrost describes it (/blocks/{hash_or_number}, /blocks/latest):
--- by hash ($1 bytea, 32 bytes), else by number ($2 bigint), else (both NULL) the latest block;
--- with the tip's block_no (confirmations), the slot leader's pool id (bech32 view, else the
--- leader's description), the sums of its transactions' outputs and fees, and the hashes of the
--- blocks before and after it. No row when no such block.
--- Indexes: unique_block (hash); idx_block_block_no; idx_block_slot_no (latest, the tip);
--- idx_tx_block_id (sums); block_pkey (previous); idx_block_previous_id (next).
+-- block_by: one block as Blockfrost describes it (fragments.sql block_content):
+-- by hash ($1 bytea, 32 bytes); else by number ($2 bigint); else by slot ($3
+-- bigint, $4 NULL); else by epoch and slot within it ($4 int, $3 the epoch
+-- slot); else (all NULL) the latest block. A slot holding a block without a
+-- height beside one with (a Byron epoch boundary) answers the one with.
+-- No row when no such block.
+-- Indexes: unique_block (hash); idx_block_block_no (number, the tip's
+-- height); idx_block_slot_no (slot; latest; the epoch's slot, found from the
+-- epoch's first slot, read off one block of it through idx_block_epoch_no);
+-- then block_content's.
 WITH tip AS (
-  SELECT b.block_no FROM block b WHERE b.slot_no IS NOT NULL ORDER BY b.slot_no DESC LIMIT 1
+  {{template "tip_height"}}
 ), target AS (
   (SELECT b.* FROM block b WHERE $1::bytea IS NOT NULL AND b.hash = $1::bytea)
   UNION ALL
   (SELECT b.* FROM block b WHERE $1::bytea IS NULL AND $2::bigint IS NOT NULL AND b.block_no = $2::bigint LIMIT 1)
   UNION ALL
-  (SELECT b.* FROM block b WHERE $1::bytea IS NULL AND $2::bigint IS NULL AND b.slot_no IS NOT NULL
+  (SELECT b.* FROM block b
+   WHERE $1::bytea IS NULL AND $2::bigint IS NULL AND $3::bigint IS NOT NULL AND $4::int IS NULL AND b.slot_no = $3::bigint
+   ORDER BY b.block_no NULLS LAST LIMIT 1)
+  UNION ALL
+  (SELECT b.* FROM block b
+   WHERE $1::bytea IS NULL AND $2::bigint IS NULL AND $4::int IS NOT NULL
+     AND b.slot_no = (SELECT e.slot_no - e.epoch_slot_no FROM block e
+                      WHERE e.epoch_no = $4::int AND e.slot_no IS NOT NULL LIMIT 1) + $3::bigint
+     AND b.epoch_no = $4::int AND b.epoch_slot_no = $3::bigint
+   ORDER BY b.block_no NULLS LAST LIMIT 1)
+  UNION ALL
+  (SELECT b.* FROM block b
+   WHERE $1::bytea IS NULL AND $2::bigint IS NULL AND $3::bigint IS NULL AND $4::int IS NULL AND b.slot_no IS NOT NULL
    ORDER BY b.slot_no DESC LIMIT 1)
 )
-SELECT
-  b.id,
-  b.time,
-  b.block_no,
-  encode(b.hash, 'hex') AS hash,
-  b.slot_no,
-  b.epoch_no,
-  b.epoch_slot_no,
-  COALESCE(ph.view, sl.description) AS slot_leader,
-  b.size,
-  b.tx_count,
-  s.output::text AS output,
-  s.fees::text AS fees,
-  b.vrf_key,
-  b.op_cert,
-  b.op_cert_counter::text AS op_cert_counter,
-  encode(p.hash, 'hex') AS previous_block,
-  (SELECT encode(n.hash, 'hex') FROM block n WHERE n.previous_id = b.id LIMIT 1) AS next_block,
-  COALESCE((SELECT tip.block_no FROM tip), 0) AS tip_block_no
-FROM target b
-JOIN slot_leader sl ON sl.id = b.slot_leader_id
-LEFT JOIN pool_hash ph ON ph.id = sl.pool_hash_id
-LEFT JOIN block p ON p.id = b.previous_id
-LEFT JOIN LATERAL (
-  SELECT sum(t.out_sum) AS output, sum(t.fee) AS fees FROM tx t WHERE t.block_id = b.id
-) s ON true
+{{template "block_content"}}

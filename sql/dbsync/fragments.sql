@@ -44,7 +44,12 @@ JOIN tx src ON src.id = i.tx_out_id
 {{- /* utxo_rows: one row per unspent output o in chain order, with its tx
    and block and its native assets (output_assets), so a chunk is one
    statement and a short list needs no snapshot (dbsync/utxo.go); the
-   caller adds WHERE (which outputs) and the keyset. */}}
+   caller adds WHERE (which outputs) and the keyset. With the parameter
+   Scripts, also the output's inline datum (CBOR hex) and the hash of its
+   reference script, each a probe by id (datum_pkey, script_pkey) taken
+   only where the id is set; without it both are NULL, so a listing that
+   shows neither (/v1's) reads no datum bytes. The unspent-output index
+   keys outputs only: its layouts read these rows from tx_out by id too. */}}
 {{define "utxo_rows" -}}
 SELECT
   o.id AS tx_out_id,
@@ -57,7 +62,14 @@ SELECT
   CASE WHEN {{hasScript "o"}} THEN encode({{paymentCred "o"}}, 'hex') END AS script_hash,
   COALESCE(b.slot_no, 0) AS slot_no,
   encode(b.hash, 'hex') AS block_hash,
-  {{template "output_assets" "o"}} AS assets
+  {{template "output_assets" "o"}} AS assets,
+{{- if index . "Scripts"}}
+  CASE WHEN o.inline_datum_id IS NOT NULL THEN (SELECT encode(d.bytes, 'hex') FROM datum d WHERE d.id = o.inline_datum_id) END AS inline_datum,
+  CASE WHEN o.reference_script_id IS NOT NULL THEN (SELECT encode(s.hash, 'hex') FROM script s WHERE s.id = o.reference_script_id) END AS reference_script_hash
+{{- else}}
+  NULL::text AS inline_datum,
+  NULL::text AS reference_script_hash
+{{- end}}
 FROM tx_out o
 {{joinAddress "o"}}
 JOIN tx t ON t.id = o.tx_id
@@ -449,4 +461,45 @@ LIMIT 1
 JOIN ids i ON i.id = o.id
 ORDER BY i.tx_id, i.index
 LIMIT $4
+{{- end}}
+
+{{- /* block_content: Blockfrost's block_content of each row of the CTE
+   target (blocks), with the CTE tip (the newest block's block_no, for
+   confirmations): the slot leader's pool id (bech32 view, else the
+   leader's description), the sums of the block's transactions' outputs
+   and fees, the blocks before and after it, and base_no, the height a
+   block without one counts its confirmations from (its parent's, else 0).
+   Indexes: slot_leader_pkey, pool_hash_pkey, block_pkey (parent),
+   idx_tx_block_id (sums), idx_block_previous_id (child). */}}
+{{define "block_content" -}}
+SELECT
+  b.id,
+  b.time,
+  b.block_no,
+  encode(b.hash, 'hex') AS hash,
+  b.slot_no,
+  b.epoch_no,
+  b.epoch_slot_no,
+  COALESCE(ph.view, sl.description) AS slot_leader,
+  b.size,
+  b.tx_count,
+  s.output::text AS output,
+  s.fees::text AS fees,
+  b.vrf_key,
+  encode(b.op_cert, 'hex') AS op_cert,
+  b.op_cert_counter::text AS op_cert_counter,
+  encode(p.hash, 'hex') AS previous_block,
+  (SELECT encode(n.hash, 'hex') FROM block n WHERE n.previous_id = b.id ORDER BY n.id LIMIT 1) AS next_block,
+  COALESCE(b.block_no, p.block_no, 0) AS base_no,
+  COALESCE((SELECT tip.block_no FROM tip), 0) AS tip_block_no
+FROM target b
+JOIN slot_leader sl ON sl.id = b.slot_leader_id
+LEFT JOIN pool_hash ph ON ph.id = sl.pool_hash_id
+LEFT JOIN block p ON p.id = b.previous_id
+LEFT JOIN LATERAL (
+  SELECT sum(t.out_sum) AS output, sum(t.fee) AS fees FROM tx t WHERE t.block_id = b.id
+) s ON true
+{{- end}}
+{{define "tip_height" -}}
+SELECT b.block_no FROM block b WHERE b.block_no IS NOT NULL ORDER BY b.block_no DESC LIMIT 1
 {{- end}}

@@ -89,7 +89,7 @@ func convert(bf map[string]any, routes []string) (paths, schemas map[string]any,
 			pi = map[string]any{}
 			paths[ours] = pi
 		}
-		pi[strings.ToLower(method)] = operation(op, need, Extra[r])
+		pi[strings.ToLower(method)] = operation(op, need)
 	}
 	// The schemas reached, and the ones they reach.
 	for len(need) > 0 {
@@ -112,9 +112,8 @@ func convert(bf map[string]any, routes []string) (paths, schemas map[string]any,
 	return paths, schemas, nil
 }
 
-// operation is one Blockfrost operation as syncgate documents it, with
-// the extra error statuses it may answer.
-func operation(op map[string]any, need map[string]bool, extra []string) map[string]any {
+// operation is one Blockfrost operation as syncgate documents it.
+func operation(op map[string]any, need map[string]bool) map[string]any {
 	out := map[string]any{"tags": []any{"blockfrost"}, "security": []any{map[string]any{"projectId": []any{}}}}
 	for _, k := range []string{"summary", "description", "operationId", "parameters", "requestBody"} {
 		if v, ok := op[k]; ok {
@@ -133,7 +132,7 @@ func operation(op map[string]any, need map[string]bool, extra []string) map[stri
 		}
 		responses[code] = map[string]any{"$ref": "#/components/responses/BlockfrostError"}
 	}
-	for _, code := range append([]string{"400", "402", "403", "404", "413", "425", "429", "500", "501", "503", "504"}, extra...) {
+	for _, code := range []string{"400", "402", "403", "404", "413", "425", "429", "500", "501", "503", "504"} {
 		if _, ok := responses[code]; !ok {
 			responses[code] = map[string]any{"$ref": "#/components/responses/BlockfrostError"}
 		}

@@ -27,12 +27,3 @@ var Routes = []string{
 	"GET /mempool", "GET /mempool/{hash}", "GET /mempool/addresses/{address}",
 	"GET /utils/addresses/xpub/{xpub}/{role}/{index}", "POST /utils/txs/evaluate", "POST /utils/txs/evaluate/utxos",
 }
-
-// Extra are the error statuses a route answers beyond Blockfrost's own and
-// those any route may: transaction evaluation is refused with 501 (syncgate
-// has no Plutus evaluator) once the request is well formed, and a body
-// over the request limit is a 413.
-var Extra = map[string][]string{
-	"POST /utils/txs/evaluate":       {"413", "501"},
-	"POST /utils/txs/evaluate/utxos": {"413", "501"},
-}

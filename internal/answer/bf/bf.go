@@ -19,6 +19,8 @@ import (
 type Answers struct {
 	svc     *answer.Service
 	mempool mempoolMemo
+	// figures: the /network figures computed once an epoch (figures.go).
+	figures figureMemo
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -42,10 +42,27 @@ func blockOf(b blocks.Block) Block {
 	}
 }
 
-// BlockRef names a block by hash or by number (Blockfrost's {hash_or_number}).
+// BlockRef names a block by hash or by number (Blockfrost's
+// {hash_or_number}), or the latest block (Latest).
 type BlockRef struct {
 	Hash   []byte // 32 bytes, or nil
 	Number int64
+	Latest bool
+}
+
+// NewestBlock names the newest block (/blocks/latest/…).
+var NewestBlock = BlockRef{Latest: true}
+
+// store is the store's name for the block.
+func (r BlockRef) store() blocks.Ref {
+	switch {
+	case r.Latest:
+		return blocks.Ref{}
+	case r.Hash != nil:
+		return blocks.Ref{Hash: r.Hash}
+	}
+	n := r.Number
+	return blocks.Ref{Number: &n}
 }
 
 // ParseBlockRef reads a 64-hex block hash or a block number.
@@ -59,6 +76,9 @@ func ParseBlockRef(s string) (BlockRef, bool) {
 }
 
 func (r BlockRef) String() string {
+	if r.Latest {
+		return "latest"
+	}
 	if r.Hash != nil {
 		return hex.EncodeToString(r.Hash)
 	}
@@ -83,6 +103,23 @@ func (a *Answers) Block(ctx context.Context, db *dbsync.DB, ref BlockRef) ([]byt
 		} else {
 			b, err = blocks.ByNumber(ctx, db, ref.Number)
 		}
+		return blockOf(b), notFound(err)
+	})
+}
+
+// BlockInSlot answers /blocks/slot/{slot_number}.
+func (a *Answers) BlockInSlot(ctx context.Context, db *dbsync.DB, slot int64) ([]byte, error) {
+	return cached(ctx, a, db, "block", []string{"slot", strconv.FormatInt(slot, 10)}, func(ctx context.Context, db *dbsync.DB) (Block, error) {
+		b, err := blocks.BySlot(ctx, db, slot)
+		return blockOf(b), notFound(err)
+	})
+}
+
+// BlockInEpochSlot answers /blocks/epoch/{epoch_number}/slot/{slot_number}.
+func (a *Answers) BlockInEpochSlot(ctx context.Context, db *dbsync.DB, epoch, slot int64) ([]byte, error) {
+	params := []string{"epochslot", strconv.FormatInt(epoch, 10), strconv.FormatInt(slot, 10)}
+	return cached(ctx, a, db, "block", params, func(ctx context.Context, db *dbsync.DB) (Block, error) {
+		b, err := blocks.ByEpochSlot(ctx, db, epoch, slot)
 		return blockOf(b), notFound(err)
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -102,8 +101,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 	}()
 
-	cbors := map[int64][]byte{}
-	txs, err := f.addSubmitted(ctx, cbors)
+	txs, err := f.addSubmitted(ctx)
 	if err != nil {
 		return ev, err
 	}
@@ -119,8 +117,8 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 		txs = append(txs, tx)
 		included = append(included, p)
-		if len(p.CBOR) > 0 && f.hasTxCbor {
-			cbors[tx.ID] = p.CBOR
+		if len(p.CBOR) > 0 {
+			g.writeTxCbor(tx.ID, p.CBOR)
 		}
 	}
 	if f.opts.TxsPerBlock > 0 && f.v.Mode != ModeDisable {
@@ -150,7 +148,7 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		g.writeEpochState(epoch, blockID)
 	}
 
-	if err := f.writeBlock(ctx, t, prev.Epoch, epoch, boundary, f.building, cbors); err != nil {
+	if err := f.writeBlock(ctx, t, prev.Epoch, epoch, boundary, f.building); err != nil {
 		return ev, err
 	}
 	f.tip = ref
@@ -327,8 +325,7 @@ func (f *Follower) queryPots(ctx context.Context, e int) (potsRow, error) {
 // the block, its transactions and their outputs, assets and inputs; the
 // spent outputs' consumed_by_tx_id; the new epoch's pots and parameters;
 // then the sequences move past the ids used.
-func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch int, boundary bool, spends []spentOut,
-	cbors map[int64][]byte) error {
+func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch int, boundary bool, spends []spentOut) error {
 	conn, err := f.db.Conn(ctx)
 	if err != nil {
 		return followErr("connection", err)
@@ -409,14 +406,6 @@ func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch i
 					return err
 				}
 			}
-		}
-		for _, id := range slices.Sorted(maps.Keys(cbors)) {
-			if err := exec("tx_cbor", sqlFollowTxCbor, id, cbors[id]); err != nil {
-				return err
-			}
-		}
-		if err := f.writeSubmittedRows(ctx, exec); err != nil {
-			return err
 		}
 		if f.v.Schema == Schema136 {
 			if boundary {

@@ -34,7 +34,6 @@ var (
 	sqlFollowEpochUpsert  = sqlfiles.Compose("chaingen/follow_epoch_upsert.sql")
 	sqlFollowEpochStake   = sqlfiles.Must("chaingen/follow_epoch_stake.sql")
 	sqlFollowRewards      = sqlfiles.Must("chaingen/follow_rewards.sql")
-	sqlFollowTxCbor       = sqlfiles.Must("chaingen/follow_tx_cbor.sql")
 	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
 	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")
 	sqlRollbackPoint      = sqlfiles.Must("chaingen/follow_rollback_point.sql")
@@ -101,7 +100,6 @@ type Follower struct {
 
 	tip         BlockRef
 	leaders     []leaderRow
-	hasTxCbor   bool
 	txTables    []string
 	stmtAddr    string
 	stmtUTxOs   string
@@ -216,9 +214,6 @@ func NewFollower(ctx context.Context, db *sql.DB, opts FollowOptions) (*Follower
 	}
 	if err := f.loadLeaders(ctx); err != nil {
 		return nil, err
-	}
-	if f.hasTxCbor, err = tableExists(ctx, db, "tx_cbor"); err != nil {
-		return nil, followErr("tx_cbor", err)
 	}
 	rows, err := db.QueryContext(ctx, sqlRollbackTxTables)
 	if err != nil {

@@ -19,8 +19,9 @@ import (
 // transaction it reads in a block: tx (its real hash, fee, out_sum, size,
 // validity interval), tx_out (and address, stake_address rows it needs),
 // ma_tx_out (and multi_asset rows with CIP-14 fingerprints), tx_in or
-// consumed_by_tx_id, tx_metadata, tx_cbor and extra_key_witness where the
-// database has those tables. Only what demonode accepts is written: a
+// consumed_by_tx_id, tx_metadata, tx_cbor and extra_key_witness (rows of
+// the block's COPY tables, numbered by the generator's id counters like
+// the follower's own transactions'). Only what demonode accepts is written: a
 // transaction it cannot apply any more (an input gone, its TTL passed) is
 // dropped. With outputs disabled (the disable layout) none is included.
 type Submitted interface {
@@ -35,9 +36,8 @@ type Submitted interface {
 }
 
 var (
-	sqlFollowAssetID         = sqlfiles.Must("chaingen/follow_asset_id.sql")
-	sqlFollowExtraKeyWitness = sqlfiles.Must("chaingen/follow_extra_key_witness.sql")
-	_                        = sqlfiles.Must(fileFollowSubmittedInput)
+	sqlFollowAssetID = sqlfiles.Must("chaingen/follow_asset_id.sql")
+	_                = sqlfiles.Must(fileFollowSubmittedInput)
 )
 
 const fileFollowSubmittedInput = "chaingen/follow_submitted_input.sql"
@@ -49,25 +49,18 @@ type submittedBlock struct {
 	dropped  map[string]string
 	// outs: outputs submitted transactions of this block created, which
 	// later ones may spend.
-	outs      map[demonode.Input]input
-	witnesses []keyWitness
+	outs map[demonode.Input]input
 	// Stake and asset entries this block created: their rows exist only
 	// once it commits (submittedDone), else they are written again.
 	newStakes, newAssets []int32
 
 	stmtInput string
-	hasEKW    *bool // extra_key_witness exists
 	fund      *demoFunding
-}
-
-type keyWitness struct {
-	hash []byte
-	txID int64
 }
 
 // addSubmitted writes the submitted transactions (and a pending demo
 // funding) at the start of the block being built.
-func (f *Follower) addSubmitted(ctx context.Context, cbors map[int64][]byte) ([]FollowTx, error) {
+func (f *Follower) addSubmitted(ctx context.Context) ([]FollowTx, error) {
 	s := &f.sub
 	for _, k := range s.newStakes { // the previous block did not commit
 		f.g.stakes[k].id = 0
@@ -75,7 +68,7 @@ func (f *Follower) addSubmitted(ctx context.Context, cbors map[int64][]byte) ([]
 	for _, a := range s.newAssets {
 		f.g.assets[a].id = 0
 	}
-	s.included, s.dropped, s.witnesses, s.newStakes, s.newAssets = nil, map[string]string{}, nil, nil, nil
+	s.included, s.dropped, s.newStakes, s.newAssets = nil, map[string]string{}, nil, nil
 	s.outs = map[demonode.Input]input{}
 	var txs []FollowTx
 	if s.fund != nil {
@@ -95,7 +88,7 @@ func (f *Follower) addSubmitted(ctx context.Context, cbors map[int64][]byte) ([]
 		}
 	}
 	for _, raw := range f.opts.Submitted.Pending() {
-		tx, ok, err := f.writeSubmitted(ctx, raw, cbors)
+		tx, ok, err := f.writeSubmitted(ctx, raw)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +101,7 @@ func (f *Follower) addSubmitted(ctx context.Context, cbors map[int64][]byte) ([]
 
 // writeSubmitted writes one submitted transaction, or drops it (ok false)
 // when it cannot be applied at this block.
-func (f *Follower) writeSubmitted(ctx context.Context, raw []byte, cbors map[int64][]byte) (FollowTx, bool, error) {
+func (f *Follower) writeSubmitted(ctx context.Context, raw []byte) (FollowTx, bool, error) {
 	g, s := f.g, &f.sub
 	// The node decoded what it accepted: these cannot fail.
 	era, err := ledger.DetermineTransactionType(raw)
@@ -140,6 +133,9 @@ func (f *Follower) writeSubmitted(ctx context.Context, raw []byte, cbors map[int
 	g.ids.tx++
 	txID := g.ids.tx
 	g.curTxHash = tx.Hash[:]
+	// The follower's own payments may spend its outputs later: their CBOR
+	// names this hash.
+	g.recordTxHash(txID, g.curTxHash)
 	out := FollowTx{ID: txID, Hash: hash, Fee: tx.Fee, Pending: true}
 	var outSum uint64
 	for _, o := range tx.Outputs {
@@ -185,11 +181,9 @@ func (f *Follower) writeSubmitted(ctx context.Context, raw []byte, cbors map[int
 		g.ids.txMetadata++
 		g.t.txMetadata.int(g.ids.txMetadata).uint(m.Label).text(m.JSON).bytea(m.Bytes).int(txID).end()
 	}
+	g.writeTxCbor(txID, raw)
 	for _, h := range tx.RequiredSigners {
-		s.witnesses = append(s.witnesses, keyWitness{hash: append([]byte(nil), h[:]...), txID: txID})
-	}
-	if f.hasTxCbor {
-		cbors[txID] = raw
+		g.writeSigner(txID, append([]byte(nil), h[:]...))
 	}
 	s.included = append(s.included, hash)
 	return out, true, nil

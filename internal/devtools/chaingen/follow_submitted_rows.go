@@ -9,7 +9,7 @@ import (
 )
 
 // The rows a submitted transaction needs besides its own: the stake
-// addresses and native assets its outputs name, required signers.
+// addresses and native assets its outputs name.
 
 // receiver is the wallet of an output's address, with the stake_address
 // row its stake credential needs (db-sync adds one for every base
@@ -63,30 +63,4 @@ func (f *Follower) assetFor(ctx context.Context, policy [28]byte, name []byte) (
 		f.sub.newAssets = append(f.sub.newAssets, a)
 	}
 	return a, nil
-}
-
-// writeSubmittedRows writes, in the block's database transaction, the
-// rows that have no COPY table: required signers (extra_key_witness, where
-// db-sync keeps them).
-func (f *Follower) writeSubmittedRows(ctx context.Context, exec func(what, query string, args ...any) error) error {
-	s := &f.sub
-	if len(s.witnesses) == 0 {
-		return nil
-	}
-	if s.hasEKW == nil {
-		ok, err := tableExists(ctx, f.db, "extra_key_witness")
-		if err != nil {
-			return followErr("extra_key_witness", err)
-		}
-		s.hasEKW = &ok
-	}
-	if !*s.hasEKW {
-		return nil
-	}
-	for _, w := range s.witnesses {
-		if err := exec("extra_key_witness", sqlFollowExtraKeyWitness, w.hash, w.txID); err != nil {
-			return err
-		}
-	}
-	return nil
 }

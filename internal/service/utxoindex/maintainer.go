@@ -119,7 +119,8 @@ func (w *watch) tick(ctx context.Context) bool {
 		return true
 	}
 	if w.x == nil {
-		x, err := ForDB(w.conn, w.db.Caps, w.m.opts.Index)
+		caps, _ := w.db.Capabilities() // known once Ready
+		x, err := ForDB(w.conn, caps, w.m.opts.Index)
 		if errors.Is(err, ErrNotNeeded) {
 			return false
 		}

@@ -1,0 +1,356 @@
+package answer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/service/touched"
+)
+
+// Another dialect's lists paged by offset (Blockfrost's count and page
+// over an address's UTxOs): a client walks every page of a list, each a
+// request, so reading the whole list for each page would cost a list of n
+// items n/100 reads. A list read once is stored under the tip in blocks of
+// listBlock items (block 0 with the list's length), from which any page
+// is cut (at most two blocks a page); a short list about an address or a
+// payment credential is also kept across tips while no block touches it
+// (kept.go), as /v1's short UTxO lists are (utxo_kept.go).
+
+// listBlock is the items of one stored block: Blockfrost's largest page,
+// so a page of the default count is at most two blocks (one, oldest
+// first).
+const listBlock = 100
+
+// maxListWindow bounds the items a read holds for a page counted from the
+// newest end (whose place is known only at the list's end): deeper, the
+// list is stored and the page read back from its blocks.
+const maxListWindow = 10 * listBlock
+
+// keptListMaxBytes bounds a list kept across tips (one block, as /v1's
+// kept UTxO lists).
+const keptListMaxBytes = keptUTxOMaxBytes
+
+// DialectList is one list of another dialect's items.
+type DialectList struct {
+	// Params name the list in cache keys: the dialect's and the route's
+	// names first, then what selects the list (not the page).
+	Params []string
+	// About, when set, is the address or payment credential the list is
+	// about: a list of one block is then kept across tips.
+	About *Subject
+	// Each calls fn with the list's items in chain order, each one JSON
+	// value as sent, reading through db in one snapshot; an error from fn
+	// stops it and is returned.
+	Each func(ctx context.Context, db *dbsync.DB, fn func(item []byte) error) error
+}
+
+// ListPage selects a page: Count items after Offset, counted from the
+// oldest item, or from the newest when Desc (which also lists them
+// newest first).
+type ListPage struct {
+	Offset, Count int
+	Desc          bool
+}
+
+// DialectPage answers one page of the list as a JSON array (and a
+// newline), read at the request's tip (readAt).
+func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList, p ListPage) ([]byte, error) {
+	pinned, tip, err := s.readAt(ctx, db)
+	if err != nil {
+		if waitFailed(ctx, err) {
+			return nil, err
+		}
+		return readListPage(ctx, db, l, p, nil)
+	}
+	name := pinned.Network.Name + ":" + strings.Join(l.Params, ":")
+	var keep func(total int, head []byte)
+	// Any page of a short list comes from the one kept (Lucid asks for
+	// page 2 of every wallet to learn that page 1 was the last).
+	if l.About != nil {
+		b, k, hit := s.keptListPage(ctx, db, name, *l.About, p)
+		if hit {
+			return b, nil
+		}
+		keep = k
+	}
+	st := &listStore{cache: s, ctx: ctx, base: tipKey(pinned, tip, l.Params), keep: keep}
+	// Stored from the list's second ask (any page, any tip) on: a
+	// client walking the pages asks for it again at once.
+	if !s.admit.Again("dialectlist:" + name) {
+		return readListPage(ctx, pinned, l, p, st)
+	}
+	if b, ok := st.page(p); ok {
+		return b, nil
+	}
+	// One read stores the list for every request asking for it meanwhile
+	// (blockfrost-js asks for ten pages at once); each then cuts its page.
+	_, err = s.caches.dialectList.Load(ctx, st.key(0), "fill", false, func(ctx context.Context) ([]byte, time.Duration, error) {
+		fill := &listStore{cache: s, ctx: ctx, base: st.base, keep: keep, on: true}
+		_, err := readListPage(ctx, pinned, l, ListPage{Count: listBlock}, fill)
+		return nil, 0, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := st.page(p); ok {
+		return b, nil
+	}
+	st.on = true // not readable back (the cache is failing): read it here
+	return readListPage(ctx, pinned, l, p, st)
+}
+
+// keptListPage answers a page from the list kept across tips about the
+// subject (a list of one block); otherwise it says how a list read now is
+// kept (nil: it is not).
+func (s *Service) keptListPage(ctx context.Context, db *dbsync.DB, name string, about Subject, p ListPage) (page []byte, keep func(total int, head []byte), hit bool) {
+	w, tracked := s.keptWayOf(ctx, db)
+	if !tracked {
+		return nil, nil, false
+	}
+	if _, long := s.longLists.Get("dialect:" + name); long {
+		return nil, nil, false
+	}
+	_, body, hit, again := w.lookup(ctx, s.caches.dialectKept, name, false, func(at touched.Point) bool {
+		return w.untouched(about.s, at)
+	})
+	if hit {
+		if total, items, err := parseHead(body); err == nil && total <= len(items) {
+			return cutPage(total, p, func(int) [][]byte { return items }), nil, true
+		}
+	}
+	if !again {
+		return nil, nil, false
+	}
+	return nil, func(total int, head []byte) {
+		if total > listBlock || len(head) > keptListMaxBytes {
+			s.longLists.Set("dialect:"+name, time.Now(), len(name)+56)
+			return
+		}
+		s.caches.dialectKept.Put(ctx, name, keptRecord(w.now, head), utxoKeptTTL)
+	}, false
+}
+
+// listStore is where a list read now is stored (on), under base.
+type listStore struct {
+	cache *Service
+	ctx   context.Context
+	base  string
+	on    bool
+	keep  func(total int, head []byte)
+}
+
+func (st *listStore) key(block int) string { return st.base + ":" + strconv.Itoa(block) }
+
+// put stores a block of items (block 0 with the list's length).
+func (st *listStore) put(block int, total int, items [][]byte) {
+	if block == 0 {
+		head := headOf(total, items)
+		if st.keep != nil {
+			st.keep(total, head)
+		}
+		if st.on {
+			st.cache.caches.dialectList.Put(st.ctx, st.key(0), head, utxoCacheTTL)
+		}
+		return
+	}
+	if st.on {
+		st.cache.caches.dialectList.Put(st.ctx, st.key(block), arrayOf(items), utxoCacheTTL)
+	}
+}
+
+// lookup reads a stored block.
+func (st *listStore) lookup(block int) ([]byte, bool) {
+	b, hit, _ := st.cache.caches.dialectList.LookupValid(st.ctx, st.key(block), true, func([]byte) bool { return true })
+	return b, hit
+}
+
+// page cuts p from the stored blocks; ok is false when one is missing.
+func (st *listStore) page(p ListPage) (_ []byte, ok bool) {
+	head, hit := st.lookup(0)
+	if !hit {
+		return nil, false
+	}
+	total, first, err := parseHead(head)
+	if err != nil {
+		return nil, false
+	}
+	missing := false
+	b := cutPage(total, p, func(block int) [][]byte {
+		if block == 0 {
+			return first
+		}
+		raw, hit := st.lookup(block)
+		var items []json.RawMessage
+		if !hit || json.Unmarshal(raw, &items) != nil {
+			missing = true
+			return nil
+		}
+		return rawItems(items)
+	})
+	return b, !missing
+}
+
+// errListRead stops a list's read once its page is had.
+var errListRead = errors.New("answer: page read")
+
+// readListPage reads the list (through db) for page p, storing it in st
+// (nil: not stored) as it goes.
+func readListPage(ctx context.Context, db *dbsync.DB, l DialectList, p ListPage, st *listStore) ([]byte, error) {
+	stores := st != nil && (st.on || st.keep != nil)
+	// Newest first, the page's place is known only at the list's end: the
+	// newest Offset+Count items are held, or, for a deeper page, the list
+	// is stored and the page read back from its blocks.
+	useWindow := p.Desc && (p.Offset+p.Count <= maxListWindow || st == nil)
+	if p.Desc && !useWindow {
+		st.on, stores = true, true
+	}
+	var (
+		n      int
+		block  [][]byte // the items of the block being read
+		first  [][]byte // block 0, stored last (it carries the length)
+		window [][]byte // desc: the newest Offset+Count items seen
+		asc    [][]byte // asc: the page
+	)
+	err := l.Each(ctx, db, func(item []byte) error {
+		if !p.Desc && n >= p.Offset && n < p.Offset+p.Count {
+			asc = append(asc, item)
+		}
+		if useWindow {
+			window = append(window, item)
+			if len(window) > 2*(p.Offset+p.Count) {
+				window = append(window[:0], window[len(window)-(p.Offset+p.Count):]...)
+			}
+		}
+		n++
+		if stores {
+			block = append(block, item)
+			if len(block) == listBlock {
+				if n == listBlock {
+					first = block
+				} else {
+					st.put(n/listBlock-1, 0, block)
+				}
+				block = nil
+			}
+			return nil
+		}
+		if !p.Desc && n >= p.Offset+p.Count {
+			return errListRead
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errListRead) {
+		return nil, err
+	}
+	if stores {
+		if len(block) > 0 {
+			if n <= listBlock {
+				first = block
+			} else {
+				st.put((n-1)/listBlock, 0, block)
+			}
+		}
+		st.put(0, n, first)
+	}
+	switch {
+	case !p.Desc:
+		return arrayOfLine(asc), nil
+	case useWindow:
+		return cutPage(n, p, func(int) [][]byte { return nil }, window...), nil
+	}
+	b, ok := st.page(p)
+	if !ok {
+		return nil, fmt.Errorf("answer: a deep page of a %d-item list could not be read back from the cache", n)
+	}
+	return b, nil
+}
+
+// cutPage is page p of a list of total items as a JSON array: its items
+// from the blocks blockAt gives, or, when tail is given, from tail (the
+// list's newest items).
+func cutPage(total int, p ListPage, blockAt func(block int) [][]byte, tail ...[]byte) []byte {
+	lo, hi := p.Offset, p.Offset+p.Count // oldest first
+	if p.Desc {
+		lo, hi = total-p.Offset-p.Count, total-p.Offset
+	}
+	lo, hi = max(lo, 0), min(hi, total)
+	var items [][]byte
+	var block [][]byte // the block of item i, read once
+	for i, at := lo, -1; i < hi; i++ {
+		if tail != nil {
+			items = append(items, tail[len(tail)-(total-i)])
+			continue
+		}
+		if at != i/listBlock {
+			at = i / listBlock
+			block = blockAt(at)
+		}
+		if i%listBlock >= len(block) {
+			break
+		}
+		items = append(items, block[i%listBlock])
+	}
+	if p.Desc {
+		for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
+			items[i], items[j] = items[j], items[i]
+		}
+	}
+	return arrayOfLine(items)
+}
+
+// headOf is block 0 as stored: [<total>,[<items>]].
+func headOf(total int, items [][]byte) []byte {
+	b := append([]byte{'['}, strconv.Itoa(total)...)
+	b = append(b, ',')
+	return append(append(b, arrayOf(items)...), ']')
+}
+
+// parseHead reads block 0.
+func parseHead(b []byte) (total int, items [][]byte, err error) {
+	var head []json.RawMessage
+	if err := json.Unmarshal(b, &head); err != nil || len(head) != 2 {
+		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(head[0], &total); err != nil {
+		return 0, nil, err
+	}
+	if err := json.Unmarshal(head[1], &raw); err != nil {
+		return 0, nil, err
+	}
+	return total, rawItems(raw), nil
+}
+
+func rawItems(raw []json.RawMessage) [][]byte {
+	items := make([][]byte, len(raw))
+	for i, r := range raw {
+		items[i] = r
+	}
+	return items
+}
+
+// arrayOf is items as a JSON array.
+func arrayOf(items [][]byte) []byte {
+	size := 2
+	for _, it := range items {
+		size += len(it) + 1
+	}
+	b := make([]byte, 0, size+1)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, it...)
+	}
+	return append(b, ']')
+}
+
+// arrayOfLine is arrayOf with the newline every answer ends with.
+func arrayOfLine(items [][]byte) []byte { return append(arrayOf(items), '\n') }

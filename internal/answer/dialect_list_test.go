@@ -1,0 +1,102 @@
+package answer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
+)
+
+// TestDialectPage cuts every page of lists of several lengths, both ways,
+// against the list itself, and checks that a list is read from the
+// database only until it is stored: its first two asks (the second stores
+// it), then never while the tip stays.
+func TestDialectPage(t *testing.T) {
+	db, _ := seededChain(t)
+	s := New(Options{Redis: testdb.Redis(t)}) // blocks outlive the local copies (5 s)
+	for _, n := range []int{0, 1, 99, 100, 101, 250, 2*maxListWindow + 37} {
+		reads := 0
+		list := DialectList{Params: []string{"test", "list", fmt.Sprint(n)},
+			Each: func(ctx context.Context, _ *dbsync.DB, fn func([]byte) error) error {
+				reads++
+				for i := range n {
+					if err := fn([]byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+						return err
+					}
+				}
+				return nil
+			}}
+		for _, count := range []int{100, 7, 1} {
+			for _, desc := range []bool{false, true} {
+				for page := 0; page*count <= n+count; page++ {
+					b, err := s.DialectPage(t.Context(), db, list, ListPage{Offset: page * count, Count: count, Desc: desc})
+					if err != nil {
+						t.Fatalf("n %d count %d page %d desc %v: %v", n, count, page, desc, err)
+					}
+					var got []struct{ I int }
+					if err := json.Unmarshal(b, &got); err != nil || b[len(b)-1] != '\n' {
+						t.Fatalf("n %d: %q", n, b)
+					}
+					want := []struct{ I int }{}
+					for k := page * count; k < min((page+1)*count, n); k++ {
+						i := k
+						if desc {
+							i = n - 1 - k
+						}
+						want = append(want, struct{ I int }{i})
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("n %d count %d page %d desc %v: %v, want %v", n, count, page, desc, got, want)
+					}
+				}
+				if count == 1 && n > 1000 {
+					break // enough pages of the long list
+				}
+			}
+		}
+		if reads != 2 {
+			t.Errorf("a list of %d read %d times, want 2 (the first ask, then the one that stored it)", n, reads)
+		}
+	}
+}
+
+// Pages asked for at once (blockfrost-js asks for ten) share one read of
+// the list that stores it.
+func TestDialectPageConcurrent(t *testing.T) {
+	db, _ := seededChain(t)
+	s := New(Options{Redis: testdb.Redis(t)}) // blocks outlive the local copies (5 s)
+	var reads atomic.Int32
+	list := DialectList{Params: []string{"test", "concurrent"},
+		Each: func(ctx context.Context, _ *dbsync.DB, fn func([]byte) error) error {
+			reads.Add(1)
+			for i := range 1000 {
+				if err := fn([]byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	if _, err := s.DialectPage(t.Context(), db, list, ListPage{Count: 100}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for page := range 10 {
+		wg.Go(func() {
+			b, err := s.DialectPage(t.Context(), db, list, ListPage{Offset: page * 100, Count: 100})
+			var got []struct{ I int }
+			if err != nil || json.Unmarshal(b, &got) != nil || len(got) != 100 || got[0].I != page*100 {
+				t.Errorf("page %d: %v %.80s", page, err, b)
+			}
+		})
+	}
+	wg.Wait()
+	if n := reads.Load(); n != 2 {
+		t.Errorf("the list was read %d times, want 2 (the first ask, then one read for the ten at once)", n)
+	}
+}

@@ -2,9 +2,9 @@ package dbsync_test
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"github.com/syncgate/syncgate/internal/cardano"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"math"
 	"slices"
 	"strings"
@@ -239,39 +239,9 @@ func genericPlan(t *testing.T, tx *sqlx.Tx, query string, args []any) string {
 func unindexedScans(plan string) []string { return unindexedScansIn(plan, bigTables) }
 
 // unindexedScansIn lists the plan's scans of the given tables that no
-// index condition bounds.
+// index condition bounds (testdb's reading of a plan).
 func unindexedScansIn(plan string, tables map[string]bool) []string {
-	var doc []struct {
-		Plan planNode `json:"Plan"`
-	}
-	if err := json.Unmarshal([]byte(plan), &doc); err != nil || len(doc) != 1 {
-		return []string{"unreadable plan"}
-	}
-	var bad []string
-	var walk func(n planNode)
-	walk = func(n planNode) {
-		if tables[n.Relation] {
-			switch {
-			case n.NodeType == "Seq Scan":
-				bad = append(bad, "Seq Scan on "+n.Relation)
-			case (n.NodeType == "Index Scan" || n.NodeType == "Index Only Scan") && n.IndexCond == "":
-				bad = append(bad, "full "+n.NodeType+" of "+n.IndexName+" on "+n.Relation)
-			}
-		}
-		for _, child := range n.Plans {
-			walk(child)
-		}
-	}
-	walk(doc[0].Plan)
-	return bad
-}
-
-type planNode struct {
-	NodeType  string     `json:"Node Type"`
-	Relation  string     `json:"Relation Name"`
-	IndexName string     `json:"Index Name"`
-	IndexCond string     `json:"Index Cond"`
-	Plans     []planNode `json:"Plans"`
+	return testdb.UnindexedScansIn(plan, tables)
 }
 
 // pageIDs are the tx ids of an address's newest transactions.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/devtools/bfschema"
 )
@@ -150,6 +152,17 @@ func TestBlockfrostFrameAuthAndErrors(t *testing.T) {
 		if e := r.errorOf(t); r.Code != 400 || e.Error != "Bad Request" {
 			t.Fatalf("block %q: %d %+v", bad, r.Code, e)
 		}
+	}
+	// A panic under /api/v0 is a Blockfrost-shaped 500 that tells nothing.
+	ps := chainServer(t, c)
+	ps.engine.GET("/api/v0/test-panic", func(*gin.Context) { panic("secret internals") })
+	pr := httptest.NewRecorder()
+	preq := httptest.NewRequest(http.MethodGet, "/api/v0/test-panic", nil)
+	preq.Header.Set("project_id", mainnetKey)
+	ps.Handler().ServeHTTP(pr, preq)
+	pe := (bfResponse{Code: pr.Code, Header: pr.Header(), Body: pr.Body.Bytes()}).errorOf(t)
+	if pr.Code != 500 || pe.Message != "An unexpected response was received from the backend." || strings.Contains(pr.Body.String(), "secret") {
+		t.Fatalf("panic: %d %s", pr.Code, pr.Body)
 	}
 	// /v1 keeps its own envelope.
 	if w, b := do(t, h, http.MethodGet, "/v1/nope", nil, ""); w.Code != 404 || b.Error != "Not found" {

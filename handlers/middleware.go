@@ -74,7 +74,7 @@ func recoverPanics() gin.HandlerFunc {
 				httpx.Logger(c).Error("panic", slog.String("request_id", httpx.RequestID(c)),
 					slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
 				if !c.Writer.Written() {
-					httpx.WriteJSON(c, http.StatusInternalServerError, httpx.Envelope{Success: false, Error: httpx.ErrInternal.Message()})
+					httpx.WriteError(c, httpx.ErrInternal)
 				}
 				c.Abort()
 			}

@@ -189,14 +189,20 @@ func Fail(c *gin.Context, err error) {
 	if ae.retryAfter > 0 {
 		c.Header("Retry-After", strconv.Itoa(max(1, CeilSeconds(ae.retryAfter))))
 	}
+	WriteError(c, ae)
+	c.Abort()
+}
+
+// WriteError writes ae in the request's dialect: Blockfrost's body under
+// /api/v0, the envelope elsewhere. It logs nothing (Fail does, and the
+// panic recovery logs the panic itself).
+func WriteError(c *gin.Context, ae *APIError) {
 	if IsBlockfrost(c) {
 		writeBlockfrostError(c, ae)
-		c.Abort()
 		return
 	}
 	if ae.status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Bearer") // RFC 6750: the scheme the client must use
 	}
 	WriteJSON(c, ae.status, Envelope{Success: false, Error: ae.msg, Details: ae.details})
-	c.Abort()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/devtools/bfschema"
 )
@@ -257,5 +258,23 @@ func checkBlockfrost(t *testing.T, req *http.Request, r bfResponse) {
 	}
 	if err := doc.ValidateResponse(req.Method, path, r.Code, r.Header, r.Body); err != nil {
 		t.Errorf("%s %s → %d does not match Blockfrost's schema: %v\nbody: %.600s", req.Method, path, r.Code, err, r.Body)
+	}
+}
+
+// A key over its per-minute limit gets Blockfrost's 429, with the
+// rate-limit headers /v1 sends.
+func TestBlockfrostRateLimited(t *testing.T) {
+	c := seededChains(t)[0]
+	key := "sgk1_" + strings.Repeat("0", 47) + "c"
+	h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Log: quietLog,
+		Credentials: fakeCredentials{key: {KeyPrefix: key[:12], NetworkID: 0, RateLimitPerMinute: 1}}}).Handler()
+	if r := bfGet(t, h, key, "/health"); r.Code != 200 {
+		t.Fatalf("first: %d %s", r.Code, r.Body)
+	}
+	r := bfGet(t, h, key, "/health")
+	e := r.errorOf(t)
+	if r.Code != 429 || e.Error != "Project Over Limit" || !strings.HasPrefix(e.Message, "Usage is over limit.") ||
+		r.Header.Get("Retry-After") == "" || r.Header.Get("X-RateLimit-Limit") != "1" {
+		t.Fatalf("second: %d %+v %v", r.Code, e, r.Header)
 	}
 }

@@ -15,7 +15,12 @@ func TestTxHistoryWithin(t *testing.T) { inHistoryReads(t, testTxHistoryWithin) 
 // ways, whichever read serves the address (small, walked, dense or not).
 func testTxHistoryWithin(t *testing.T) {
 	forEachChain(t, func(t *testing.T, c *chain) {
-		for _, addr := range []string{samples.Whale, samples.Busy, samples.Small[0]} {
+		smallDone := false
+		for i, addr := range append([]string{samples.Whale, samples.Busy}, samples.Small...) {
+			small := i >= 2
+			if small && smallDone {
+				break
+			}
 			spends := `SELECT i.tx_in_id FROM tx_in i JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index WHERE o.address = $1`
 			if c.mode == "consumed" {
 				spends = `SELECT consumed_by_tx_id FROM tx_out WHERE address = $1 AND consumed_by_tx_id IS NOT NULL`
@@ -29,8 +34,14 @@ func testTxHistoryWithin(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(all) < 8 {
+				// an ordinary address may be quiet: the test takes the first
+				// small one with enough history to cut into ranges
+				if small {
+					continue
+				}
 				t.Fatalf("%s: %d transactions", addr, len(all))
 			}
+			smallDone = smallDone || small
 			for _, r := range [][2]int{{len(all) / 3, 2 * len(all) / 3}, {0, 1}, {len(all) - 1, len(all)}, {3, 3}} {
 				lo, hi := all[r[0]].ID, int64(1<<62)
 				if r[1] < len(all) {
@@ -64,6 +75,9 @@ func testTxHistoryWithin(t *testing.T) {
 					}
 				}
 			}
+		}
+		if !smallDone {
+			t.Fatal("no ordinary sample address has 8 transactions")
 		}
 	})
 }

@@ -100,3 +100,34 @@ func TestDialectPageConcurrent(t *testing.T) {
 		t.Errorf("the list was read %d times, want 2 (the first ask, then one read for the ten at once)", n)
 	}
 }
+
+// TestHeadPage cuts the pages it takes from block 0's bytes as cutPage
+// cuts them from its items, and leaves every other page (and a head not
+// in headOf's form) to cutPage.
+func TestHeadPage(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 100, 101} {
+		items := make([][]byte, min(n, listBlock))
+		for i := range items {
+			items[i] = []byte(fmt.Sprintf(`{"i":%d}`, i))
+		}
+		head := headOf(n, items)
+		for _, p := range []ListPage{{0, 100, false}, {0, 3, false}, {0, 1, false}, {3, 100, false}, {100, 100, false},
+			{101, 100, true}, {0, 100, true}, {1, 1, false}} {
+			got, ok := headPage(head, p)
+			if !ok {
+				continue
+			}
+			if want := cutPage(n, p, func(int) [][]byte { return items }); string(got) != string(want) {
+				t.Fatalf("n %d %+v: %s, want %s", n, p, got, want)
+			}
+		}
+		if _, ok := headPage(head, ListPage{Count: 100}); !ok {
+			t.Fatalf("n %d: the first page was not cut from the head", n)
+		}
+	}
+	for _, bad := range []string{"", "[]", "[x,[]]", "[1,{}]", "[-1,[]]", `[2,["a"]`} {
+		if _, ok := headPage([]byte(bad), ListPage{Count: 100}); ok {
+			t.Fatalf("%q: cut", bad)
+		}
+	}
+}

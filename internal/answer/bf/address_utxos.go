@@ -88,12 +88,13 @@ func holds(v dbsync.Value, asset cardano.AssetID) bool {
 }
 
 // seen is nil when an output was ever paid to the address (as the
-// request's server has it), else answer.ErrNotFound.
+// request's server has it), else answer.ErrNotFound; the answer is
+// cached under the tip, as a 404 is, since a wallet asks the page past
+// its last at every refresh.
 func seen(ctx context.Context, a *Answers, db *dbsync.DB, ref AddressRef) error {
-	pinned, _, err := a.svc.DialectTip(ctx, db)
-	if err != nil {
-		pinned = db
-	}
-	_, err = addressHead(ctx, pinned, ref)
+	_, err := cached(ctx, a, db, "addressseen", []string{ref.id()}, func(ctx context.Context, db *dbsync.DB) (bool, error) {
+		_, err := addressHead(ctx, db, ref)
+		return err == nil, err
+	})
 	return err
 }

@@ -120,14 +120,12 @@ func (s *Service) EpochParameters(ctx context.Context, db *dbsync.DB, epoch int6
 // (cardano.CostModelNames), cached beside /v1's.
 func (s *Service) BlockfrostEpochParameters(ctx context.Context, db *dbsync.DB, epoch int64, latest bool) ([]byte, error) {
 	data, _, err := s.epochParams(ctx, db, epoch, latest, true)
-	if err != nil {
-		return nil, err
-	}
-	return append(append(make([]byte, 0, len(data)+1), data...), '\n'), nil
+	return data, err
 }
 
 // epochParams is the data object of an epoch's parameters (named: cost
-// models by parameter name, Blockfrost's cost_models) with the position
+// models by parameter name, Blockfrost's cost_models, and the newline
+// that answer ends with) with the position
 // the epoch was bounded by.
 //
 // The data is cached per network and epoch: a past epoch's key is its
@@ -179,6 +177,10 @@ func (s *Service) epochParams(ctx context.Context, db *dbsync.DB, epoch int64, l
 			ttl = epochParamsPendingTTL
 		}
 		b, err := epochParamsJSON(p, named)
+		if named && err == nil {
+			// Blockfrost's answer is the object alone: cached as sent.
+			b = append(b, '\n')
+		}
 		return b, ttl, err
 	})
 	return data, pos, err

@@ -72,7 +72,7 @@ func (a *Answers) table(ctx context.Context, db *dbsync.DB) (*poolTable, error) 
 		m.of = map[string]*poolTableLoad{}
 	}
 	l := m.of[db.Network.Name]
-	if l == nil || l.tip != tip.BlockHash || (l.err != nil && isClosed(l.done)) {
+	if l == nil || l.tip != tip.BlockHash || (isClosed(l.done) && l.err != nil) {
 		l = &poolTableLoad{tip: tip.BlockHash, done: make(chan struct{})}
 		m.of[db.Network.Name] = l
 		m.mu.Unlock()

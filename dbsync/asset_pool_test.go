@@ -819,6 +819,11 @@ func c2Explain(t *testing.T, c *c2Chain) {
 		{"dbsync/pool_stake_snapshot.sql", []any{pool[:]}, nil},
 		{"dbsync/pool_metadata.sql", []any{pool[:]}, nil},
 		{"dbsync/pool_live_pledge.sql", []any{pool[:]}, nil},
+		// The Blockfrost dialect's (dbsync/pools, planned there too).
+		{"dbsync/pool_history.sql", []any{pool[:], 0, m.Tip.Epoch - 2}, nil},
+		{"dbsync/pool_blocks.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_updates.sql", []any{pool[:]}, nil},
+		{"dbsync/pool_votes.sql", []any{pool[:]}, nil},
 		{"dbsync/epoch_active_stake.sql", []any{m.Tip.Epoch}, nil},
 		{"dbsync/tip.sql", nil, nil},
 	}

@@ -36,6 +36,12 @@ func FuzzBlockfrostRoutes(f *testing.F) {
 		f.Add(uint8(i*7), v, "page="+url.QueryEscape(v)+"&order="+url.QueryEscape(v))
 	}
 	c := seededChains(f)[0]
+	// Real pool ids, bech32 and hex, with deep and reversed pages: the
+	// pool routes' answers, not only their refusals.
+	for i, id := range []string{c.manifest.Pools.Biggest.ID, c.manifest.Pools.Retired.Hash, c.manifest.Pools.WithMetadata.ID} {
+		f.Add(uint8(i*13), id, "count=3&page=2&order=desc")
+		f.Add(uint8(i*13+5), strings.ToUpper(id), "page=21474836")
+	}
 	h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials,
 		Redis: testRedis(f), Log: quietLog}).Handler()
 	routes := New(Deps{}).bf.Routes()

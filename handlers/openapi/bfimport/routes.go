@@ -25,5 +25,9 @@ var Routes = []string{
 	"GET /scripts/{script_hash}/redeemers", "GET /scripts/{script_hash}/utxos",
 	"GET /scripts/datum/{datum_hash}", "GET /scripts/datum/{datum_hash}/cbor",
 	"GET /mempool", "GET /mempool/{hash}", "GET /mempool/addresses/{address}",
+	"GET /pools", "GET /pools/extended", "GET /pools/retired", "GET /pools/retiring", "GET /pools/{pool_id}",
+	"GET /pools/{pool_id}/history", "GET /pools/{pool_id}/metadata", "GET /pools/{pool_id}/relays",
+	"GET /pools/{pool_id}/delegators", "GET /pools/{pool_id}/blocks", "GET /pools/{pool_id}/updates",
+	"GET /pools/{pool_id}/votes",
 	"GET /utils/addresses/xpub/{xpub}/{role}/{index}", "POST /utils/txs/evaluate", "POST /utils/txs/evaluate/utxos",
 }

@@ -21,6 +21,8 @@ type Answers struct {
 	mempool mempoolMemo
 	// figures: the /network figures computed once an epoch (figures.go).
 	figures figureMemo
+	// poolTables: every registered pool at the newest tip (pools.go).
+	poolTables poolTables
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -422,9 +422,9 @@ func (s *Stats) PoolSummary(ctx context.Context, network string, pool cardano.Po
 
 // Delegator is one stored delegator of a pool.
 type Delegator struct {
-	StakeAddress  string `json:"stake_address"`
-	Amount        string `json:"amount"`
-	ActiveEpochNo int64  `json:"active_epoch_no"`
+	StakeAddress  string `json:"stake_address" db:"stake_address"`
+	Amount        string `json:"amount" db:"amount"`
+	ActiveEpochNo int64  `json:"active_epoch_no" db:"active_epoch_no"`
 }
 
 // PoolDelegators returns one page of the pool's stored delegators and the

@@ -29,6 +29,7 @@ func (a *API) accountRoutes() []Route {
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/mirs", Group: admin.GroupHistory, Chain: true, Handle: list(ans.AccountMIRs)},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses", Group: admin.GroupHistory, Chain: true, Needs: spent, Handle: list(ans.AccountAddresses)},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses/assets", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: list(ans.AccountAssets)},
+		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses/total", Group: admin.GroupHistory, Chain: true, Needs: spent, Handle: a.accountTotal},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/utxos", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: list(ans.AccountUTxOs)},
 	}
 }
@@ -58,6 +59,15 @@ func (a *API) account(c *gin.Context) error {
 		return err
 	}
 	return ok(c)(a.deps.Answers.Account(c.Request.Context(), db, key))
+}
+
+// accountTotal: GET /accounts/{stake_address}/addresses/total.
+func (a *API) accountTotal(c *gin.Context) error {
+	db, key, err := a.stakeRef(c)
+	if err != nil {
+		return err
+	}
+	return ok(c)(a.deps.Answers.AccountTotal(c.Request.Context(), db, key))
 }
 
 // accountList: a paged list of /accounts/{stake_address}/….

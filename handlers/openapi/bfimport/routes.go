@@ -26,4 +26,10 @@ var Routes = []string{
 	"GET /scripts/datum/{datum_hash}", "GET /scripts/datum/{datum_hash}/cbor",
 	"GET /mempool", "GET /mempool/{hash}", "GET /mempool/addresses/{address}",
 	"GET /utils/addresses/xpub/{xpub}/{role}/{index}", "POST /utils/txs/evaluate", "POST /utils/txs/evaluate/utxos",
+	"GET /accounts/{stake_address}", "GET /accounts/{stake_address}/rewards", "GET /accounts/{stake_address}/history",
+	"GET /accounts/{stake_address}/delegations", "GET /accounts/{stake_address}/registrations",
+	"GET /accounts/{stake_address}/withdrawals", "GET /accounts/{stake_address}/mirs",
+	"GET /accounts/{stake_address}/addresses", "GET /accounts/{stake_address}/addresses/assets",
+	"GET /accounts/{stake_address}/addresses/total",
+	"GET /accounts/{stake_address}/utxos",
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/account"
+	"github.com/syncgate/syncgate/dbsync/addresses"
 	"github.com/syncgate/syncgate/internal/answer"
 	"github.com/syncgate/syncgate/internal/cardano"
 )
@@ -177,4 +178,31 @@ func (a *Answers) AccountUTxOs(ctx context.Context, db *dbsync.DB, key cardano.S
 		pinned = db
 	}
 	return b, accountKnown(ctx, pinned, key)
+}
+
+// AccountTotal is Blockfrost's account_addresses_total.
+type AccountTotal struct {
+	StakeAddress string   `json:"stake_address"`
+	ReceivedSum  []Amount `json:"received_sum"`
+	SentSum      []Amount `json:"sent_sum"`
+	TxCount      int64    `json:"tx_count"`
+}
+
+// AccountTotal answers /accounts/{stake_address}/addresses/total: every
+// output ever paid to an address carrying the stake key, those spent
+// since, and the transactions paying to or spending from them, read as
+// /addresses/{a}/total reads an address's; kept across tips while no block
+// touches the key.
+func (a *Answers) AccountTotal(ctx context.Context, db *dbsync.DB, key cardano.StakeKey) ([]byte, error) {
+	return a.svc.DialectKept(ctx, db, answer.StakeSubject(key), []string{"bf", "accounttotal", key.Bech32()}, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
+		if err := accountKnown(ctx, db, key); err != nil {
+			return nil, 0, err
+		}
+		t, err := addresses.TotalsOfStake(ctx, db, key)
+		if err != nil {
+			return nil, 0, err
+		}
+		b, err := encode(AccountTotal{StakeAddress: key.Bech32(), ReceivedSum: amounts(t.Received), SentSum: amounts(t.Sent), TxCount: t.TxCount})
+		return b, 0, err
+	})
 }

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/btcsuite/btcd/btcutil/bech32"
+
+	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 )
 
 // bfStakeSubjects are the stake addresses the account routes are checked
@@ -401,5 +405,43 @@ func TestBlockfrostAccountTotalMatchesSQL(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Other layouts: the address-table variant answers every account route as
+// core does; a pruned db-sync refuses with 501 the routes that read spent
+// outputs (/addresses, /addresses/total) and answers the rest as core does.
+func TestBlockfrostAccountsLayouts(t *testing.T) {
+	core := seededChains(t)[0]
+	want := chainServer(t, core).Handler()
+	stakes := bfStakeSubjects(core)
+	routes := []string{"", "/rewards", "/history", "/delegations", "/registrations", "/withdrawals", "/mirs",
+		"/addresses", "/addresses/assets", "/addresses/total", "/utxos?order=desc&count=7"}
+	for _, v := range []chaingen.Variant{{Mode: chaingen.ModeCore, AddressTable: true}, {Mode: chaingen.ModePrune}} {
+		t.Run(v.String(), func(t *testing.T) {
+			s, _ := layoutServer(t, v)
+			h := s.Handler()
+			for name, stake := range stakes {
+				for _, route := range routes {
+					path := "/accounts/" + stake + route
+					if v.Mode == chaingen.ModePrune && (route == "/addresses" || route == "/addresses/total") {
+						// Not through bfGet: Blockfrost's document has no 501.
+						req := httptest.NewRequest(http.MethodGet, httpx.BlockfrostPrefix+path, nil)
+						req.Header.Set("project_id", mainnetKey)
+						w := httptest.NewRecorder()
+						h.ServeHTTP(w, req)
+						got := bfResponse{Code: w.Code, Header: w.Header(), Body: w.Body.Bytes()}
+						if e := got.errorOf(t); got.Code != 501 {
+							t.Errorf("%s %s: %d %+v", name, route, got.Code, e)
+						}
+						continue
+					}
+					got := bfGet(t, h, mainnetKey, path)
+					if w := bfGet(t, want, mainnetKey, path); got.Code != w.Code || string(got.Body) != string(w.Body) {
+						t.Errorf("%s %s: %d %s\nwant %d %s", name, route, got.Code, got.Body, w.Code, w.Body)
+					}
+				}
+			}
+		})
 	}
 }

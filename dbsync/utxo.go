@@ -20,6 +20,7 @@ var (
 	// script (utxo_rows' Scripts).
 	sqlUTxOsByAddressScripts = layoutStatement("dbsync/utxos_by_address.sql", alwaysGeneric, withScripts)
 	sqlUTxOsByCredScripts    = layoutStatement("dbsync/utxos_by_credential.sql", alwaysGeneric, withScripts)
+	sqlUTxOsByStakeScripts   = layoutStatement("dbsync/utxos_by_stake.sql", alwaysGeneric, withScripts)
 	sqlUTxOsByRefScript      = layoutStatement("dbsync/scripts_utxos.sql", alwaysGeneric, withScripts)
 )
 
@@ -139,6 +140,15 @@ func (db *DB) EachUTxOWithScriptsByAddress(ctx context.Context, addr cardano.Add
 func (db *DB) EachUTxOWithScriptsByCredential(ctx context.Context, cred cardano.PaymentCredential, fn func([]UTxO) error) error {
 	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByCredScripts), cred[:], fn); err != nil {
 		return fmt.Errorf("dbsync.UTxOsByCredential: %w", err)
+	}
+	return nil
+}
+
+// EachUTxOWithScriptsByStake is EachUTxOByStake with each output's inline
+// datum and reference script hash.
+func (db *DB) EachUTxOWithScriptsByStake(ctx context.Context, key cardano.StakeKey, fn func([]UTxO) error) error {
+	if err := db.eachUTxO(ctx, db.sql(sqlUTxOsByStakeScripts), pq.ByteaArray(key.Candidates()), fn); err != nil {
+		return fmt.Errorf("dbsync.UTxOsByStake: %w", err)
 	}
 	return nil
 }

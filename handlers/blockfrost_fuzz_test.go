@@ -45,6 +45,18 @@ func FuzzBlockfrostRoutes(f *testing.F) {
 	h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials,
 		Redis: testRedis(f), Log: quietLog}).Handler()
 	routes := New(Deps{}).bf.Routes()
+	// Every account route with stake addresses the chain holds (the
+	// busiest, deep and far pages), a testnet one and a mangled one.
+	stakes := []string{c.manifest.Accounts.Busiest, c.manifest.BusiestStakeKey.StakeAddress, c.manifest.Accounts.DRep,
+		"stake_test1uqehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gssrtvn", strings.ToUpper(c.manifest.Accounts.Delegated)}
+	for i, r := range routes {
+		if strings.HasPrefix(r.Path, "/accounts/") {
+			for _, v := range stakes {
+				f.Add(uint8(i), v, "count=100&page=2&order=desc")
+				f.Add(uint8(i), v, "page=21474836")
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, pick uint8, value, query string) {
 		r := routes[int(pick)%len(routes)]
 		path := bfParam.ReplaceAllStringFunc(r.Path, func(string) string { return url.PathEscape(value) })

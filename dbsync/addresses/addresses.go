@@ -26,6 +26,7 @@ var (
 	sqlCredentialSeen  = engine.Template("dbsync/addresses_credential_seen.sql", engine.AlwaysGeneric, nil)
 	sqlTotalsAddress   = engine.Template("dbsync/addresses_totals.sql", engine.AlwaysGeneric, map[string]any{"Owner": "address"})
 	sqlTotalsCred      = engine.Template("dbsync/addresses_totals.sql", engine.AlwaysGeneric, map[string]any{"Owner": "credential"})
+	sqlTotalsStake     = engine.Template("dbsync/addresses_totals.sql", engine.AlwaysGeneric, map[string]any{"Owner": "stake"})
 	sqlTxIndex         = engine.Fixed("dbsync/addresses_tx_index.sql")
 	sqlTxBound         = engine.Fixed("dbsync/addresses_tx_bound.sql")
 	sqlAssetMetadata   = engine.Template("dbsync/addresses_asset_metadata.sql", engine.AlwaysGeneric, nil)
@@ -81,6 +82,12 @@ func TotalsOfAddress(ctx context.Context, db *dbsync.DB, addr cardano.Address) (
 // TotalsOfCredential reads the totals of every address of the credential.
 func TotalsOfCredential(ctx context.Context, db *dbsync.DB, cred cardano.PaymentCredential) (Totals, error) {
 	return totals(ctx, db, db.SQL(sqlTotalsCred), cred[:])
+}
+
+// TotalsOfStake reads the totals of every address carrying the stake key
+// (zero for an unseen one).
+func TotalsOfStake(ctx context.Context, db *dbsync.DB, key cardano.StakeKey) (Totals, error) {
+	return totals(ctx, db, db.SQL(sqlTotalsStake), pq.ByteaArray(key.Candidates()))
 }
 
 func totals(ctx context.Context, db *dbsync.DB, q dbsync.Query, arg any) (Totals, error) {

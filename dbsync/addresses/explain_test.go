@@ -62,6 +62,7 @@ func TestExplainIndexBacked(t *testing.T) {
 				{"addresses_totals.sql", map[string]any{"Owner": "address"}, []any{m.AssetAddress.Address}},
 				{"addresses_totals.sql", map[string]any{"Owner": "credential"}, []any{cred}},
 				{"addresses_totals.sql", map[string]any{"Owner": "credential"}, []any{script}},
+				{"addresses_totals.sql", map[string]any{"Owner": "stake"}, []any{stakeRaw(t, raw, m.BusiestStakeKey.StakeAddress)}},
 				{"addresses_tx_index.sql", nil, []any{pq.Array(ids)}},
 				{"addresses_tx_bound.sql", nil, []any{midBlock, 3}},
 				{"addresses_tx_bound.sql", nil, []any{int64(math.MaxInt32), 0}},
@@ -104,4 +105,15 @@ func assetArrays(t *testing.T, raw *sqlx.DB, m *chaingen.Manifest) (policies, na
 		policies, names, refs, cip68 = append(policies, id.Policy[:]), append(names, id.Name), append(refs, ref.Name), append(cip68, ok)
 	}
 	return policies, names, refs, cip68
+}
+
+// stakeRaw is the stake address's candidates as the stake statements take
+// them (its hash_raw).
+func stakeRaw(t *testing.T, raw *sqlx.DB, view string) pq.ByteaArray {
+	t.Helper()
+	var b []byte
+	if err := raw.Get(&b, `SELECT hash_raw FROM stake_address WHERE view = $1`, view); err != nil {
+		t.Fatal(err)
+	}
+	return pq.ByteaArray{b}
 }

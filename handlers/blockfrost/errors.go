@@ -43,6 +43,8 @@ var (
 	errFromAfterTo       = httpx.NewAPIError(400, "Invalid from/to: from must not come after to")
 	errScriptHash        = httpx.NewAPIError(400, "Invalid script_hash: expected 56 hex characters")
 	errDatumHash         = httpx.NewAPIError(400, "Invalid datum_hash: expected 64 hex characters")
+	// Accounts.
+	errStakeAddress = httpx.NewAPIError(400, "Invalid stake_address: expected a bech32 stake address of this network (stake1… on mainnet, stake_test1… on testnets)")
 )
 
 // ErrMempoolFull is Blockfrost's 425: the node has no room for the

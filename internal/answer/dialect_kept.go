@@ -24,6 +24,9 @@ func CredentialSubject(cred cardano.PaymentCredential) Subject {
 	return Subject{credentialSubject(cred)}
 }
 
+// StakeSubject is an answer about every address of one stake key.
+func StakeSubject(key cardano.StakeKey) Subject { return Subject{stakeSubject(key)} }
+
 // DialectKept is another dialect's answer about an address or a payment
 // credential, kept across tips as /v1's balances are (kept.go): read at
 // one block, it is the answer at every later block while none paid to or

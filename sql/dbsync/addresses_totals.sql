@@ -1,5 +1,6 @@
--- addresses_totals: what an address (Owner "address") or every address of
--- a payment credential (Owner "credential") ever received and sent, and
+-- addresses_totals: what an address (Owner "address"), every address of
+-- a payment credential (Owner "credential") or of a stake key (Owner
+-- "stake": Blockfrost's /accounts/{s}/addresses/total) ever received and sent, and
 -- its transactions: one row of lovelace (NULL policy) with received (every
 -- output paid to it), sent (those spent since) and tx_count (the distinct
 -- transactions that pay to it or spend from it, as the history engine
@@ -7,11 +8,14 @@
 -- when none of it was spent). One statement, so the three agree.
 -- "Spent": core, a tx_in row names the output (a failed transaction's
 -- collateral inputs too); consumed, consumed_by_tx_id.
--- $1 address text, or bytea payment credential
--- Indexes: sg_tx_out_address_tx_id (address) or idx_tx_out_payment_cred
--- (credential); core: sg_tx_in_tx_out_id_index (one probe per output,
+-- $1 address text, bytea payment credential, or bytea[] candidate
+-- stake_address.hash_raw values (preferred first)
+-- Indexes: sg_tx_out_address_tx_id (address), idx_tx_out_payment_cred
+-- (credential) or unique_stake_address, idx_tx_out_stake_address_id (stake); core: sg_tx_in_tx_out_id_index (one probe per output,
 -- index-only); idx_ma_tx_out_tx_out_id; multi_asset_pkey.
-WITH outs AS MATERIALIZED (
+WITH {{if eq .Owner "stake"}}stake AS MATERIALIZED (
+{{template "stake_id"}}
+), {{end}}outs AS MATERIALIZED (
   SELECT
     o.id,
     o.tx_id,

@@ -30,4 +30,10 @@ var Routes = []string{
 	"GET /pools/{pool_id}/delegators", "GET /pools/{pool_id}/blocks", "GET /pools/{pool_id}/updates",
 	"GET /pools/{pool_id}/votes",
 	"GET /utils/addresses/xpub/{xpub}/{role}/{index}", "POST /utils/txs/evaluate", "POST /utils/txs/evaluate/utxos",
+	"GET /accounts/{stake_address}", "GET /accounts/{stake_address}/rewards", "GET /accounts/{stake_address}/history",
+	"GET /accounts/{stake_address}/delegations", "GET /accounts/{stake_address}/registrations",
+	"GET /accounts/{stake_address}/withdrawals", "GET /accounts/{stake_address}/mirs",
+	"GET /accounts/{stake_address}/addresses", "GET /accounts/{stake_address}/addresses/assets",
+	"GET /accounts/{stake_address}/addresses/total",
+	"GET /accounts/{stake_address}/utxos",
 }

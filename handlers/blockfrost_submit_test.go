@@ -191,3 +191,22 @@ func TestBlockfrostSubmitIsV1Submission(t *testing.T) {
 		t.Fatalf("in its block %s: %d %s", block, r.Code, r.Body)
 	}
 }
+
+// A transaction the node took from this instance is in its mempool
+// answers at once, though the snapshot read before is young enough to be
+// shared still (a client submits, then asks /mempool/{hash}).
+func TestBlockfrostMempoolShowsOwnSubmission(t *testing.T) {
+	e := newStatusEnv(t, 500*time.Millisecond)
+	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Minute}
+	h := e.instance(e.redis).Handler()
+	tx := vectorTx(t, "gouroboros-shelleyTxCborHex")
+	if r := bfGet(t, h, mainnetKey, "/mempool/"+tx.Hash); r.Code != 404 {
+		t.Fatalf("before its submission: %d %s", r.Code, r.Body)
+	}
+	if r := bfSubmit(t, h, mainnetKey, "application/cbor", tx.CBOR); r.Code != 200 {
+		t.Fatalf("submit: %d %s", r.Code, r.Body)
+	}
+	if r := bfGet(t, h, mainnetKey, "/mempool/"+tx.Hash); r.Code != 200 || !strings.Contains(string(r.Body), tx.Hash) {
+		t.Fatalf("right after its submission: %d %s", r.Code, r.Body)
+	}
+}

@@ -169,6 +169,11 @@ func (s *Server) submitDecoded(c *gin.Context, tx *node.Tx, check bool) (txstatu
 	default:
 		return res, err
 	}
+	if res.Status == txstatus.Submitted {
+		// The node took it now: this instance's mempool answers show it
+		// from the next request on.
+		s.deps.Mempool.Changed(network)
+	}
 	httpx.Logger(c).Info("transaction submitted",
 		slog.String("request_id", httpx.RequestID(c)),
 		slog.String("network", network.Name),

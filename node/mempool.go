@@ -170,6 +170,9 @@ type mempoolState struct {
 	errAt    time.Time
 	inflight chan struct{} // closed when the running read ends; nil: none
 	gen      uint64
+	// changedAt is when this instance last had a transaction accepted
+	// (Changed): a snapshot acquired before it is not shared any more.
+	changedAt time.Time
 	// decoded are cur's transactions by era and CBOR: the next read
 	// decodes only the ones it has not seen (a transaction stays in the
 	// mempool for many reads).
@@ -218,45 +221,71 @@ func (m *Mempool) Snapshot(ctx context.Context, network cardano.Network) (*Snaps
 		st = &mempoolState{}
 		m.nets[network.Name] = st
 	}
-	now := m.opts.Now()
-	if st.cur != nil && now.Sub(st.curAt) < m.opts.MaxAge {
-		s := st.cur
+	for again := true; ; again = false {
+		s, wait, err := m.shared(network, st)
+		if s != nil || err != nil {
+			m.mu.Unlock()
+			return s, err
+		}
 		m.mu.Unlock()
-		return s, nil
+		select {
+		case <-wait:
+			// The read waited for is the answer, however old it is by
+			// now: asking again could wait for ever when reads take
+			// longer than MaxAge. Only a read acquired before a change
+			// this instance made is read once more.
+			m.mu.Lock()
+			s, err := st.cur, st.err
+			if err == nil && again && s.TakenAt.Before(st.changedAt) {
+				continue
+			}
+			m.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			return s, nil
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return nil, fmt.Errorf("node: %s mempool: %w", network.Name, context.Canceled)
+			}
+			return nil, fmt.Errorf("%w: %s mempool", ErrTimeout, network.Name)
+		}
+	}
+}
+
+// shared is the snapshot (or the error) a request may take now, or the
+// read to wait for (started here when none runs). Called with m.mu held.
+func (m *Mempool) shared(network cardano.Network, st *mempoolState) (*Snapshot, chan struct{}, error) {
+	now := m.opts.Now()
+	current := st.cur != nil && !st.cur.TakenAt.Before(st.changedAt)
+	if current && now.Sub(st.curAt) < m.opts.MaxAge {
+		return st.cur, nil, nil
 	}
 	if st.err != nil && now.Sub(st.errAt) < m.opts.MaxAge {
-		err := st.err
-		m.mu.Unlock()
-		return nil, err
+		return nil, nil, st.err
 	}
 	if st.inflight == nil {
 		st.inflight = make(chan struct{})
 		go m.refresh(network, st, st.inflight)
 	}
-	wait := st.inflight
-	if st.cur != nil && now.Sub(st.cur.TakenAt) < m.opts.MaxStale {
-		s := st.cur
-		m.mu.Unlock()
-		return s, nil
+	if current && now.Sub(st.cur.TakenAt) < m.opts.MaxStale {
+		return st.cur, nil, nil
 	}
-	m.mu.Unlock()
-	select {
-	case <-wait:
-		// The read waited for is the answer, however old it is by
-		// now: asking again could wait for ever when reads take
-		// longer than MaxAge.
-		m.mu.Lock()
-		s, err := st.cur, st.err
-		m.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		return s, nil
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return nil, fmt.Errorf("node: %s mempool: %w", network.Name, context.Canceled)
-		}
-		return nil, fmt.Errorf("%w: %s mempool", ErrTimeout, network.Name)
+	return nil, st.inflight, nil
+}
+
+// Changed says that the node took a transaction from this instance just
+// now (a submission it accepted): the snapshot shared so far lacks it, so
+// the next request waits for one acquired after this (a client that
+// submits and then asks the mempool sees its transaction there).
+func (m *Mempool) Changed(network cardano.Network) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if st := m.nets[network.Name]; st != nil {
+		st.changedAt = m.opts.Now()
 	}
 }
 

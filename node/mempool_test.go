@@ -42,7 +42,7 @@ func TestMempoolSnapshotVectors(t *testing.T) {
 	n := nodetest.Start(t, mainnet.Magic)
 	m, hashes, size := vectorMempool(t)
 	n.SetMempool(m)
-	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{})
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{MaxAge: time.Minute})
 	before := time.Now()
 	s, err := mp.Snapshot(t.Context(), mainnet)
 	if err != nil {
@@ -503,4 +503,40 @@ func TestMempoolRefreshAfterReadEnds(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestMempoolChangedWaitsForNewSnapshot: once this instance had a
+// transaction accepted, the snapshot taken before is not shared any more
+// (however young): the next request waits for one taken after, which
+// holds the transaction.
+func TestMempoolChangedWaitsForNewSnapshot(t *testing.T) {
+	n := nodetest.Start(t, mainnet.Magic)
+	m, _, _ := vectorMempool(t)
+	all := m.Txs
+	m.Txs = all[:2]
+	n.SetMempool(m)
+	mp := NewMempool(map[string]string{"mainnet": n.Socket}, MempoolOptions{MaxAge: time.Minute})
+	first, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil || first.TxCount != 2 {
+		t.Fatalf("first snapshot: %v", err)
+	}
+	m.Txs = all[:3]
+	n.SetMempool(m)
+	if s, _ := mp.Snapshot(t.Context(), mainnet); s != first {
+		t.Fatal("a young snapshot was not shared before any change")
+	}
+	time.Sleep(time.Millisecond) // the change comes after the snapshot was taken
+	mp.Changed(mainnet)
+	s, err := mp.Snapshot(t.Context(), mainnet)
+	if err != nil || s == first || s.TxCount != 3 {
+		t.Fatalf("after Changed: %v, new %v", err, s != first)
+	}
+	if again, _ := mp.Snapshot(t.Context(), mainnet); again != s {
+		t.Fatal("the new snapshot is not shared")
+	}
+	if a := n.Acquires(); a != 2 {
+		t.Errorf("%d acquisitions, want 2", a)
+	}
+	var never *Mempool
+	never.Changed(mainnet) // no mempool configured: nothing to mark
 }

@@ -21,6 +21,8 @@ type Answers struct {
 	mempool mempoolMemo
 	// figures: the /network figures computed once an epoch (figures.go).
 	figures figureMemo
+	// labels: the metadata labels' counts up to a final point (metadata.go).
+	labels labelMemo
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -24,6 +24,9 @@ var Routes = []string{
 	"GET /scripts", "GET /scripts/{script_hash}", "GET /scripts/{script_hash}/json", "GET /scripts/{script_hash}/cbor",
 	"GET /scripts/{script_hash}/redeemers", "GET /scripts/{script_hash}/utxos",
 	"GET /scripts/datum/{datum_hash}", "GET /scripts/datum/{datum_hash}/cbor",
+	"GET /assets", "GET /assets/{asset}", "GET /assets/{asset}/history", "GET /assets/{asset}/addresses",
+	"GET /assets/policy/{policy_id}",
+	"GET /metadata/txs/labels", "GET /metadata/txs/labels/{label}", "GET /metadata/txs/labels/{label}/cbor",
 	"GET /mempool", "GET /mempool/{hash}", "GET /mempool/addresses/{address}",
 	"GET /utils/addresses/xpub/{xpub}/{role}/{index}", "POST /utils/txs/evaluate", "POST /utils/txs/evaluate/utxos",
 }

@@ -1,0 +1,315 @@
+package handlers
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// bfQuantity is one item of /assets and /assets/policy/{policy_id}, and
+// (as address) of /assets/{asset}/addresses.
+type bfQuantity struct {
+	Asset    string `json:"asset,omitempty" db:"asset"`
+	Address  string `json:"address,omitempty" db:"address"`
+	Quantity string `json:"quantity" db:"quantity"`
+}
+
+// bfAsset is /assets/{asset}.
+type bfAsset struct {
+	Asset             string          `json:"asset"`
+	PolicyID          string          `json:"policy_id"`
+	AssetName         *string         `json:"asset_name"`
+	Fingerprint       string          `json:"fingerprint"`
+	Quantity          string          `json:"quantity"`
+	InitialMintTxHash string          `json:"initial_mint_tx_hash"`
+	MintOrBurnCount   int64           `json:"mint_or_burn_count"`
+	Onchain           json.RawMessage `json:"onchain_metadata"`
+	Standard          *string         `json:"onchain_metadata_standard"`
+	Extra             *string         `json:"onchain_metadata_extra"`
+	Metadata          json.RawMessage `json:"metadata"`
+}
+
+// assetQuantitiesSQL is every asset (of one policy when where says so)
+// with the sum of its mints, in the order db-sync added them.
+func assetQuantitiesSQL(t *testing.T, c *testChain, where string, args ...any) []bfQuantity {
+	t.Helper()
+	var out []bfQuantity
+	if err := c.raw.Select(&out, `SELECT encode(ma.policy, 'hex') || encode(ma.name, 'hex') AS asset,
+		(SELECT COALESCE(sum(m.quantity), 0) FROM ma_tx_mint m WHERE m.ident = ma.id)::text AS quantity
+		FROM multi_asset ma WHERE `+where+` ORDER BY ma.id`, args...); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBlockfrostAssetsMatchSQL(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		all := assetQuantitiesSQL(t, c, "true")
+		if len(all) < 20 {
+			t.Fatalf("%s: only %d assets", c.mode, len(all))
+		}
+		for _, count := range []int{100, 7} {
+			if got := walkPages[bfQuantity](t, h, "/assets", "", count); !reflect.DeepEqual(got, all) {
+				t.Fatalf("%s: /assets count %d: %v, want %v", c.mode, count, got, all)
+			}
+			if got := walkPages[bfQuantity](t, h, "/assets", "&order=desc", count); !reflect.DeepEqual(got, reversed(all)) {
+				t.Fatalf("%s: /assets desc count %d: %v", c.mode, count, got)
+			}
+		}
+		policies := map[string]bool{}
+		for _, a := range all {
+			policies[a.Asset[:56]] = true
+		}
+		for p := range policies {
+			want := assetQuantitiesSQL(t, c, "ma.policy = decode($1, 'hex')", p)
+			for _, count := range []int{100, 2} {
+				if got := walkPages[bfQuantity](t, h, "/assets/policy/"+p, "", count); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: policy %s count %d: %v, want %v", c.mode, p, count, got, want)
+				}
+				if got := walkPages[bfQuantity](t, h, "/assets/policy/"+strings.ToUpper(p), "&order=desc", count); !reflect.DeepEqual(got, reversed(want)) {
+					t.Fatalf("%s: policy %s desc count %d: %v", c.mode, p, count, got)
+				}
+			}
+		}
+		for _, a := range all {
+			checkAsset(t, h, c, a.Asset)
+		}
+	}
+}
+
+// checkAsset compares /assets/{asset} and its history with SQL.
+func checkAsset(t *testing.T, h http.Handler, c *testChain, unit string) {
+	t.Helper()
+	var want struct {
+		Quantity string `db:"quantity"`
+		Count    int64  `db:"count"`
+		First    string `db:"first"`
+		Name     string `db:"name"`
+	}
+	if err := c.raw.Get(&want, `SELECT sum(m.quantity)::text AS quantity, count(*) AS count,
+		(SELECT encode(t.hash, 'hex') FROM tx t WHERE t.id = min(m.tx_id)) AS first, encode(ma.name, 'hex') AS name
+		FROM multi_asset ma JOIN ma_tx_mint m ON m.ident = ma.id
+		WHERE encode(ma.policy, 'hex') || encode(ma.name, 'hex') = $1 GROUP BY ma.id`, unit); err != nil {
+		t.Fatalf("%s: %v", unit, err)
+	}
+	var got bfAsset
+	bfOK(t, h, "/assets/"+unit, &got)
+	if got.Asset != unit || got.PolicyID != unit[:56] || got.Quantity != want.Quantity || got.MintOrBurnCount != want.Count ||
+		got.InitialMintTxHash != want.First || (want.Name == "") != (got.AssetName == nil) ||
+		got.AssetName != nil && *got.AssetName != want.Name || !strings.HasPrefix(got.Fingerprint, "asset1") {
+		t.Fatalf("%s: %+v, want %+v", unit, got, want)
+	}
+	var history []struct {
+		TxHash string `json:"tx_hash" db:"tx_hash"`
+		Action string `json:"action" db:"action"`
+		Amount string `json:"amount" db:"amount"`
+	}
+	if err := c.raw.Select(&history, `SELECT encode(t.hash, 'hex') AS tx_hash,
+		CASE WHEN m.quantity < 0 THEN 'burned' ELSE 'minted' END AS action, abs(m.quantity)::text AS amount
+		FROM ma_tx_mint m JOIN multi_asset ma ON ma.id = m.ident JOIN tx t ON t.id = m.tx_id
+		WHERE encode(ma.policy, 'hex') || encode(ma.name, 'hex') = $1 ORDER BY m.tx_id`, unit); err != nil {
+		t.Fatal(err)
+	}
+	path := "/assets/" + unit + "/history"
+	for _, count := range []int{100, 1} {
+		got := walkPages[struct {
+			TxHash string `json:"tx_hash" db:"tx_hash"`
+			Action string `json:"action" db:"action"`
+			Amount string `json:"amount" db:"amount"`
+		}](t, h, path, "", count)
+		if !reflect.DeepEqual(got, history) {
+			t.Fatalf("%s: %v, want %v", path, got, history)
+		}
+	}
+}
+
+// TestBlockfrostAssetOnchainMetadata checks the seeded chain's metadata
+// kinds: CIP-25 v1 and v2 (bytes keys), and every CIP-68 user token.
+func TestBlockfrostAssetOnchainMetadata(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		m := c.manifest.Assets
+		check := func(unit, standard string) bfAsset {
+			t.Helper()
+			var got bfAsset
+			bfOK(t, h, "/assets/"+bfUnit(unit), &got)
+			var md map[string]any
+			if err := json.Unmarshal(got.Onchain, &md); err != nil || md == nil {
+				t.Fatalf("%s %s: onchain_metadata %s", c.mode, unit, got.Onchain)
+			}
+			if got.Standard == nil || *got.Standard != standard {
+				t.Fatalf("%s %s: standard %v, want %s (%s)", c.mode, unit, derefString(got.Standard), standard, got.Onchain)
+			}
+			if _, ok := md["name"].(string); !ok {
+				t.Fatalf("%s %s: no name in %s", c.mode, unit, got.Onchain)
+			}
+			return got
+		}
+		// The version its latest minting transaction's label 721 names.
+		cip25 := func(unit string) string {
+			var v *string
+			if err := c.raw.Get(&v, `SELECT tm.json->>'version' FROM tx_metadata tm WHERE tm.key = 721 AND tm.tx_id = (
+				SELECT max(m.tx_id) FROM ma_tx_mint m JOIN multi_asset ma ON ma.id = m.ident
+				WHERE encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') = $1 AND m.quantity > 0
+				  AND EXISTS (SELECT 1 FROM tx_metadata x WHERE x.tx_id = m.tx_id AND x.key = 721))`, unit); err != nil {
+				t.Fatalf("%s: %v", unit, err)
+			}
+			if v != nil && *v == "2" {
+				return "CIP25v2"
+			}
+			return "CIP25v1"
+		}
+		check(m.CIP25V1.Unit, "CIP25v1")
+		check(m.CIP25V2.Unit, "CIP25v2")
+		check(m.CIP25Chunked.Unit, cip25(m.CIP25Chunked.Unit))
+		check(m.CIP25V2Empty.Unit, cip25(m.CIP25V2Empty.Unit))
+		checkCIP68(t, h, c, m.CIP68.UserUnit, m.CIP68.ReferenceUnit)
+		for _, ref := range m.CIP68All {
+			checkCIP68(t, h, c, ref.UserUnit, ref.ReferenceUnit)
+		}
+	}
+}
+
+// bfUnit is a manifest's asset (policy.name) as Blockfrost's unit.
+func bfUnit(id string) string { return strings.Replace(id, ".", "", 1) }
+
+// checkCIP68 compares a CIP-68 user token's on-chain metadata with its
+// reference NFT's current datum as db-sync holds it: Blockfrost takes
+// versions 1 to 3 (named CIP68v1…v3) and sends the datum's third field as
+// CBOR hex; any other version leaves the token without (these tokens
+// carry no label 721).
+func checkCIP68(t *testing.T, h http.Handler, c *testChain, user, reference string) {
+	t.Helper()
+	var datum struct {
+		JSON string `db:"json"`
+		CBOR string `db:"cbor"`
+	}
+	if err := c.raw.Get(&datum, `SELECT d.value::text AS json, encode(d.bytes, 'hex') AS cbor
+		FROM tx_out o JOIN ma_tx_out mto ON mto.tx_out_id = o.id JOIN multi_asset ma ON ma.id = mto.ident
+		JOIN datum d ON d.id = o.inline_datum_id OR d.hash = o.data_hash
+		WHERE encode(ma.policy, 'hex') || '.' || encode(ma.name, 'hex') = $1
+		ORDER BY o.id DESC LIMIT 1`, reference); err != nil {
+		t.Fatalf("%s: %v", reference, err)
+	}
+	var v struct {
+		Fields []json.RawMessage `json:"fields"`
+	}
+	if err := json.Unmarshal([]byte(datum.JSON), &v); err != nil || len(v.Fields) < 2 {
+		t.Fatalf("%s: datum %s", reference, datum.JSON)
+	}
+	var version struct {
+		Int int64 `json:"int"`
+	}
+	var props struct {
+		Map []struct {
+			K struct{ Bytes string } `json:"k"`
+			V struct{ Bytes string } `json:"v"`
+		} `json:"map"`
+	}
+	if json.Unmarshal(v.Fields[1], &version) != nil || json.Unmarshal(v.Fields[0], &props) != nil {
+		t.Fatalf("%s: datum %s", reference, datum.JSON)
+	}
+	var name string
+	for _, p := range props.Map {
+		if k, _ := hex.DecodeString(p.K.Bytes); string(k) == "name" {
+			b, _ := hex.DecodeString(p.V.Bytes)
+			name = string(b)
+		}
+	}
+	var got bfAsset
+	bfOK(t, h, "/assets/"+bfUnit(user), &got)
+	if version.Int < 1 || version.Int > 3 {
+		if string(got.Onchain) != "null" || got.Standard != nil || got.Extra != nil {
+			t.Fatalf("%s: version %d datum taken: %s", user, version.Int, got.Onchain)
+		}
+		return
+	}
+	var md map[string]any
+	if err := json.Unmarshal(got.Onchain, &md); err != nil || md["name"] != name ||
+		derefString(got.Standard) != fmt.Sprintf("CIP68v%d", version.Int) {
+		t.Fatalf("%s: %s %v, want name %q version %d", user, got.Onchain, derefString(got.Standard), name, version.Int)
+	}
+	if (len(v.Fields) > 2) != (got.Extra != nil) || got.Extra != nil && !strings.HasSuffix(datum.CBOR, *got.Extra+"ff") &&
+		!strings.HasSuffix(datum.CBOR, *got.Extra) {
+		t.Fatalf("%s: extra %v of %s", user, derefString(got.Extra), datum.CBOR)
+	}
+}
+
+func TestBlockfrostAssetAddressesMatchSQL(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		var units []string
+		if err := c.raw.Select(&units, `SELECT encode(policy, 'hex') || encode(name, 'hex') FROM multi_asset ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		unspent := "NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)"
+		if c.mode == "consumed" {
+			unspent = "o.consumed_by_tx_id IS NULL"
+		}
+		most := 0
+		for _, unit := range units {
+			var want []bfQuantity
+			if err := c.raw.Select(&want, `SELECT o.address, sum(mto.quantity)::text AS quantity
+				FROM ma_tx_out mto JOIN tx_out o ON o.id = mto.tx_out_id JOIN multi_asset ma ON ma.id = mto.ident
+				WHERE encode(ma.policy, 'hex') || encode(ma.name, 'hex') = $1 AND `+unspent+`
+				GROUP BY o.address ORDER BY min(o.id)`, unit); err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, len(want))
+			path := "/assets/" + unit + "/addresses"
+			for _, count := range []int{100, 3} {
+				got := walkPages[bfQuantity](t, h, path, "", count)
+				if len(got) != 0 || len(want) != 0 {
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s %s count %d: %v, want %v", c.mode, path, count, got, want)
+					}
+				}
+				if got := walkPages[bfQuantity](t, h, path, "&order=desc", count); len(want) > 0 && !reflect.DeepEqual(got, reversed(want)) {
+					t.Fatalf("%s %s desc: %v", c.mode, path, got)
+				}
+			}
+		}
+		if most < 10 {
+			t.Fatalf("%s: the most-held asset has %d holders", c.mode, most)
+		}
+	}
+}
+
+func TestBlockfrostAssetRefusals(t *testing.T) {
+	c := seededChains(t)[0]
+	h := chainServer(t, c).Handler()
+	unit := bfUnit(c.manifest.Assets.Hosky.Unit)
+	unknown := strings.Repeat("0", 56) + "00"
+	for _, path := range []string{"/assets/", "/assets/%s/history", "/assets/%s/addresses"} {
+		if !strings.Contains(path, "%s") {
+			path += "%s"
+		}
+		for _, bad := range []string{"abc", unit[:55], unit + "0", unit[:56] + strings.Repeat("ab", 33), "asset1" + unit[:30], "zz" + unit[2:]} {
+			bfRefused(t, h, fmt.Sprintf(path, bad), 400, "Invalid asset")
+		}
+		bfRefused(t, h, fmt.Sprintf(path, unknown), 404, "not been found")
+		bfRefused(t, h, fmt.Sprintf(path, unit[:56]), 404, "not been found") // the policy alone: an asset with an empty name
+	}
+	for _, bad := range []string{"abc", unit[:55], unit[:57], strings.Repeat("g", 56)} {
+		bfRefused(t, h, "/assets/policy/"+bad, 400, "Invalid policy_id")
+	}
+	bfRefused(t, h, "/assets/policy/"+strings.Repeat("0", 56), 404, "not been found")
+	for _, q := range []string{"count=0", "count=101", "page=0", "order=up", "page=x"} {
+		for _, path := range []string{"/assets", "/assets/policy/" + unit[:56], "/assets/" + unit + "/history", "/assets/" + unit + "/addresses"} {
+			bfRefused(t, h, path+"?"+q, 400, "Invalid")
+		}
+	}
+	// A page past the end of a known list is empty, not a 404.
+	for _, path := range []string{"/assets", "/assets/policy/" + unit[:56], "/assets/" + unit + "/history", "/assets/" + unit + "/addresses"} {
+		var items []json.RawMessage
+		bfOK(t, h, path+"?page=10000", &items)
+		if items == nil || len(items) != 0 {
+			t.Fatalf("%s page 10000: %v", path, items)
+		}
+	}
+}

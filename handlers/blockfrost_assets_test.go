@@ -285,7 +285,7 @@ func TestBlockfrostAssetRefusals(t *testing.T) {
 	h := chainServer(t, c).Handler()
 	unit := bfUnit(c.manifest.Assets.Hosky.Unit)
 	unknown := strings.Repeat("0", 56) + "00"
-	for _, path := range []string{"/assets/", "/assets/%s/history", "/assets/%s/addresses"} {
+	for _, path := range []string{"/assets/", "/assets/%s/history", "/assets/%s/addresses", "/assets/%s/txs", "/assets/%s/transactions"} {
 		if !strings.Contains(path, "%s") {
 			path += "%s"
 		}
@@ -299,8 +299,12 @@ func TestBlockfrostAssetRefusals(t *testing.T) {
 		bfRefused(t, h, "/assets/policy/"+bad, 400, "Invalid policy_id")
 	}
 	bfRefused(t, h, "/assets/policy/"+strings.Repeat("0", 56), 404, "not been found")
+	for _, q := range []string{"from=x", "to=1:x", "from=10&to=9", "from=5:3&to=5:2", "from=2147483648"} {
+		bfRefused(t, h, "/assets/"+unit+"/transactions?"+q, 400, "Invalid")
+	}
 	for _, q := range []string{"count=0", "count=101", "page=0", "order=up", "page=x"} {
-		for _, path := range []string{"/assets", "/assets/policy/" + unit[:56], "/assets/" + unit + "/history", "/assets/" + unit + "/addresses"} {
+		for _, path := range []string{"/assets", "/assets/policy/" + unit[:56], "/assets/" + unit + "/history", "/assets/" + unit + "/addresses",
+			"/assets/" + unit + "/txs", "/assets/" + unit + "/transactions"} {
 			bfRefused(t, h, path+"?"+q, 400, "Invalid")
 		}
 	}
@@ -310,6 +314,59 @@ func TestBlockfrostAssetRefusals(t *testing.T) {
 		bfOK(t, h, path+"?page=10000", &items)
 		if items == nil || len(items) != 0 {
 			t.Fatalf("%s page 10000: %v", path, items)
+		}
+	}
+}
+
+func TestBlockfrostAssetTransactionsMatchSQL(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		var units []string
+		if err := c.raw.Select(&units, `SELECT encode(policy, 'hex') || encode(name, 'hex') FROM multi_asset ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		most := 0
+		for _, unit := range units {
+			var want []bfTx
+			if err := c.raw.Select(&want, `SELECT encode(t.hash, 'hex') AS tx_hash, t.block_index AS tx_index, b.block_no AS block_height,
+				extract(epoch FROM b.time)::bigint AS block_time
+				FROM tx t JOIN block b ON b.id = t.block_id
+				WHERE t.id IN (SELECT o.tx_id FROM ma_tx_out mto JOIN tx_out o ON o.id = mto.tx_out_id JOIN multi_asset ma ON ma.id = mto.ident
+				  WHERE encode(ma.policy, 'hex') || encode(ma.name, 'hex') = $1)
+				ORDER BY t.id`, unit); err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, len(want))
+			path := "/assets/" + unit + "/transactions"
+			for _, count := range []int{100, 4} {
+				if got := walkPages[bfTx](t, h, path, "", count); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s %s count %d: %v, want %v", c.mode, path, count, got, want)
+				}
+				if got := walkPages[bfTx](t, h, path, "&order=desc", count); !reflect.DeepEqual(got, reversed(want)) {
+					t.Fatalf("%s %s desc count %d: %v", c.mode, path, count, got)
+				}
+				hashes := walkPages[string](t, h, "/assets/"+unit+"/txs", "", count)
+				if len(hashes) != len(want) {
+					t.Fatalf("%s %s/txs: %d hashes, want %d", c.mode, unit, len(hashes), len(want))
+				}
+				for i, w := range want {
+					if hashes[i] != w.TxHash {
+						t.Fatalf("%s %s/txs %d: %s, want %s", c.mode, unit, i, hashes[i], w.TxHash)
+					}
+				}
+			}
+			if len(want) < 3 {
+				continue
+			}
+			// from/to: the middle transactions, bounds inclusive.
+			first, last := want[1], want[len(want)-2]
+			query := fmt.Sprintf("&from=%d:%d&to=%d:%d", first.BlockHeight, first.TxIndex, last.BlockHeight, last.TxIndex)
+			if got := walkPages[bfTx](t, h, path, query, 2); !reflect.DeepEqual(got, want[1:len(want)-1]) {
+				t.Fatalf("%s %s%s: %v, want %v", c.mode, path, query, got, want[1:len(want)-1])
+			}
+		}
+		if most < 10 {
+			t.Fatalf("%s: the busiest asset has %d transactions", c.mode, most)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/engine"
@@ -28,6 +29,8 @@ var (
 	sqlHistoryAsc  = engine.Template("dbsync/assets_history.sql", engine.AlwaysGeneric, asc)
 	sqlHistoryDesc = engine.Template("dbsync/assets_history.sql", engine.AlwaysGeneric, desc)
 	sqlHolders     = engine.Template("dbsync/assets_holders.sql", engine.AlwaysGeneric, nil)
+	sqlTxsAsc      = engine.Template("dbsync/assets_txs.sql", engine.AlwaysGeneric, asc)
+	sqlTxsDesc     = engine.Template("dbsync/assets_txs.sql", engine.AlwaysGeneric, desc)
 )
 
 // Each list is rendered in both directions: an ORDER BY that picks its
@@ -136,6 +139,27 @@ func History(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Page) ([]
 	items := []Action{}
 	err := db.Reader().Select(ctx, &items, ordered(db, p, sqlHistoryAsc, sqlHistoryDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset)
 	return items, wrap("History", err)
+}
+
+// Tx is a transaction with an output carrying an asset.
+type Tx struct {
+	TxHash      string `db:"tx_hash"`
+	TxIndex     int    `db:"tx_index"`
+	BlockHeight int64  `db:"block_height"`
+	BlockTime   int64  `db:"block_time"`
+}
+
+// Txs returns a page of the transactions with an output carrying the
+// asset, in chain order, with ids in [within[0], within[1]) when within is
+// given (empty for an asset never minted: the caller tells it apart).
+func Txs(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Page, within *[2]int64) ([]Tx, error) {
+	lo, hi := int64(0), int64(math.MaxInt64)
+	if within != nil {
+		lo, hi = within[0], within[1]
+	}
+	items := []Tx{}
+	err := db.Reader().Select(ctx, &items, ordered(db, p, sqlTxsAsc, sqlTxsDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset, lo, hi)
+	return items, wrap("Txs", err)
 }
 
 // Holder is an address holding an asset in its unspent outputs.

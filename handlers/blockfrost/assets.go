@@ -19,6 +19,8 @@ func (a *API) assetRoutes() []Route {
 		{Method: http.MethodGet, Path: "/assets/policy/:policy_id", Group: admin.GroupChain, Chain: true, Handle: a.policyAssets},
 		{Method: http.MethodGet, Path: "/assets/:asset", Group: admin.GroupChain, Chain: true, Handle: a.asset},
 		{Method: http.MethodGet, Path: "/assets/:asset/history", Group: admin.GroupHistory, Chain: true, Handle: a.assetHistory},
+		{Method: http.MethodGet, Path: "/assets/:asset/txs", Group: admin.GroupHistory, Chain: true, Handle: a.assetTxs},
+		{Method: http.MethodGet, Path: "/assets/:asset/transactions", Group: admin.GroupHistory, Chain: true, Handle: a.assetTransactions},
 		{Method: http.MethodGet, Path: "/assets/:asset/addresses", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: a.assetAddresses},
 	}
 }
@@ -93,6 +95,37 @@ func (a *API) assetHistory(c *gin.Context) error {
 		return err
 	}
 	return ok(c)(a.deps.Answers.AssetHistory(c.Request.Context(), db, id, p))
+}
+
+// assetTxs: GET /assets/{asset}/txs (deprecated by Blockfrost).
+func (a *API) assetTxs(c *gin.Context) error {
+	db, id, err := a.assetParam(c)
+	if err != nil {
+		return err
+	}
+	p, err := paging(c)
+	if err != nil {
+		return err
+	}
+	return ok(c)(a.deps.Answers.AssetTxs(c.Request.Context(), db, id, p))
+}
+
+// assetTransactions: GET /assets/{asset}/transactions, with from/to as
+// /addresses/{address}/transactions takes them.
+func (a *API) assetTransactions(c *gin.Context) error {
+	db, id, err := a.assetParam(c)
+	if err != nil {
+		return err
+	}
+	p, err := paging(c)
+	if err != nil {
+		return err
+	}
+	r, err := txRange(c)
+	if err != nil {
+		return err
+	}
+	return ok(c)(a.deps.Answers.AssetTransactions(c.Request.Context(), db, id, p, r))
 }
 
 // assetAddresses: GET /assets/{asset}/addresses.

@@ -155,3 +155,45 @@ func (a *Answers) AssetAddresses(ctx context.Context, db *dbsync.DB, id cardano.
 }
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
+
+// assetTxs reads a page of the transactions with an output carrying the
+// asset, within r; an empty page of an asset never minted is a 404.
+func assetTxs(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Paging, r TxRange) ([]assets.Tx, error) {
+	within, err := r.within(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := assets.Txs(ctx, db, id, p.assetsPage(), within)
+	if err == nil && len(rows) == 0 {
+		_, err = assets.Read(ctx, db, id)
+	}
+	return rows, notFound(err)
+}
+
+// AssetTransactions answers /assets/{asset}/transactions: a page of the
+// transactions with an output carrying the asset (Blockfrost's reading),
+// within from/to when given.
+func (a *Answers) AssetTransactions(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Paging, r TxRange) ([]byte, error) {
+	params := []string{id.Unit(), p.key(), posKey(r.From), posKey(r.To)}
+	return cached(ctx, a, db, "assettransactions", params, func(ctx context.Context, db *dbsync.DB) ([]AddressTransaction, error) {
+		rows, err := assetTxs(ctx, db, id, p, r)
+		out := make([]AddressTransaction, len(rows))
+		for i, t := range rows {
+			out[i] = AddressTransaction{TxHash: t.TxHash, TxIndex: t.TxIndex, BlockHeight: t.BlockHeight, BlockTime: t.BlockTime}
+		}
+		return out, err
+	})
+}
+
+// AssetTxs answers the deprecated /assets/{asset}/txs: the same pages as
+// transactions, as hashes.
+func (a *Answers) AssetTxs(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Paging) ([]byte, error) {
+	return cached(ctx, a, db, "assettxs", []string{id.Unit(), p.key()}, func(ctx context.Context, db *dbsync.DB) ([]string, error) {
+		rows, err := assetTxs(ctx, db, id, p, TxRange{})
+		out := make([]string, len(rows))
+		for i, t := range rows {
+			out[i] = t.TxHash
+		}
+		return out, err
+	})
+}

@@ -285,7 +285,7 @@ func TestBlockfrostAssetRefusals(t *testing.T) {
 	h := chainServer(t, c).Handler()
 	unit := bfUnit(c.manifest.Assets.Hosky.Unit)
 	unknown := strings.Repeat("0", 56) + "00"
-	for _, path := range []string{"/assets/", "/assets/%s/history", "/assets/%s/addresses", "/assets/%s/txs", "/assets/%s/transactions"} {
+	for _, path := range []string{"/assets/", "/assets/%s/history", "/assets/%s/addresses", "/assets/%s/txs", "/assets/%s/transactions", "/assets/%s/utxos"} {
 		if !strings.Contains(path, "%s") {
 			path += "%s"
 		}
@@ -304,7 +304,7 @@ func TestBlockfrostAssetRefusals(t *testing.T) {
 	}
 	for _, q := range []string{"count=0", "count=101", "page=0", "order=up", "page=x"} {
 		for _, path := range []string{"/assets", "/assets/policy/" + unit[:56], "/assets/" + unit + "/history", "/assets/" + unit + "/addresses",
-			"/assets/" + unit + "/txs", "/assets/" + unit + "/transactions"} {
+			"/assets/" + unit + "/txs", "/assets/" + unit + "/transactions", "/assets/" + unit + "/utxos"} {
 			bfRefused(t, h, path+"?"+q, 400, "Invalid")
 		}
 	}
@@ -367,6 +367,84 @@ func TestBlockfrostAssetTransactionsMatchSQL(t *testing.T) {
 		}
 		if most < 10 {
 			t.Fatalf("%s: the busiest asset has %d transactions", c.mode, most)
+		}
+	}
+}
+
+func TestBlockfrostAssetUTxOsMatchSQL(t *testing.T) {
+	for _, c := range seededChains(t) {
+		h := chainServer(t, c).Handler()
+		unspent := "NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)"
+		if c.mode == "consumed" {
+			unspent = "o.consumed_by_tx_id IS NULL"
+		}
+		var units []string
+		if err := c.raw.Select(&units, `SELECT encode(policy, 'hex') || encode(name, 'hex') FROM multi_asset ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		type utxo struct {
+			Address     string          `json:"address"`
+			TxHash      string          `json:"tx_hash"`
+			OutputIndex int             `json:"output_index"`
+			Amount      []bfAmount      `json:"amount"`
+			Block       string          `json:"block"`
+			BlockHeight int64           `json:"block_height"`
+			BlockTime   int64           `json:"block_time"`
+			DataHash    *string         `json:"data_hash"`
+			InlineDatum *string         `json:"inline_datum"`
+			DatumJSON   json.RawMessage `json:"inline_datum_json"`
+			RefScript   *string         `json:"reference_script_hash"`
+		}
+		most := 0
+		for _, unit := range units {
+			var want []struct {
+				Address  string  `db:"address"`
+				TxHash   string  `db:"tx_hash"`
+				Index    int     `db:"output_index"`
+				Lovelace string  `db:"lovelace"`
+				Block    string  `db:"block"`
+				Height   int64   `db:"block_height"`
+				Time     int64   `db:"block_time"`
+				Inline   *string `db:"inline_datum"`
+				ID       int64   `db:"id"`
+			}
+			if err := c.raw.Select(&want, `SELECT o.id, o.address, encode(t.hash, 'hex') AS tx_hash, o.index AS output_index,
+				o.value::text AS lovelace, encode(b.hash, 'hex') AS block, b.block_no AS block_height,
+				extract(epoch FROM b.time)::bigint AS block_time,
+				(SELECT encode(d.bytes, 'hex') FROM datum d WHERE d.id = o.inline_datum_id) AS inline_datum
+				FROM tx_out o JOIN tx t ON t.id = o.tx_id JOIN block b ON b.id = t.block_id
+				WHERE o.id IN (SELECT mto.tx_out_id FROM ma_tx_out mto JOIN multi_asset ma ON ma.id = mto.ident
+				  WHERE encode(ma.policy, 'hex') || encode(ma.name, 'hex') = $1) AND `+unspent+` ORDER BY o.id`, unit); err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, len(want))
+			path := "/assets/" + unit + "/utxos"
+			for _, count := range []int{100, 3} {
+				got := walkPages[utxo](t, h, path, "", count)
+				desc := walkPages[utxo](t, h, path, "&order=desc", count)
+				if len(got) != len(want) || !reflect.DeepEqual(desc, reversed(got)) {
+					t.Fatalf("%s %s count %d: %d outputs (%d desc), want %d", c.mode, path, count, len(got), len(desc), len(want))
+				}
+				for i, w := range want {
+					g := got[i]
+					if g.Address != w.Address || g.TxHash != w.TxHash || g.OutputIndex != w.Index || g.Block != w.Block ||
+						g.BlockHeight != w.Height || g.BlockTime != w.Time || derefString(g.InlineDatum) != derefString(w.Inline) ||
+						len(g.Amount) < 2 || g.Amount[0] != (bfAmount{"lovelace", w.Lovelace}) || (w.Inline == nil) != (string(g.DatumJSON) == "null") {
+						t.Fatalf("%s %s %d: %+v, want %+v", c.mode, path, i, g, w)
+					}
+					var assets []bfAmount
+					if err := c.raw.Select(&assets, `SELECT encode(ma.policy, 'hex') || encode(ma.name, 'hex') AS unit, x.quantity::text AS quantity
+						FROM ma_tx_out x JOIN multi_asset ma ON ma.id = x.ident WHERE x.tx_out_id = $1 ORDER BY ma.policy, ma.name`, w.ID); err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(g.Amount[1:], assets) {
+						t.Fatalf("%s %s %d: amount %v, want %v", c.mode, path, i, g.Amount, assets)
+					}
+				}
+			}
+		}
+		if most < 10 {
+			t.Fatalf("%s: the most-held asset is in %d outputs", c.mode, most)
 		}
 	}
 }

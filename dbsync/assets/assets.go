@@ -29,6 +29,7 @@ var (
 	sqlHistoryAsc  = engine.Template("dbsync/assets_history.sql", engine.AlwaysGeneric, asc)
 	sqlHistoryDesc = engine.Template("dbsync/assets_history.sql", engine.AlwaysGeneric, desc)
 	sqlHolders     = engine.Template("dbsync/assets_holders.sql", engine.AlwaysGeneric, nil)
+	sqlUTxOs       = engine.Template("dbsync/assets_utxos.sql", engine.AlwaysGeneric, nil)
 	sqlTxsAsc      = engine.Template("dbsync/assets_txs.sql", engine.AlwaysGeneric, asc)
 	sqlTxsDesc     = engine.Template("dbsync/assets_txs.sql", engine.AlwaysGeneric, desc)
 )
@@ -174,6 +175,29 @@ func Holders(ctx context.Context, db *dbsync.DB, id cardano.AssetID) ([]Holder, 
 	items := []Holder{}
 	err := db.Reader().Select(ctx, &items, db.SQL(sqlHolders), id.Policy[:], nonNil(id.Name))
 	return items, wrap("Holders", err)
+}
+
+// UTxO is an unspent output holding an asset.
+type UTxO struct {
+	Address             string  `db:"address"`
+	TxHash              string  `db:"tx_hash"`
+	OutputIndex         int     `db:"output_index"`
+	Lovelace            string  `db:"lovelace"`
+	Assets              string  `db:"assets"` // JSON [{unit, quantity}], by policy then name
+	Block               string  `db:"block"`
+	BlockHeight         *int64  `db:"block_height"`
+	BlockTime           int64   `db:"block_time"`
+	DataHash            *string `db:"data_hash"`
+	InlineDatum         *string `db:"inline_datum"`
+	InlineDatumJSON     *string `db:"inline_datum_json"`
+	ReferenceScriptHash *string `db:"reference_script_hash"`
+}
+
+// UTxOs returns every unspent output holding the asset, in chain order.
+func UTxOs(ctx context.Context, db *dbsync.DB, id cardano.AssetID) ([]UTxO, error) {
+	items := []UTxO{}
+	err := db.Reader().Select(ctx, &items, db.SQL(sqlUTxOs), id.Policy[:], nonNil(id.Name))
+	return items, wrap("UTxOs", err)
 }
 
 // nonNil makes an empty asset name the empty bytea, not NULL.

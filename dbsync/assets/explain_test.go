@@ -65,6 +65,7 @@ func TestExplainIndexBacked(t *testing.T) {
 				{"assets_history.sql", desc, []any{busy.Policy, busy.Name, 5, 10}, testdb.BigTables},
 				{"assets_txs.sql", asc, []any{busy.Policy, busy.Name, 100, 0, 0, int64(math.MaxInt64)}, testdb.BigTables},
 				{"assets_txs.sql", desc, []any{busy.Policy, busy.Name, 5, 10, 100, 2000}, testdb.BigTables},
+				{"assets_utxos.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
 				{"assets_holders.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
 			}
 			for _, tc := range cases {

@@ -22,6 +22,7 @@ func (a *API) assetRoutes() []Route {
 		{Method: http.MethodGet, Path: "/assets/:asset/txs", Group: admin.GroupHistory, Chain: true, Handle: a.assetTxs},
 		{Method: http.MethodGet, Path: "/assets/:asset/transactions", Group: admin.GroupHistory, Chain: true, Handle: a.assetTransactions},
 		{Method: http.MethodGet, Path: "/assets/:asset/addresses", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: a.assetAddresses},
+		{Method: http.MethodGet, Path: "/assets/:asset/utxos", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: a.assetUTxOs},
 	}
 }
 
@@ -139,6 +140,19 @@ func (a *API) assetAddresses(c *gin.Context) error {
 		return err
 	}
 	return ok(c)(a.deps.Answers.AssetAddresses(c.Request.Context(), db, id, p))
+}
+
+// assetUTxOs: GET /assets/{asset}/utxos.
+func (a *API) assetUTxOs(c *gin.Context) error {
+	db, id, err := a.assetParam(c)
+	if err != nil {
+		return err
+	}
+	p, err := paging(c)
+	if err != nil {
+		return err
+	}
+	return ok(c)(a.deps.Answers.AssetUTxOs(c.Request.Context(), db, id, p))
 }
 
 // labelParam parses {label}: a decimal integer from 0 to 2^63-1

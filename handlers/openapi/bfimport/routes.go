@@ -24,7 +24,7 @@ var Routes = []string{
 	"GET /scripts", "GET /scripts/{script_hash}", "GET /scripts/{script_hash}/json", "GET /scripts/{script_hash}/cbor",
 	"GET /scripts/{script_hash}/redeemers", "GET /scripts/{script_hash}/utxos",
 	"GET /scripts/datum/{datum_hash}", "GET /scripts/datum/{datum_hash}/cbor",
-	"GET /assets", "GET /assets/{asset}", "GET /assets/{asset}/history", "GET /assets/{asset}/txs", "GET /assets/{asset}/transactions", "GET /assets/{asset}/addresses",
+	"GET /assets", "GET /assets/{asset}", "GET /assets/{asset}/history", "GET /assets/{asset}/txs", "GET /assets/{asset}/transactions", "GET /assets/{asset}/addresses", "GET /assets/{asset}/utxos",
 	"GET /assets/policy/{policy_id}",
 	"GET /metadata/txs/labels", "GET /metadata/txs/labels/{label}", "GET /metadata/txs/labels/{label}/cbor",
 	"GET /mempool", "GET /mempool/{hash}", "GET /mempool/addresses/{address}",

@@ -197,3 +197,67 @@ func (a *Answers) AssetTxs(ctx context.Context, db *dbsync.DB, id cardano.AssetI
 		return out, err
 	})
 }
+
+// AssetUTxO is one item of Blockfrost's asset_utxo_content.
+type AssetUTxO struct {
+	Address             string          `json:"address"`
+	TxHash              string          `json:"tx_hash"`
+	OutputIndex         int             `json:"output_index"`
+	Amount              json.RawMessage `json:"amount"`
+	Block               string          `json:"block"`
+	BlockHeight         *int64          `json:"block_height"`
+	BlockTime           int64           `json:"block_time"`
+	DataHash            *string         `json:"data_hash"`
+	InlineDatum         *string         `json:"inline_datum"`
+	InlineDatumJSON     json.RawMessage `json:"inline_datum_json"`
+	ReferenceScriptHash *string         `json:"reference_script_hash"`
+}
+
+// AssetUTxOs answers /assets/{asset}/utxos: a page of the unspent outputs
+// holding the asset in chain order, the list read whole and stored under
+// the tip for its pages (answer.DialectPage). An asset never minted is a
+// 404; one all burnt, an empty list.
+func (a *Answers) AssetUTxOs(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Paging) ([]byte, error) {
+	list := answer.DialectList{Params: []string{"bf", "assetutxos", id.Unit()},
+		Each: func(ctx context.Context, db *dbsync.DB, fn func([]byte) error) error {
+			rows, err := assets.UTxOs(ctx, db, id)
+			if err != nil {
+				return err
+			}
+			for _, u := range rows {
+				lovelace, err := json.Marshal(Amount{Unit: "lovelace", Quantity: u.Lovelace})
+				if err != nil {
+					return err
+				}
+				// Lovelace first, then the assets the statement listed.
+				amount := append([]byte("["), lovelace...)
+				if u.Assets == "[]" {
+					amount = append(amount, ']')
+				} else {
+					amount = append(append(amount, ','), u.Assets[1:]...)
+				}
+				item := AssetUTxO{Address: u.Address, TxHash: u.TxHash, OutputIndex: u.OutputIndex, Amount: amount,
+					Block: u.Block, BlockHeight: u.BlockHeight, BlockTime: u.BlockTime, DataHash: u.DataHash,
+					InlineDatum: u.InlineDatum, InlineDatumJSON: json.RawMessage("null"), ReferenceScriptHash: u.ReferenceScriptHash}
+				if u.InlineDatumJSON != nil {
+					item.InlineDatumJSON = json.RawMessage(*u.InlineDatumJSON)
+				}
+				b, err := json.Marshal(item)
+				if err != nil {
+					return err
+				}
+				if err := fn(b); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+	b, err := a.svc.DialectPage(ctx, db, list, answer.ListPage{Offset: p.Offset(), Count: p.Count, Desc: p.Desc})
+	if err != nil || string(b) != string(emptyList) {
+		return b, err
+	}
+	if _, err := a.Asset(ctx, db, id); err != nil {
+		return nil, err
+	}
+	return b, nil
+}

@@ -68,6 +68,7 @@ func TestExplainIndexBacked(t *testing.T) {
 				{"assets_utxos.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
 				{"assets_holders.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
 			}
+			walks := map[string]string{"assets_policy.sql": "sg_multi_asset_policy_id", "assets_txs.sql": "sg_ma_tx_out_ident_tx_out_id", "assets_history.sql": "sg_ma_tx_mint_ident_tx_id"}
 			for _, tc := range cases {
 				query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
 				custom, generic := testdb.Plans(t, raw, query, tc.args...)
@@ -75,6 +76,11 @@ func TestExplainIndexBacked(t *testing.T) {
 					if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
 						t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
 					}
+				}
+				// The page walks the index made for it (not a sort of
+				// every row the condition matches).
+				if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
+					t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
 				}
 			}
 		})

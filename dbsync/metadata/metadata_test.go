@@ -49,6 +49,7 @@ func TestExplainIndexBacked(t *testing.T) {
 				{"metadata_label_counts.sql", nil, []any{tip - 50, tip}, testdb.BigTables},
 				{"metadata_tx_bounds.sql", nil, []any{2160}, testdb.BigTables},
 			}
+			walks := map[string]string{"metadata_label_page.sql": "sg_tx_metadata_key_tx_id"}
 			for _, tc := range cases {
 				query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
 				custom, generic := testdb.Plans(t, raw, query, tc.args...)
@@ -56,6 +57,11 @@ func TestExplainIndexBacked(t *testing.T) {
 					if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
 						t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
 					}
+				}
+				// The page walks the index made for it (not a sort of
+				// every row the condition matches).
+				if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
+					t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
 				}
 			}
 		})

@@ -23,6 +23,9 @@ var bfNastyValues = []string{
 	"addr1", "addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3jcu5d8ps7zex2k2xt3uqxgjqnnj83ws8lhrn648jjxtwq2ytjqp",
 	"stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw", "pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2qnikdy",
 	"asset1rjklcrnsdzqp65wjgrg55sy9723kw09mlgvlc3", "ed25519_sk1", strings.Repeat("ab", 4096),
+	// Asset units and policies (56 hex and a name of 0-64 hex), labels.
+	strings.Repeat("0", 57), strings.Repeat("a", 56) + strings.Repeat("b", 64), strings.Repeat("a", 56) + strings.Repeat("b", 66),
+	strings.Repeat("A", 56) + "000de140", "18446744073709551615", "+721", "0721", "721",
 }
 
 // FuzzBlockfrostRoutes asks every dialect route with arbitrary path

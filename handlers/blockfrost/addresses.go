@@ -96,16 +96,9 @@ func (a *API) addressTransactions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var r bf.TxRange
-	if r.From, err = blockPos(c, "from"); err != nil {
+	r, err := txRange(c)
+	if err != nil {
 		return err
-	}
-	if r.To, err = blockPos(c, "to"); err != nil {
-		return err
-	}
-	if r.From != nil && r.To != nil && (r.From.Block > r.To.Block ||
-		r.From.Block == r.To.Block && r.From.HasIndex && r.To.HasIndex && r.From.Index > r.To.Index) {
-		return errFromAfterTo
 	}
 	return ok(c)(a.deps.Answers.AddressTransactions(c.Request.Context(), db, ref, p, r))
 }
@@ -131,6 +124,24 @@ func (a *API) historyParams(c *gin.Context) (*dbsync.DB, bf.AddressRef, bf.Pagin
 	}
 	p, err := paging(c)
 	return db, ref, p, err
+}
+
+// txRange parses from and to (each a block number, optionally with a
+// transaction index); from must not come after to.
+func txRange(c *gin.Context) (bf.TxRange, error) {
+	var r bf.TxRange
+	var err error
+	if r.From, err = blockPos(c, "from"); err != nil {
+		return r, err
+	}
+	if r.To, err = blockPos(c, "to"); err != nil {
+		return r, err
+	}
+	if r.From != nil && r.To != nil && (r.From.Block > r.To.Block ||
+		r.From.Block == r.To.Block && r.From.HasIndex && r.To.HasIndex && r.From.Index > r.To.Index) {
+		return r, errFromAfterTo
+	}
+	return r, nil
 }
 
 // maxBlockPos bounds a from/to's numbers (Blockfrost's: a signed 32-bit

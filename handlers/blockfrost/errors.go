@@ -41,6 +41,8 @@ var (
 	errAsset             = httpx.NewAPIError(400, "Invalid asset: expected a policy id (56 hex characters) followed by an asset name (0 to 64 hex characters)")
 	errCredentialHistory = httpx.NewAPIError(400, "Invalid address: a transaction history is read by address; a payment credential (addr_vkh1…, script1…) is not accepted here")
 	errFromAfterTo       = httpx.NewAPIError(400, "Invalid from/to: from must not come after to")
+	errPolicy            = httpx.NewAPIError(400, "Invalid policy_id: expected 56 hex characters")
+	errLabel             = httpx.NewAPIError(400, "Invalid label: expected a metadata label, an integer from 0 to 9223372036854775807")
 	errScriptHash        = httpx.NewAPIError(400, "Invalid script_hash: expected 56 hex characters")
 	errDatumHash         = httpx.NewAPIError(400, "Invalid datum_hash: expected 64 hex characters")
 	// Accounts.

@@ -23,6 +23,8 @@ type Answers struct {
 	figures figureMemo
 	// poolTables: every registered pool at the newest tip (pools.go).
 	poolTables poolTables
+	// labels: the metadata labels' counts up to a final point (metadata.go).
+	labels labelMemo
 }
 
 // New returns the dialect's answers over svc's caches.

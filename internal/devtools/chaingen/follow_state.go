@@ -328,6 +328,15 @@ func (g *gen) idCounter(name string) *int64 {
 		"extra_key_witness": &g.ids.extraKeyWitness, "tx_cbor": &g.ids.txCbor, "treasury": &g.ids.treasury,
 		"reserve": &g.ids.reserve, "pot_transfer": &g.ids.potTransfer, "param_proposal": &g.ids.paramProposal,
 		"epoch_state": &g.ids.epochState, "constitution": &g.ids.constitution, "voting_anchor": &g.ids.votingAnchor,
+		"drep_registration": &g.ids.drepRegistration, "drep_distr": &g.ids.drepDistr,
+		"gov_action_proposal": &g.ids.govActionProposal, "voting_procedure": &g.ids.votingProcedure,
+		"committee": &g.ids.committee, "committee_member": &g.ids.committeeMember, "committee_hash": &g.ids.committeeHash,
+		"committee_registration": &g.ids.committeeRegistration, "committee_de_registration": &g.ids.committeeDeRegistration,
+		"treasury_withdrawal": &g.ids.treasuryWithdrawal, "pool_stat": &g.ids.poolStat,
+		"off_chain_vote_data": &g.ids.offChainVoteData, "off_chain_vote_drep_data": &g.ids.offChainVoteDrepData,
+		"off_chain_vote_gov_action_data": &g.ids.offChainVoteGovActionData,
+		"off_chain_vote_fetch_error":     &g.ids.offChainVoteFetchError, "off_chain_vote_author": &g.ids.offChainVoteAuthor,
+		"off_chain_vote_reference": &g.ids.offChainVoteReference,
 	}
 	return m[name]
 }

@@ -269,6 +269,7 @@ type genStats struct {
 	cborTx               int64
 	cborHash             []byte
 	maTxOutRows          int64
+	labelTxs             map[uint64]int // transactions per metadata label
 }
 
 func clamp(v, lo, hi int) int {

@@ -40,6 +40,9 @@ type govState struct {
 	params map[string]uint64
 
 	stats govStats
+
+	handle      int32 // the ADA Handle's asset, once minted
+	handleOwner int32 // its holder (0: not minted)
 }
 
 // govEvent is a governance transaction due at a slot.
@@ -179,6 +182,7 @@ func (g *gen) planGov(e int) {
 	if eraOf(e) < eraConway || g.gov == nil {
 		return
 	}
+	g.planExtras(e)
 	switch e {
 	case firstConway:
 		g.govAt(e, 0, g.fundDesk)

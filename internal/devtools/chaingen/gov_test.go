@@ -269,3 +269,50 @@ func TestSeedPoolStat(t *testing.T) {
 		t.Errorf("%d pool_stat rows not matching the snapshot and the blocks", n)
 	}
 }
+
+// Metadata of every shape, the ADA Handle, relays of all four kinds, and
+// the manifest's asset picks.
+func TestSeedExtras(t *testing.T) {
+	t.Parallel()
+	db, m := sharedCore.get(t, ModeCore)
+	x := m.Extras
+	if n := queryInt(t, db, `SELECT count(DISTINCT tx_id) FROM tx_metadata WHERE key = $1`, x.MetadataLabel.Label); n != int64(x.MetadataLabel.Txs) || n < 10 {
+		t.Errorf("label %d: %d transactions, manifest %d", x.MetadataLabel.Label, n, x.MetadataLabel.Txs)
+	}
+	for _, c := range []struct {
+		label uint64
+		typ   string
+	}{{1, "number"}, {2, "string"}, {3, "object"}, {61284, "object"}, {1000000, "array"}, {674, "object"}, {721, "object"}} {
+		if n := queryInt(t, db, `SELECT count(*) FROM tx_metadata WHERE key = $1 AND jsonb_typeof(json) = $2
+			AND substring(bytes FROM 1 FOR 1) = '\xa1'::bytea`, c.label, c.typ); n == 0 {
+			t.Errorf("no metadata of type %s under label %d", c.typ, c.label)
+		}
+	}
+	h := x.AdaHandle
+	if h == nil || h.Unit != adaHandlePolicy+"."+hex.EncodeToString([]byte(adaHandleName)) {
+		t.Fatalf("handle %+v", h)
+	}
+	if got := queryString(t, db, `SELECT o.address || ' ' || (md.json -> $1 -> $2 ->> 'name') FROM multi_asset a
+		JOIN ma_tx_out mo ON mo.ident = a.id JOIN tx_out o ON o.id = mo.tx_out_id
+		JOIN ma_tx_mint mt ON mt.ident = a.id JOIN tx_metadata md ON md.tx_id = mt.tx_id AND md.key = 721
+		WHERE a.policy = decode($1, 'hex') AND a.name = convert_to($2, 'UTF8')
+		AND NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`,
+		adaHandlePolicy, adaHandleName); got != h.Address+" $"+adaHandleName {
+		t.Errorf("handle holder and name: %q, manifest %+v", got, h)
+	}
+	if got := queryString(t, db, `SELECT string_agg(k, ',' ORDER BY k) FROM (SELECT DISTINCT CASE
+		WHEN ipv4 IS NOT NULL THEN 'ipv4' WHEN ipv6 IS NOT NULL THEN 'ipv6' WHEN dns_name IS NOT NULL THEN 'dns'
+		WHEN dns_srv_name IS NOT NULL AND port IS NULL THEN 'srv' END AS k FROM pool_relay) r`); got != "dns,ipv4,ipv6,srv" {
+		t.Errorf("relay kinds: %s", got)
+	}
+	held := `SELECT count(DISTINCT o.address) FROM tx_out o JOIN ma_tx_out mo ON mo.tx_out_id = o.id JOIN multi_asset a ON a.id = mo.ident
+		WHERE encode(a.policy, 'hex') || '.' || encode(a.name, 'hex') = $1
+		AND NOT EXISTS (SELECT 1 FROM tx_in i WHERE i.tx_out_id = o.tx_id AND i.tx_out_index = o.index)`
+	if n := queryInt(t, db, held, x.MostHeldAsset.Unit); n != int64(x.MostHeldAsset.Holders) || n < 2 {
+		t.Errorf("most held asset %+v: %d holders", x.MostHeldAsset, n)
+	}
+	if n := queryInt(t, db, `SELECT count(*) FROM multi_asset WHERE policy = decode($1, 'hex')`, x.BigPolicy.Policy); n != int64(x.BigPolicy.Assets) ||
+		n < 3 || n < queryInt(t, db, `SELECT max(n) FROM (SELECT count(*) AS n FROM multi_asset GROUP BY policy) p`) {
+		t.Errorf("big policy %+v: %d assets", x.BigPolicy, n)
+	}
+}

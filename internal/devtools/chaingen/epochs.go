@@ -243,5 +243,8 @@ func (g *gen) param(name string, def uint64) uint64 {
 			return v
 		}
 	}
+	if v, ok := g.followParams[name]; ok {
+		return v
+	}
 	return def
 }

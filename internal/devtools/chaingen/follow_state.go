@@ -35,6 +35,10 @@ var (
 	sqlFollowEpochStake   = sqlfiles.Must("chaingen/follow_epoch_stake.sql")
 	sqlFollowRewards      = sqlfiles.Must("chaingen/follow_rewards.sql")
 	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
+	sqlFollowGovParams    = sqlfiles.Must("chaingen/follow_gov_params.sql")
+	sqlFollowGovBoundary  = sqlfiles.Must("chaingen/follow_gov_boundary.sql")
+	sqlFollowDRepDistr    = sqlfiles.Must("chaingen/follow_drep_distr.sql")
+	sqlFollowGovVoters    = sqlfiles.Must("chaingen/follow_gov_voters.sql")
 	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")
 	sqlRollbackPoint      = sqlfiles.Must("chaingen/follow_rollback_point.sql")
 	sqlRollbackTxTables   = sqlfiles.Must("chaingen/follow_rollback_tx_tables.sql")
@@ -570,11 +574,12 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 	return nil
 }
 
-// loadConstitution reads the constitution in force, which each new epoch's
-// governance state names.
+// loadConstitution reads the constitution and committee in force, which
+// each new epoch's governance state names, and the parameters governance
+// changed, which each new epoch keeps.
 func (f *Follower) loadConstitution(ctx context.Context) error {
-	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID); err != nil {
+	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID, &f.g.followCommittee); err != nil {
 		return followErr("constitution", err)
 	}
-	return nil
+	return f.loadGovParams(ctx)
 }

@@ -140,6 +140,7 @@ type gen struct {
 	// state.
 	gov             *govState
 	followCommittee int64
+	followParams    map[string]uint64 // epoch parameters governance changed (follower)
 
 	// statistics for the manifest
 	stats genStats

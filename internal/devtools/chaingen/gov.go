@@ -41,8 +41,9 @@ type govState struct {
 
 	stats govStats
 
-	handle      int32 // the ADA Handle's asset, once minted
-	handleOwner int32 // its holder (0: not minted)
+	handle      int32         // the ADA Handle's asset, once minted
+	handleOwner int32         // its holder (0: not minted)
+	collection  *nativeScript // the big policy's script
 }
 
 // govEvent is a governance transaction due at a slot.

@@ -88,8 +88,8 @@ func newGovState(seed int64) *govState {
 // the main stream where it was.
 func (g *gen) withGov(fn func()) {
 	main := g.r
-	g.r = g.gov.r
-	defer func() { g.r = main }()
+	g.r, g.inGov = g.gov.r, true
+	defer func() { g.r, g.inGov = main, false }()
 	fn()
 }
 

@@ -6,7 +6,7 @@
 -- Conway certificate that registers and delegates at once is one row per table, same index).
 -- $1 bigint lowest height, $2 bigint highest height.
 -- Indexes: idx_block_block_no, idx_tx_block_id; idx_delegation_tx_id,
--- sg_delegation_vote_tx_id (0140), idx_stake_registration_tx_id,
+-- sg_delegation_vote_tx_id (0148), idx_stake_registration_tx_id,
 -- idx_stake_deregistration_tx_id; stake_address_pkey, pool_hash_pkey, drep_hash_pkey.
 WITH t AS MATERIALIZED (
   SELECT t.id, t.hash, b.block_no, t.block_index

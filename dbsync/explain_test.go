@@ -14,6 +14,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/dbsync"
+	_ "github.com/syncgate/syncgate/dbsync/chainfacts" // registers the scanner's fact statements planned here
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/sql"
 )
@@ -427,10 +428,14 @@ func TestExplainScanIndexBacked(t *testing.T) {
 			{"scan_blocks.sql", []any{tip, tip}, nil},
 			{"scan_movements.sql", []any{pq.Array(ids)}, nil},
 			{"scan_movements.sql", []any{pq.Array(ids[len(ids)-1:])}, nil},
+			{"scan_block_facts.sql", []any{tip - 99, tip}, nil},
+			{"scan_certificates.sql", []any{tip - 99, tip}, nil},
 		}
 		needs := map[string][]string{
-			"scan_blocks.sql":    {"idx_block_block_no", "idx_tx_block_id"},
-			"scan_movements.sql": {"idx_tx_out_tx_id", "idx_ma_tx_out_tx_out_id"},
+			"scan_blocks.sql":       {"idx_block_block_no", "idx_tx_block_id"},
+			"scan_movements.sql":    {"idx_tx_out_tx_id", "idx_ma_tx_out_tx_out_id"},
+			"scan_block_facts.sql":  {"idx_block_block_no"},
+			"scan_certificates.sql": {"idx_block_block_no", "idx_tx_block_id", "sg_delegation_vote_tx_id"},
 		}
 		if c.mode == chaingen.ModeConsumed {
 			needs["scan_movements.sql"] = append(needs["scan_movements.sql"], "idx_tx_out_consumed_by_tx_id")

@@ -115,6 +115,12 @@ func (r *blockHashRow) ScanRow(rows *sql.Rows) error { return rows.Scan(&r.Block
 // the blocks of ranges with every transaction's movements. An empty chain
 // is ErrNotFound.
 func (db *DB) ReadChain(ctx context.Context, heights []int64, ranges []HeightRange) (ChainRead, error) {
+	return db.ReadChainWith(ctx, heights, ranges, nil)
+}
+
+// ReadChainWith is ReadChain that runs also (when set) in the same snapshot
+// over the merged ranges: the event scanner's block facts and certificates.
+func (db *DB) ReadChainWith(ctx context.Context, heights []int64, ranges []HeightRange, also func(context.Context, *Snapshot, []HeightRange) error) (ChainRead, error) {
 	var out ChainRead
 	err := db.eng.PrimaryTx(ctx, func(tx *Snapshot) error {
 		out = ChainRead{Hashes: map[int64][]byte{}}
@@ -141,6 +147,9 @@ func (db *DB) ReadChain(ctx context.Context, heights []int64, ranges []HeightRan
 				return err
 			}
 			out.Blocks = append(out.Blocks, blocks...)
+		}
+		if also != nil {
+			return also(ctx, tx, mergeRanges(ranges))
 		}
 		return nil
 	})

@@ -258,7 +258,14 @@ func TestWebhookBadInput(t *testing.T) {
 		status                   int
 		msg                      string
 	}{
-		{"unknown kind", "POST", "/v1/webhooks", item("utxo", "x"), 400, "Invalid items[1]: kind must be one of: address, stake_address, payment_credential, policy, asset, tx"},
+		{"unknown kind", "POST", "/v1/webhooks", item("utxo", "x"), 400, "Invalid items[1]: kind must be one of: address, stake_address, payment_credential, policy, asset, tx, pool, drep"},
+		{"bad pool", "POST", "/v1/webhooks", item("pool", "pool1xyz"), 400, "Invalid items[1]: not a pool id (pool1… or 56 hex characters)"},
+		{"stake as pool", "POST", "/v1/webhooks/" + w.ID + "/items", item("pool", hookStake), 400, "Invalid items[1]: not a pool id (pool1… or 56 hex characters)"},
+		{"bad drep", "POST", "/v1/webhooks", item("drep", "drep1qqqq"), 400, "Invalid items[1]: not a DRep id (drep1… as CIP-129 or CIP-105, drep_script1…, drep_always_abstain or drep_always_no_confidence)"},
+		{"pool as drep", "POST", "/v1/webhooks", item("drep", strings.Repeat("ab", 28)), 400, "Invalid items[1]: not a DRep id (drep1… as CIP-129 or CIP-105, drep_script1…, drep_always_abstain or drep_always_no_confidence)"},
+		{"unknown format", "POST", "/v1/webhooks", `{"format":"koios"}`, 400, "Invalid format: must be one of: standard, blockfrost"},
+		{"format type", "POST", "/v1/webhooks", `{"format":1}`, 400, "Invalid format: must be one of: standard, blockfrost"},
+		{"unknown event kind", "POST", "/v1/webhooks", `{"event_types":["block.added","block.removed"]}`, 400, "Invalid event_types: must be a non-empty array of: tx.confirmed, tx.rolled_back, block.added, block.rolled_back, epoch.started, epoch.rolled_back, delegation.confirmed, delegation.rolled_back"},
 		{"malformed address", "POST", "/v1/webhooks/" + w.ID + "/items", item("address", hookAddr[:len(hookAddr)-1]+"x"), 400, "Invalid items[1]: not a payment address (bech32 or Byron base58) of this key's network"},
 		{"wrong-network address", "POST", "/v1/webhooks/" + w.ID + "/items", item("address", hookTestnet), 400, "Invalid items[1]: not a payment address (bech32 or Byron base58) of this key's network"},
 		{"stake as address", "POST", "/v1/webhooks", item("address", hookStake), 400, "Invalid items[1]: not a payment address (bech32 or Byron base58) of this key's network"},
@@ -276,9 +283,9 @@ func TestWebhookBadInput(t *testing.T) {
 		{"depth -1", "POST", "/v1/webhooks", `{"depth":-1}`, 400, "Invalid depth: must be an integer from 0 to 2160"},
 		{"depth 2161", "PATCH", "/v1/webhooks/" + w.ID, `{"depth":2161}`, 400, "Invalid depth: must be an integer from 0 to 2160"},
 		{"depth 1.5", "POST", "/v1/webhooks", `{"depth":1.5}`, 400, "Invalid depth: must be an integer from 0 to 2160"},
-		{"event types", "POST", "/v1/webhooks", `{"event_types":["webhook.test"]}`, 400, "Invalid event_types: must be a non-empty array of: tx.confirmed, tx.rolled_back"},
+		{"event types", "POST", "/v1/webhooks", `{"event_types":["webhook.test"]}`, 400, "Invalid event_types: must be a non-empty array of: tx.confirmed, tx.rolled_back, block.added, block.rolled_back, epoch.started, epoch.rolled_back, delegation.confirmed, delegation.rolled_back"},
 		{"description", "POST", "/v1/webhooks", `{"description":"` + strings.Repeat("x", 256) + `"}`, 400, "Invalid description: must be a string of 255 characters or less"},
-		{"unknown create field", "POST", "/v1/webhooks", `{"urll":"https://example.com"}`, 400, "Unknown field: urll. Allowed: url, description, depth, event_types, items"},
+		{"unknown create field", "POST", "/v1/webhooks", `{"urll":"https://example.com"}`, 400, "Unknown field: urll. Allowed: url, description, depth, event_types, format, items"},
 		{"unknown patch fields", "PATCH", "/v1/webhooks/" + w.ID, `{"depth":1,"zeta":1,"alpha":2}`, 400, "Unknown fields: alpha, zeta. Allowed: url, description, depth, event_types, status"},
 		{"empty patch", "PATCH", "/v1/webhooks/" + w.ID, `{}`, 400, "At least one field (url, description, depth, event_types, status) must be provided"},
 		{"status disabled", "PATCH", "/v1/webhooks/" + w.ID, `{"status":"disabled"}`, 400, `Invalid status: only "active" may be set (it re-enables a disabled webhook)`},

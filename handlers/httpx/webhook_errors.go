@@ -29,6 +29,11 @@ var (
 	ErrWebhookNotPushable   = NewAPIError(http.StatusConflict, "Webhook does not push events: it has no url or is disabled")
 )
 
+// ErrWebhookFormat names the body formats a webhook may be sent in.
+func ErrWebhookFormat(formats []string) *APIError {
+	return NewAPIError(http.StatusBadRequest, "Invalid format: must be one of: "+strings.Join(formats, ", "))
+}
+
 // ErrWebhookEventTypes names the event types a webhook may ask for.
 func ErrWebhookEventTypes(types []string) *APIError {
 	return NewAPIError(http.StatusBadRequest, "Invalid event_types: must be a non-empty array of: "+strings.Join(types, ", "))
@@ -62,6 +67,8 @@ const (
 	ItemPolicy        = "not a policy id (56 hex characters)"
 	ItemAsset         = "not an asset unit (policy id followed by the asset name: 56 to 120 hex characters, or policy.name)"
 	ItemTx            = "not a transaction hash (64 hex characters)"
+	ItemPool          = "not a pool id (pool1… or 56 hex characters)"
+	ItemDRep          = "not a DRep id (drep1… as CIP-129 or CIP-105, drep_script1…, drep_always_abstain or drep_always_no_confidence)"
 	itemKindsLeadText = "kind must be one of: "
 )
 

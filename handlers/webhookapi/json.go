@@ -34,6 +34,7 @@ type webhookJSON struct {
 	CreatedAt          string    `json:"created_at"`
 	UpdatedAt          *string   `json:"updated_at"`
 	SecretRollingUntil *string   `json:"secret_rolling_until"`
+	Format             string    `json:"format"`
 	Secret             string    `json:"secret,omitempty"`
 }
 
@@ -43,6 +44,7 @@ func (a *API) view(w events.Webhook) webhookJSON {
 		Depth: w.Depth, EventTypes: w.EventTypes, Status: w.Status, DisabledReason: w.DisabledReason,
 		DisabledAt: isoTimePtr(w.DisabledAt), FailingSince: isoTimePtr(w.FailingSince), Items: w.Items, LastSeq: w.LastSeq, CreatedAt: isoTime(w.CreatedAt),
 		UpdatedAt: isoTimePtr(w.UpdatedAt), SecretRollingUntil: isoTimePtr(w.SecretRollingUntil(a.deps.Now())),
+		Format: w.Format,
 	}
 }
 
@@ -157,6 +159,15 @@ func eventTypesField(raw json.RawMessage) ([]string, error) {
 	return out, nil
 }
 
+// formatField reads the body format ("standard" or "blockfrost").
+func formatField(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || !slices.Contains(events.Formats, s) {
+		return "", httpx.ErrWebhookFormat(events.Formats)
+	}
+	return s, nil
+}
+
 // itemsField reads and canonicalises a watch-item array for the network
 // (duplicates dropped); the first bad item is a 400 naming its index.
 func itemsField(raw json.RawMessage, mainnet, required bool) ([]events.Item, error) {
@@ -201,6 +212,10 @@ func itemProblem(err error) string {
 		return httpx.ItemAsset
 	case errors.Is(err, events.ErrItemTx):
 		return httpx.ItemTx
+	case errors.Is(err, events.ErrItemPool):
+		return httpx.ItemPool
+	case errors.Is(err, events.ErrItemDRep):
+		return httpx.ItemDRep
 	}
 	return httpx.ItemUnknownKind(events.Kinds)
 }

@@ -22,7 +22,7 @@ func (a *API) Create(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := httpx.OnlyFields(obj, "url", "description", "depth", "event_types", "items"); err != nil {
+	if err := httpx.OnlyFields(obj, "url", "description", "depth", "event_types", "format", "items"); err != nil {
 		return err
 	}
 	in := events.NewWebhook{Owner: o, Limit: a.deps.Config.WebhooksPerUser}
@@ -43,6 +43,11 @@ func (a *API) Create(c *gin.Context) error {
 	}
 	if raw, ok := obj["event_types"]; ok && !isNull(raw) {
 		if in.EventTypes, err = eventTypesField(raw); err != nil {
+			return err
+		}
+	}
+	if raw, ok := obj["format"]; ok && !isNull(raw) {
+		if in.Format, err = formatField(raw); err != nil {
 			return err
 		}
 	}

@@ -10,6 +10,9 @@ import (
 	"github.com/syncgate/syncgate/admin"
 	"github.com/syncgate/syncgate/config"
 	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/answer/bf"
+	"github.com/syncgate/syncgate/internal/answer/bfevents"
 	"github.com/syncgate/syncgate/internal/events"
 	"github.com/syncgate/syncgate/internal/platform/pgconn"
 	"github.com/syncgate/syncgate/internal/service/delivery"
@@ -40,8 +43,11 @@ func startChainEvents(ctx context.Context, cfg config.Config, conn pgconn.Option
 	}
 	store.SetEnqueuer(svc)
 	var scanners []*scanner.Scanner
+	// Blockfrost-format payloads come from the dialect's answers, with
+	// caches of the scanners' own (in process: each is read once a block).
+	render := bfevents.New(bf.New(answer.New(answer.Options{})))
 	for name, db := range networks {
-		s, err := scanner.New(scanner.Options{Network: name, DB: db, Events: store, Log: log})
+		s, err := scanner.New(scanner.Options{Network: name, DB: db, Events: store, Log: log, Blockfrost: render})
 		if err != nil {
 			pool.Close()
 			return nil, err

@@ -49,6 +49,9 @@ type PushTarget struct {
 	PreviousSecretSealed    []byte     `db:"previous_secret_sealed"`
 	PreviousSecretExpiresAt *time.Time `db:"previous_secret_expires_at"`
 	FailingSince            *time.Time `db:"failing_since"`
+	// Format is the webhook's body format: a Blockfrost-format body is
+	// signed as Blockfrost signs (Blockfrost-Signature).
+	Format string `db:"format"`
 }
 
 // Owed reports whether the delivery still has to be made.

@@ -32,6 +32,8 @@ var (
 	ErrItemPolicy     = errors.New("events: not a policy id")
 	ErrItemAsset      = errors.New("events: not an asset unit")
 	ErrItemTx         = errors.New("events: not a transaction hash")
+	ErrItemPool       = errors.New("events: not a pool id")
+	ErrItemDRep       = errors.New("events: not a DRep id")
 	ErrInvalidCursor  = errors.New("events: invalid cursor")
 )
 
@@ -43,7 +45,10 @@ const maxAssetUnitHexLen = 2 * (28 + 32)
 // db-sync stores it (bech32 lower case, Byron base58 as written), a stake
 // address's bech32, and lower-case hex for payment credentials (addr_vkh1…
 // and script1… accepted too), policy ids, asset units (policy id || name;
-// "policy.name" accepted too) and transaction hashes.
+// "policy.name" accepted too) and transaction hashes; a pool id as its
+// bech32 pool1… (56 hex accepted), a DRep as its CIP-129 drep1… (CIP-105
+// drep1…/drep_script1… accepted) or drep_always_abstain /
+// drep_always_no_confidence.
 func CanonicalItem(kind, value string, mainnet bool) (Item, error) {
 	switch kind {
 	case KindAddress:
@@ -91,6 +96,18 @@ func CanonicalItem(kind, value string, mainnet bool) (Item, error) {
 			return Item{}, ErrItemTx
 		}
 		return Item{Kind: kind, Value: h.String()}, nil
+	case KindPool:
+		p, ok := canonicalPool(value)
+		if !ok {
+			return Item{}, ErrItemPool
+		}
+		return Item{Kind: kind, Value: p}, nil
+	case KindDRep:
+		d, ok := CanonicalDRep(value)
+		if !ok {
+			return Item{}, ErrItemDRep
+		}
+		return Item{Kind: kind, Value: d}, nil
 	}
 	return Item{}, ErrUnknownKind
 }

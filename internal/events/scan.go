@@ -53,24 +53,54 @@ type ScanGroup struct {
 	Depth          int
 	ScannedThrough int64
 	Webhooks       []uuid.UUID
+	// Hooks are the webhooks (in the order of Webhooks) as the scanner
+	// decides for them.
+	Hooks []ScanHook
+}
+
+// ScanHook is one webhook as the scanner sees it.
+type ScanHook struct {
+	ID     uuid.UUID
+	Types  []string
+	Format string
+	// PoolFilter: it wants block.added and watches pools, so only their
+	// blocks are announced to it.
+	PoolFilter bool
+}
+
+// Wants says whether the webhook subscribes to event type t.
+func (h ScanHook) Wants(t string) bool {
+	for _, x := range h.Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
 }
 
 // Match is a watch item of one of a group's webhooks that a block range
-// touches.
+// touches, for the event type Purpose.
 type Match struct {
 	WebhookID uuid.UUID `db:"webhook_id"`
 	Kind      string    `db:"kind"`
 	Value     string    `db:"value"`
+	Purpose   string    `db:"purpose"`
 }
 
-// LiveEvent is an announced, not yet revoked tx.confirmed event.
+// MatchKey is a key a block range carries, for the event type it would
+// announce.
+type MatchKey struct{ Kind, Value, Purpose string }
+
+// LiveEvent is an announced, not yet revoked event (tx.confirmed,
+// block.added, epoch.started, delegation.confirmed).
 type LiveEvent struct {
 	ID        uuid.UUID
 	WebhookID uuid.UUID
 	Seq       int64
+	Type      string
 	TxHash    []byte
 	Block     BlockRef
-	// Wants: its webhook subscribes to tx.rolled_back.
+	// Wants: its webhook subscribes to the type that revokes it.
 	Wants bool
 }
 
@@ -123,31 +153,36 @@ func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string) ([]S
 	defer rows.Close()
 	var out []ScanGroup
 	for rows.Next() {
-		var g ScanGroup
-		var ids pq.StringArray
-		if err := rows.Scan(&g.Depth, &g.ScannedThrough, &ids); err != nil {
+		var h ScanHook
+		var depth int
+		var through int64
+		var types pq.StringArray
+		if err := rows.Scan(&h.ID, &depth, &through, &types, &h.Format, &h.PoolFilter); err != nil {
 			return nil, fmt.Errorf("events: scan groups: %w", err)
 		}
-		for _, s := range ids {
-			id, err := uuid.Parse(s)
-			if err != nil {
-				return nil, fmt.Errorf("events: scan groups: %w", err)
-			}
-			g.Webhooks = append(g.Webhooks, id)
+		h.Types = types
+		if n := len(out); n == 0 || out[n-1].Depth != depth || out[n-1].ScannedThrough != through {
+			out = append(out, ScanGroup{Depth: depth, ScannedThrough: through})
 		}
-		out = append(out, g)
+		g := &out[len(out)-1]
+		g.Webhooks, g.Hooks = append(g.Webhooks, h.ID), append(g.Hooks, h)
 	}
 	return out, rows.Err()
 }
 
 // MatchItems finds, in one indexed query, the watch items of the webhooks
-// ids (those that want tx.confirmed) among the keys (kinds[i], values[i]).
-func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids []uuid.UUID, kinds, values []string) ([]Match, error) {
-	if len(kinds) == 0 || len(ids) == 0 {
+// ids among keys, each kept for the webhooks that want its Purpose.
+func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids []uuid.UUID, keys []MatchKey) ([]Match, error) {
+	if len(keys) == 0 || len(ids) == 0 {
 		return nil, nil
 	}
+	kinds, values, purposes := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		kinds[i], values[i], purposes[i] = k.Kind, k.Value, k.Purpose
+	}
 	var out []Match
-	if err := sqlx.SelectContext(ctx, q, &out, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(uuidStrings(ids))); err != nil {
+	if err := sqlx.SelectContext(ctx, q, &out, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(purposes),
+		pq.Array(uuidStrings(ids))); err != nil {
 		return nil, fmt.Errorf("events: match: %w", err)
 	}
 	return out, nil
@@ -188,8 +223,8 @@ func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Check
 	return nil
 }
 
-// LiveEventsAbove returns, in tx, the network's live tx.confirmed events
-// in blocks above height, each webhook's in sequence order.
+// LiveEventsAbove returns, in tx, the network's live announcements in
+// blocks above height, each webhook's in sequence order.
 func LiveEventsAbove(ctx context.Context, tx *sqlx.Tx, network string, height int64) ([]LiveEvent, error) {
 	rows, err := tx.QueryxContext(ctx, sqlScanLiveEvents, network, height)
 	if err != nil {
@@ -200,7 +235,7 @@ func LiveEventsAbove(ctx context.Context, tx *sqlx.Tx, network string, height in
 	for rows.Next() {
 		var e LiveEvent
 		var body string
-		if err := rows.Scan(&e.ID, &e.WebhookID, &e.Seq, &e.TxHash, &e.Block.Height, &e.Block.Hash, &body, &e.Wants); err != nil {
+		if err := rows.Scan(&e.ID, &e.WebhookID, &e.Seq, &e.Type, &e.TxHash, &e.Block.Height, &e.Block.Hash, &body, &e.Wants); err != nil {
 			return nil, fmt.Errorf("events: live events: %w", err)
 		}
 		// The slot and time of the block are in the body only.

@@ -117,8 +117,9 @@ func (s *Store) AppendScanned(ctx context.Context, tx *sqlx.Tx, network string, 
 
 // reserved is a webhook's next sequence number and whether it pushes.
 type reserved struct {
-	next int64
-	push bool
+	next   int64
+	push   bool
+	format string
 }
 
 // perWebhook is the webhooks of evs in order of first appearance and how
@@ -135,7 +136,7 @@ func perWebhook(evs []NewEvent) ([]uuid.UUID, map[uuid.UUID]int64) {
 	return order, counts
 }
 
-// reservations reads (id, last number reserved, push) rows: a webhook's
+// reservations reads (id, last number reserved, push, format) rows: a webhook's
 // numbers are the last counts[id] up to the last, in the order of its
 // events. A webhook missing from rows gets no events.
 func reservations(rows *sqlx.Rows, counts map[uuid.UUID]int64) (map[uuid.UUID]*reserved, error) {
@@ -145,10 +146,11 @@ func reservations(rows *sqlx.Rows, counts map[uuid.UUID]int64) (map[uuid.UUID]*r
 		var id uuid.UUID
 		var last int64
 		var push bool
-		if err := rows.Scan(&id, &last, &push); err != nil {
+		var format string
+		if err := rows.Scan(&id, &last, &push, &format); err != nil {
 			return nil, err
 		}
-		per[id] = &reserved{next: last - counts[id] + 1, push: push}
+		per[id] = &reserved{next: last - counts[id] + 1, push: push, format: format}
 	}
 	return per, rows.Err()
 }
@@ -179,9 +181,13 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 		if err != nil {
 			return nil, err
 		}
-		b := Body{ID: id, Type: e.Type, WebhookID: e.WebhookID, Seq: r.next, Network: network,
-			CreatedAt: now, Block: blockJSON(e.Block), Tip: blockJSON(e.Tip), Data: data}
-		body, err := json.Marshal(b)
+		var body []byte
+		if r.format == FormatBlockfrost {
+			body, err = blockfrostBody(id, e, data, now)
+		} else {
+			body, err = json.Marshal(Body{ID: id, Type: e.Type, WebhookID: e.WebhookID, Seq: r.next, Network: network,
+				CreatedAt: now, Block: blockJSON(e.Block), Tip: blockJSON(e.Tip), Data: data})
+		}
 		if err != nil {
 			return nil, err
 		}

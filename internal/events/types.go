@@ -15,15 +15,46 @@ import (
 
 // Event types.
 const (
-	TypeTxConfirmed     = "tx.confirmed"
-	TypeTxRolledBack    = "tx.rolled_back"
-	TypeWebhookTest     = "webhook.test"
-	TypeWebhookDisabled = "webhook.disabled"
+	TypeTxConfirmed          = "tx.confirmed"
+	TypeTxRolledBack         = "tx.rolled_back"
+	TypeBlockAdded           = "block.added"
+	TypeBlockRolledBack      = "block.rolled_back"
+	TypeEpochStarted         = "epoch.started"
+	TypeEpochRolledBack      = "epoch.rolled_back"
+	TypeDelegationConfirmed  = "delegation.confirmed"
+	TypeDelegationRolledBack = "delegation.rolled_back"
+	TypeWebhookTest          = "webhook.test"
+	TypeWebhookDisabled      = "webhook.disabled"
 )
 
 // SubscribableTypes are the event types a webhook may ask for (the
 // webhook.* events are always delivered).
-var SubscribableTypes = []string{TypeTxConfirmed, TypeTxRolledBack}
+var SubscribableTypes = []string{TypeTxConfirmed, TypeTxRolledBack, TypeBlockAdded, TypeBlockRolledBack,
+	TypeEpochStarted, TypeEpochRolledBack, TypeDelegationConfirmed, TypeDelegationRolledBack}
+
+// DefaultTypes are a new webhook's event types when it names none: the
+// transaction events (a webhook made before the block, epoch and
+// delegation kinds existed got these, and every block is not a default
+// anyone would want).
+var DefaultTypes = []string{TypeTxConfirmed, TypeTxRolledBack}
+
+// UndoOf is, for each announcing type, the type that revokes one of its
+// events when a rollback removes its block.
+var UndoOf = map[string]string{
+	TypeTxConfirmed:         TypeTxRolledBack,
+	TypeBlockAdded:          TypeBlockRolledBack,
+	TypeEpochStarted:        TypeEpochRolledBack,
+	TypeDelegationConfirmed: TypeDelegationRolledBack,
+}
+
+// Body formats: syncgate's own, or Blockfrost's webhook envelope.
+const (
+	FormatStandard   = "standard"
+	FormatBlockfrost = "blockfrost"
+)
+
+// Formats lists every body format.
+var Formats = []string{FormatStandard, FormatBlockfrost}
 
 // Watch item kinds.
 const (
@@ -33,10 +64,12 @@ const (
 	KindPolicy            = "policy"
 	KindAsset             = "asset"
 	KindTx                = "tx"
+	KindPool              = "pool"
+	KindDRep              = "drep"
 )
 
 // Kinds lists every watch item kind.
-var Kinds = []string{KindAddress, KindStakeAddress, KindPaymentCredential, KindPolicy, KindAsset, KindTx}
+var Kinds = []string{KindAddress, KindStakeAddress, KindPaymentCredential, KindPolicy, KindAsset, KindTx, KindPool, KindDRep}
 
 // Limits.
 const (
@@ -73,6 +106,7 @@ type Webhook struct {
 	// PreviousSecretExpiresAt is set while a rolled secret's predecessor
 	// still signs.
 	PreviousSecretExpiresAt *time.Time `db:"previous_secret_expires_at"`
+	Format                  string     `db:"format"`
 }
 
 // Item is one watch set entry, in canonical form (see the migration).
@@ -89,10 +123,20 @@ type NewEvent struct {
 	TxHash    []byte
 	Block     *BlockRef // nil for webhook.* events
 	Tip       *BlockRef // the tip it was decided at (nil for webhook.* events)
-	// Revokes is, for tx.rolled_back, the tx.confirmed event it revokes.
+	// Revokes is, for an undo (tx.rolled_back…), the event it revokes.
 	Revokes *uuid.UUID
 	// Data is the type's payload (marshalled with encoding/json).
 	Data any
+	// Blockfrost is the event as a Blockfrost-format webhook gets it (nil:
+	// its envelope carries the type and Data as they are).
+	Blockfrost *BlockfrostPayload
+}
+
+// BlockfrostPayload is an event's type and payload in Blockfrost's
+// webhook envelope (transaction, block, delegation, epoch).
+type BlockfrostPayload struct {
+	Type    string
+	Payload []byte // JSON
 }
 
 // BlockRef names a block.

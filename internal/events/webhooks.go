@@ -116,7 +116,8 @@ type NewWebhook struct {
 	URL         *string
 	Description string
 	Depth       int
-	EventTypes  []string // empty: every subscribable type
+	EventTypes  []string // empty: DefaultTypes
+	Format      string   // "": FormatStandard
 	Items       []Item   // canonical (CanonicalItem), at most MaxItemsPerBatch
 	// StartHeight is where the webhook starts: the db-sync tip height minus
 	// Depth when it is created, so its first events are about new blocks.
@@ -139,7 +140,11 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (w Webhook, se
 	}
 	types := in.EventTypes
 	if len(types) == 0 {
-		types = SubscribableTypes
+		types = DefaultTypes
+	}
+	format := in.Format
+	if format == "" {
+		format = FormatStandard
 	}
 	key, shown, err := NewSecret()
 	if err != nil {
@@ -171,7 +176,7 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (w Webhook, se
 		}
 		var row webhookRow
 		if err := tx.GetContext(ctx, &row, sqlInsertHook, in.Owner.UserID, in.Owner.Network, in.URL, in.Description,
-			in.Depth, pq.StringArray(types), sealed, max(in.StartHeight, 0), now); err != nil {
+			in.Depth, pq.StringArray(types), sealed, max(in.StartHeight, 0), now, format); err != nil {
 			return err
 		}
 		w = row.webhook()

@@ -108,7 +108,8 @@ WHERE h.credential_id = $1
   w.failing_since,
   w.created_at,
   w.updated_at,
-  w.previous_secret_expires_at
+  w.previous_secret_expires_at,
+  w.format
 {{- end}}
 
 {{- /* plan_record: plans p with every field the API shows; the caller adds FROM and WHERE. */}}

@@ -1,9 +1,14 @@
--- scan_groups: the active webhooks of a network grouped by (depth, scanned_through): each group
--- is scanned over the same block range. $1 network (text).
+-- scan_groups: the active webhooks of a network, one row each, ordered so that those sharing
+-- (depth, scanned_through), scanned over the same block range, are adjacent: each with its
+-- event types, body format and, when it wants block.added, whether it watches pools (then
+-- only their blocks are announced to it). $1 network (text).
 -- Indexes: webhooks_scan_idx (the network's active rows; scanned_through is in no index, see
--- migration 0015).
-SELECT depth, scanned_through, array_agg(id ORDER BY id)::text[] AS ids
-FROM syncgate.webhooks
-WHERE network = $1 AND status = 'active' AND deleted_at IS NULL
-GROUP BY depth, scanned_through
-ORDER BY scanned_through, depth
+-- migration 0015); webhook_items_pkey (webhook_id, kind, value) for one probe per block.added
+-- webhook.
+SELECT w.id, w.depth, w.scanned_through, w.event_types, w.format,
+  CASE WHEN 'block.added' = ANY(w.event_types)
+    THEN EXISTS (SELECT 1 FROM syncgate.webhook_items i WHERE i.webhook_id = w.id AND i.kind = 'pool')
+    ELSE false END AS pool_filter
+FROM syncgate.webhooks w
+WHERE w.network = $1 AND w.status = 'active' AND w.deleted_at IS NULL
+ORDER BY w.scanned_through, w.depth, w.id

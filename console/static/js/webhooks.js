@@ -148,6 +148,7 @@ export async function webhookView(view, ctx, userId, hookId) {
     h('dl', { class: 'card facts' },
       fact('Endpoint', w.url ?? 'pull only: nothing is pushed, the receiver reads the feed'),
       fact('Network', w.network), fact('Depth', `${fmtNum(w.depth)} confirmation${w.depth === 1 ? '' : 's'}`),
+      fact('Format', w.format === 'blockfrost' ? 'Blockfrost (Blockfrost-Signature)' : 'standard (Standard Webhooks)'),
       fact('Events', w.event_types.join(', ')), fact('Watch set', h('span', { id: 'hook-items' }, `${fmtNum(w.items)} item${w.items === 1 ? '' : 's'}`)),
       fact('Last seq', fmtNum(w.last_seq)), fact('Description', w.description || '—'),
       fact('Created', fmtTime(w.created_at)), fact('Updated', fmtTime(w.updated_at)),

@@ -4,8 +4,11 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"strconv"
 	"strings"
+
+	"github.com/syncgate/syncgate/internal/events"
 )
 
 // signature is the webhook-signature header (Standard Webhooks): one
@@ -24,4 +27,23 @@ func signature(keys [][]byte, id string, timestamp int64, body []byte) string {
 		parts = append(parts, "v1,"+base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 	}
 	return strings.Join(parts, " ")
+}
+
+// blockfrostSignature is the Blockfrost-Signature header, as Blockfrost
+// signs and blockfrost-js's verifyWebhookSignature checks:
+// "t=<unix>,v1=<hex HMAC-SHA256>" of "<t>.<body>", one v1 per key. The
+// HMAC key is the secret as shown to the user (whsec_…, the string a
+// Blockfrost receiver passes as its auth token), not its decoded bytes.
+func blockfrostSignature(keys [][]byte, timestamp int64, body []byte) string {
+	ts := strconv.FormatInt(timestamp, 10)
+	var b strings.Builder
+	b.WriteString("t=" + ts)
+	for _, k := range keys {
+		mac := hmac.New(sha256.New, []byte(events.SecretPrefix+base64.StdEncoding.EncodeToString(k)))
+		mac.Write([]byte(ts))
+		mac.Write([]byte{'.'})
+		mac.Write(body)
+		b.WriteString(",v1=" + hex.EncodeToString(mac.Sum(nil)))
+	}
+	return b.String()
 }

@@ -144,9 +144,13 @@ func (s *Service) send(ctx context.Context, p *events.PushTarget, keys [][]byte,
 	ts := now.Unix()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "syncgate-webhooks")
-	req.Header.Set("webhook-id", id)
-	req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-	req.Header.Set("webhook-signature", signature(keys, id, ts, body))
+	if p.Format == events.FormatBlockfrost {
+		req.Header.Set("Blockfrost-Signature", blockfrostSignature(keys, ts, body))
+	} else {
+		req.Header.Set("webhook-id", id)
+		req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
+		req.Header.Set("webhook-signature", signature(keys, id, ts, body))
+	}
 	start := time.Now()
 	resp, err := s.http.Do(req)
 	if err != nil {

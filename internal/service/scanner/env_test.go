@@ -45,6 +45,12 @@ func newEnv(t *testing.T, mode chaingen.Mode) *env { return newEnvTB(t, mode, 3)
 
 // newEnvTB is newEnv with txsPerBlock ordinary payments a block on average.
 func newEnvTB(t testing.TB, mode chaingen.Mode, txsPerBlock int) *env {
+	return newEnvSlots(t, mode, txsPerBlock, 20)
+}
+
+// newEnvSlots is newEnvTB with each block slotsPerBlock slots past the
+// previous one (an epoch is 432,000 slots).
+func newEnvSlots(t testing.TB, mode chaingen.Mode, txsPerBlock int, slotsPerBlock uint64) *env {
 	t.Helper()
 	testdb.RequirePostgres(t)
 	dsn, m, drop, err := testdb.DBSync(mode, 2500)
@@ -59,7 +65,7 @@ func newEnvTB(t testing.TB, mode chaingen.Mode, txsPerBlock int) *env {
 	}
 	e.user = testdb.AdminUser(t, e.admin)
 	e.store = events.NewStore(e.admin, events.Options{})
-	e.f, err = chaingen.NewFollower(t.Context(), e.raw.DB, chaingen.FollowOptions{SlotsPerBlock: 20, TxsPerBlock: txsPerBlock, Seed: 9,
+	e.f, err = chaingen.NewFollower(t.Context(), e.raw.DB, chaingen.FollowOptions{SlotsPerBlock: slotsPerBlock, TxsPerBlock: txsPerBlock, Seed: 9,
 		Manifest: m, Pending: func() []chaingen.PendingTx {
 			e.mu.Lock()
 			defer e.mu.Unlock()
@@ -216,8 +222,8 @@ func (r eventRow) rolledBack(t testing.TB) events.TxRolledBack {
 func (e *env) events(hook uuid.UUID) []eventRow {
 	e.t.Helper()
 	var out []eventRow
-	if err := e.admin.Select(&out, `SELECT id, webhook_id, seq, type, encode(tx_hash, 'hex') AS tx_hash, block_no,
-		encode(block_hash, 'hex') AS block_hash, revoked_by, body
+	if err := e.admin.Select(&out, `SELECT id, webhook_id, seq, type, COALESCE(encode(tx_hash, 'hex'), '') AS tx_hash, COALESCE(block_no, -1) AS block_no,
+		COALESCE(encode(block_hash, 'hex'), '') AS block_hash, revoked_by, body
 		FROM syncgate.webhook_events WHERE $1 = '00000000-0000-0000-0000-000000000000'::uuid OR webhook_id = $1
 		ORDER BY webhook_id, seq`, hook); err != nil {
 		e.t.Fatal(err)

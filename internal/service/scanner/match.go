@@ -44,73 +44,89 @@ func txKeys(t *dbsync.ScanTx, add func(key)) {
 	}
 }
 
-// keysOf is the distinct keys of every transaction of blocks, as the
-// parallel arrays the match query takes.
-func keysOf(blocks []dbsync.ScanBlock) (kinds, values []string) {
-	seen := map[key]bool{}
+// keysOf is the distinct keys of every transaction of blocks, for
+// tx.confirmed, added to keys.
+func keysOf(blocks []dbsync.ScanBlock, keys *keySet) {
 	for bi := range blocks {
 		for ti := range blocks[bi].Txs {
-			txKeys(&blocks[bi].Txs[ti], func(k key) {
-				if !seen[k] {
-					seen[k] = true
-					kinds, values = append(kinds, k.kind), append(values, k.value)
-				}
-			})
+			txKeys(&blocks[bi].Txs[ti], func(k key) { keys.add(k.kind, k.value, events.TypeTxConfirmed) })
 		}
 	}
-	return kinds, values
 }
 
-// confirmations builds the tx.confirmed events of blocks for the matched
-// items: one event per webhook and transaction touching any of its items,
-// in chain order, each item with what it received and sent.
-func confirmations(blocks []dbsync.ScanBlock, matches []events.Match, depth int, tip *events.BlockRef) []events.NewEvent {
-	if len(matches) == 0 {
-		return nil
+// keySet is the distinct keys of a match query.
+type keySet struct {
+	seen map[events.MatchKey]bool
+	list []events.MatchKey
+}
+
+func (s *keySet) add(kind, value, purpose string) {
+	k := events.MatchKey{Kind: kind, Value: value, Purpose: purpose}
+	if s.seen == nil {
+		s.seen = map[events.MatchKey]bool{}
 	}
-	byKey := map[key][]uuid.UUID{}
+	if !s.seen[k] {
+		s.seen[k] = true
+		s.list = append(s.list, k)
+	}
+}
+
+// byKey indexes the matches of one event type by key.
+func byKey(matches []events.Match, purpose string) map[key][]uuid.UUID {
+	out := map[key][]uuid.UUID{}
 	for _, m := range matches {
-		k := key{m.Kind, m.Value}
-		byKey[k] = append(byKey[k], m.WebhookID)
-	}
-	var out []events.NewEvent
-	for bi := range blocks {
-		b := &blocks[bi]
-		ref := &events.BlockRef{Hash: b.Hash, Height: b.Height, Slot: b.Slot, Time: b.Time}
-		for ti := range b.Txs {
-			t := &b.Txs[ti]
-			items := map[uuid.UUID][]key{}
-			seen := map[key]bool{}
-			txKeys(t, func(k key) {
-				if seen[k] {
-					return
-				}
-				seen[k] = true
-				for _, id := range byKey[k] {
-					items[id] = append(items[id], k)
-				}
-			})
-			hooks := make([]uuid.UUID, 0, len(items))
-			for id := range items {
-				hooks = append(hooks, id)
-			}
-			slices.SortFunc(hooks, uuidLess)
-			for _, id := range hooks {
-				ks := items[id]
-				slices.SortFunc(ks, func(a, b key) int {
-					return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.value, b.value))
-				})
-				data := events.TxConfirmed{TxHash: hex.EncodeToString(t.Hash), Fee: t.Fee, Depth: depth,
-					Confirmations: tip.Height - b.Height + 1, ValidContract: t.ValidContract}
-				for _, k := range ks {
-					data.Items = append(data.Items, events.ItemMovement{Kind: k.kind, Value: k.value,
-						Received: sum(t.Outputs, k), Sent: sum(t.Inputs, k)})
-				}
-				out = append(out, events.NewEvent{WebhookID: id, Type: events.TypeTxConfirmed, TxHash: t.Hash,
-					Block: ref, Tip: tip, Data: data})
-			}
+		if m.Purpose == purpose {
+			k := key{m.Kind, m.Value}
+			out[k] = append(out[k], m.WebhookID)
 		}
 	}
+	return out
+}
+
+// txConfirmations builds the tx.confirmed events of one transaction for
+// the matched items: one event per webhook whose items it touches, each
+// item with what it received and sent.
+func txConfirmations(b *dbsync.ScanBlock, t *dbsync.ScanTx, byKey map[key][]uuid.UUID, depth int, ref, tip *events.BlockRef) []events.NewEvent {
+	if len(byKey) == 0 {
+		return nil
+	}
+	items := map[uuid.UUID][]key{}
+	seen := map[key]bool{}
+	txKeys(t, func(k key) {
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		for _, id := range byKey[k] {
+			items[id] = append(items[id], k)
+		}
+	})
+	var out []events.NewEvent
+	for _, id := range sortedHooks(items) {
+		ks := items[id]
+		slices.SortFunc(ks, func(a, b key) int {
+			return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.value, b.value))
+		})
+		data := events.TxConfirmed{TxHash: hex.EncodeToString(t.Hash), Fee: t.Fee, Depth: depth,
+			Confirmations: tip.Height - b.Height + 1, ValidContract: t.ValidContract}
+		for _, k := range ks {
+			data.Items = append(data.Items, events.ItemMovement{Kind: k.kind, Value: k.value,
+				Received: sum(t.Outputs, k), Sent: sum(t.Inputs, k)})
+		}
+		out = append(out, events.NewEvent{WebhookID: id, Type: events.TypeTxConfirmed, TxHash: t.Hash,
+			Block: ref, Tip: tip, Data: data})
+	}
+	return out
+}
+
+// sortedHooks is the webhooks of m in a fixed order (events of one
+// transaction are decided in it).
+func sortedHooks[V any](m map[uuid.UUID]V) []uuid.UUID {
+	out := make([]uuid.UUID, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	slices.SortFunc(out, uuidLess)
 	return out
 }
 

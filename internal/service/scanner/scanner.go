@@ -1,9 +1,10 @@
 // Package scanner decides chain events for webhooks: one scanner per
 // network follows db-sync's tip, matches each new block's transactions
 // against the watch sets of the network's webhooks and decides
-// tx.confirmed events once a webhook's depth is reached, and tx.rolled_back
-// events when a rollback removes a block whose transactions were announced
-// (docs: EVENTS-DESIGN "Scanner algorithm").
+// tx.confirmed, delegation.confirmed, block.added and epoch.started events
+// once a webhook's depth is reached, and each one's undo (tx.rolled_back…)
+// when a rollback removes the block it announced (docs/DECISIONS.md "The
+// scanner").
 //
 // Any number of instances run a Scanner for a network; the one holding the
 // network's PostgreSQL advisory lock, on an admin-database connection of
@@ -48,7 +49,10 @@ type Options struct {
 	BatchBlocks int
 	// StepTimeout bounds one step (default 1 min).
 	StepTimeout time.Duration
-	Log         *slog.Logger
+	// Blockfrost renders the payloads of Blockfrost-format webhooks (nil:
+	// their envelopes carry syncgate's data).
+	Blockfrost Blockfrost
+	Log        *slog.Logger
 }
 
 // Scanner scans one network. Run it in every instance; one leads.

@@ -83,7 +83,8 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	for h := seenFrom; h <= tip.Height; h++ {
 		heights = append(heights, h)
 	}
-	read, err := s.o.DB.ReadChain(ctx, heights, ranges)
+	var f facts
+	read, err := s.o.DB.ReadChainWith(ctx, heights, ranges, f.readFacts(needs(work)))
 	if err != nil {
 		return false, wrap("read", err)
 	}
@@ -97,17 +98,24 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	}
 
 	tipRef := &events.BlockRef{Hash: tip.Hash, Height: tip.Height, Slot: tip.Slot}
-	matched, err := s.match(ctx, conn, read.Blocks, work)
+	matched, err := s.match(ctx, conn, read.Blocks, &f, work)
 	if err != nil {
+		return false, err
+	}
+	if err := s.readEpochs(ctx, &f, work); err != nil {
 		return false, err
 	}
 	var evs []events.NewEvent
 	advances := make([]events.Advance, len(work))
 	for i, w := range work {
-		evs = append(evs, confirmations(blocksIn(read.Blocks, w.from, w.to), matched[i], w.g.Depth, tipRef)...)
+		evs = append(evs, groupEvents(w, blocksIn(read.Blocks, w.from, w.to), matched[i], &f, tipRef)...)
 		advances[i] = events.Advance{Webhooks: w.g.Webhooks, From: w.g.ScannedThrough, To: w.to}
 	}
 	lap("match")
+	if evs, err = s.blockfrost(ctx, work, evs); err != nil {
+		return false, err
+	}
+	lap("render")
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
 		lap("begin")
@@ -130,14 +138,16 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if s.onStep != nil && tip.Height > cp.Height {
 		s.onStep(int(tip.Height-cp.Height), elapsed)
 	}
-	metrics.ScannerEvents(net, events.TypeTxConfirmed, n)
+	if n > 0 {
+		countTypes(net, evs)
+	}
 	return more, nil
 }
 
 // match finds, in one query, the watch items of every group's webhooks
 // that the blocks read touch, and returns each group's (work[i]) among
 // them, kept to the items its own block range touches.
-func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.ScanBlock, work []groupWork) ([][]events.Match, error) {
+func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.ScanBlock, f *facts, work []groupWork) ([][]events.Match, error) {
 	out := make([][]events.Match, len(work))
 	if len(work) == 0 {
 		return out, nil
@@ -152,13 +162,16 @@ func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.Sc
 		}
 		lo, hi = min(lo, w.from), max(hi, w.to)
 	}
-	kinds, values := keysOf(blocksIn(blocks, lo, hi))
-	all, err := events.MatchItems(ctx, conn, s.o.Network, ids, kinds, values)
+	var keys keySet
+	keysOf(blocksIn(blocks, lo, hi), &keys)
+	blockKeysOf(f, &keys)
+	certKeysOf(f, &keys)
+	all, err := events.MatchItems(ctx, conn, s.o.Network, ids, keys.list)
 	if err != nil {
 		return nil, err
 	}
 	// An item matched in another group's range only is left out by
-	// confirmations, which looks up the keys of the group's own blocks.
+	// groupEvents, which looks up the keys of the group's own blocks.
 	for _, m := range all {
 		i := group[m.WebhookID]
 		out[i] = append(out[i], m)
@@ -167,8 +180,8 @@ func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.Sc
 }
 
 // rollback handles a checkpoint db-sync no longer holds: the fork point is
-// the newest remembered block db-sync still has; every live tx.confirmed
-// event above it gets a tx.rolled_back (for webhooks that want those), the
+// the newest remembered block db-sync still has; every live announcement
+// above it gets its undo (tx.rolled_back…, for webhooks that want it), the
 // webhooks above it are scanned again from it, and the checkpoint moves
 // back to it, in one transaction.
 func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Checkpoint) error {
@@ -218,9 +231,8 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 				continue
 			}
 			block := e.Block
-			evs = append(evs, events.NewEvent{WebhookID: e.WebhookID, Type: events.TypeTxRolledBack, TxHash: e.TxHash,
-				Block: &block, Tip: tipRef, Revokes: &e.ID,
-				Data: events.TxRolledBack{TxHash: hex.EncodeToString(e.TxHash), Revokes: e.ID, RevokedSeq: e.Seq}})
+			evs = append(evs, events.NewEvent{WebhookID: e.WebhookID, Type: events.UndoOf[e.Type], TxHash: e.TxHash,
+				Block: &block, Tip: tipRef, Revokes: &e.ID, Data: undoData(e)})
 		}
 		if err := events.RewindWebhooks(ctx, tx, net, fork.Height); err != nil {
 			return err
@@ -280,3 +292,25 @@ func blocksIn(all []dbsync.ScanBlock, from, to int64) []dbsync.ScanBlock {
 
 // uuidLess orders webhook ids (events of one transaction in a fixed order).
 func uuidLess(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) }
+
+// undoData is the data of the event revoking e: the transaction's hash
+// for a transaction's announcements (none for a Blockfrost-format event
+// of a block's transactions), the revoked event alone for a block's.
+func undoData(e events.LiveEvent) any {
+	switch e.Type {
+	case events.TypeTxConfirmed, events.TypeDelegationConfirmed:
+		return events.TxRolledBack{TxHash: hex.EncodeToString(e.TxHash), Revokes: e.ID, RevokedSeq: e.Seq}
+	}
+	return events.Revocation{Revokes: e.ID, RevokedSeq: e.Seq}
+}
+
+// countTypes counts a committed step's events by type.
+func countTypes(net string, evs []events.NewEvent) {
+	per := map[string]int{}
+	for _, e := range evs {
+		per[e.Type]++
+	}
+	for t, n := range per {
+		metrics.ScannerEvents(net, t, n)
+	}
+}

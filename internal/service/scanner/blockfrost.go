@@ -1,0 +1,132 @@
+package scanner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/events"
+)
+
+// Blockfrost renders announcements in Blockfrost's webhook payloads (the
+// JSON of its /txs, /blocks, /epochs and /pools answers); the scanner
+// renders before its commit, so a Blockfrost-format event is written with
+// its payload. internal/answer/bfevents implements it over the Blockfrost
+// dialect's answers.
+type Blockfrost interface {
+	// Transactions is a transaction event's payload: per transaction its
+	// tx (/txs/{hash}), inputs and outputs (/txs/{hash}/utxos).
+	Transactions(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error)
+	// Delegations is a delegation event's payload: per transaction its tx
+	// and its pool delegations (/txs/{hash}/delegations), each with its
+	// pool (/pools/{pool_id}).
+	Delegations(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error)
+	// Block is a block event's payload (/blocks/{hash}).
+	Block(ctx context.Context, db *dbsync.DB, hash []byte) ([]byte, error)
+	// Epoch is an epoch event's payload: the previous epoch (/epochs/{n})
+	// and the new one's number, start and end.
+	Epoch(ctx context.Context, db *dbsync.DB, epoch int64) ([]byte, error)
+}
+
+// blockfrost gives the events of Blockfrost-format webhooks their
+// Blockfrost payloads. Blockfrost sends one transaction (and delegation)
+// event per block with every matching transaction, so a webhook's
+// tx.confirmed (delegation.confirmed) events of one block become one
+// event, revoked as one by a rollback.
+func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events.NewEvent) ([]events.NewEvent, error) {
+	bf := map[uuid.UUID]bool{}
+	for _, w := range work {
+		for _, h := range w.g.Hooks {
+			if h.Format == events.FormatBlockfrost {
+				bf[h.ID] = true
+			}
+		}
+	}
+	if len(bf) == 0 || s.o.Blockfrost == nil {
+		return evs, nil
+	}
+	out := make([]events.NewEvent, 0, len(evs))
+	type group struct {
+		at     int // index in out
+		hashes [][]byte
+		data   []any
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, e := range evs {
+		if !bf[e.WebhookID] {
+			out = append(out, e)
+			continue
+		}
+		switch e.Type {
+		case events.TypeTxConfirmed, events.TypeDelegationConfirmed:
+			k := fmt.Sprintf("%s %s %x", e.WebhookID, e.Type, e.Block.Hash)
+			g := groups[k]
+			if g == nil {
+				g = &group{at: len(out)}
+				groups[k] = g
+				order = append(order, k)
+				merged := e
+				merged.TxHash = nil
+				out = append(out, merged)
+			}
+			g.hashes, g.data = append(g.hashes, e.TxHash), append(g.data, e.Data)
+			continue
+		}
+		out = append(out, e)
+	}
+	for _, k := range order {
+		g := groups[k]
+		e := &out[g.at]
+		e.Data = g.data
+		if len(g.hashes) == 1 {
+			e.TxHash = g.hashes[0]
+		}
+		var p []byte
+		var err error
+		if e.Type == events.TypeTxConfirmed {
+			p, err = s.o.Blockfrost.Transactions(ctx, s.o.DB, g.hashes)
+			e.Blockfrost = &events.BlockfrostPayload{Type: events.BlockfrostTransaction}
+		} else {
+			p, err = s.o.Blockfrost.Delegations(ctx, s.o.DB, g.hashes)
+			e.Blockfrost = &events.BlockfrostPayload{Type: events.BlockfrostDelegation}
+		}
+		if err != nil {
+			return nil, wrap("blockfrost payload", err)
+		}
+		e.Blockfrost.Payload = p
+	}
+	memo := map[string][]byte{}
+	for i := range out {
+		e := &out[i]
+		if !bf[e.WebhookID] || e.Blockfrost != nil {
+			continue
+		}
+		var typ string
+		var render func() ([]byte, error)
+		switch d := e.Data.(type) {
+		case events.BlockAdded:
+			typ = events.BlockfrostBlock
+			render = func() ([]byte, error) { return s.o.Blockfrost.Block(ctx, s.o.DB, e.Block.Hash) }
+		case events.EpochStarted:
+			typ = events.BlockfrostEpoch
+			render = func() ([]byte, error) { return s.o.Blockfrost.Epoch(ctx, s.o.DB, d.Epoch) }
+		default:
+			continue
+		}
+		k := fmt.Sprintf("%s %x", typ, e.Block.Hash)
+		p, ok := memo[k]
+		if !ok {
+			var err error
+			if p, err = render(); err != nil {
+				return nil, wrap("blockfrost payload", err)
+			}
+			memo[k] = p
+		}
+		e.Blockfrost = &events.BlockfrostPayload{Type: typ, Payload: bytes.Clone(p)}
+	}
+	return out, nil
+}

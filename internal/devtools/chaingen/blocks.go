@@ -54,6 +54,7 @@ func (g *gen) runEpoch(e int) error {
 		g.boundary(e)
 	}
 	tasks := g.planTasks(e)
+	g.planGov(e)
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].at < tasks[j].at })
 	plan := g.planBlocks(e)
 	total := g.quota[e]
@@ -64,8 +65,11 @@ func (g *gen) runEpoch(e int) error {
 		g.ebb(e)
 	}
 	done, ti := 0, 0
-	for _, bp := range plan {
+	for i, bp := range plan {
 		g.beginBlock(bp.slot)
+		if !bp.busy && g.gov != nil {
+			g.govTick(i == len(plan)-1)
+		}
 		for k := 0; k < bp.txs; k++ {
 			if bp.busy {
 				g.busyTx()

@@ -55,13 +55,18 @@
 //	pools.go       pool_hash, pool_update, pool_retire, pool metadata
 //	assets.go      multi_asset, ma_tx_mint, CIP-25 and CIP-68 tokens
 //	plutus.go      script, datum, redeemer; the DEX and failed transactions
-//	governance.go  drep_hash, delegation_vote, proposal refunds, epoch_state
+//	governance.go  drep_hash, delegation_vote, epoch_state
+//	gov*.go        Conway governance on a random source of its own: DReps,
+//	               committee, proposals and their life, votes, off-chain
+//	               anchor documents, drep_distr, pool_stat; the metadata
+//	               showcase and the ADA Handle (gov_extras.go); the
+//	               manifest's GovernanceRefs and ExtraRefs
 //	mir.go         MIR certificates: reserve, treasury, pot_transfer
 //	updates.go     pre-Conway update proposals: param_proposal
 //	txcbor.go      Conway transaction CBOR (tx_cbor), required signers
 //	cbor.go        CBOR/JSON for metadata, Plutus data and native scripts
 //	vectors.go     the real on-chain examples placed on the chain
-//	follow*.go     the chain follower: blocks appended to a seeded database
+//	follow*.go     the chain follower (follow_gov.go: its votes): blocks appended to a seeded database
 //	               as db-sync writes them at the tip, epoch boundaries, rollbacks,
 //	               submitted transactions (follow_submitted.go)
 //	demo_wallet.go the demo wallet: a known key, funded by one block

@@ -47,9 +47,12 @@ func (g *gen) boundary(e int) {
 	if e == firstShelley {
 		g.treasury = treasuryStart
 	}
+	g.govBoundary(e)
 	g.credit(e)
 	g.snapshot(e)
 	g.reap(e)
+	g.writeDRepDistr(e)
+	g.writePoolStats(e)
 	if e-1 >= firstShelley+2 {
 		g.computeRewards(e - 1)
 	}
@@ -59,8 +62,6 @@ func (g *gen) boundary(e int) {
 		g.scheduleMIR("reserves", 20, e+1, 0)
 	case firstShelley + 4:
 		g.scheduleMIR("treasury", 3, e+1, 1_000_000*ada)
-	case firstConway + 1:
-		g.scheduleProposalRefunds(e + 1)
 	}
 	if e > firstShelley {
 		g.treasury += uint64(0.0006 * float64(g.reserves()))
@@ -83,18 +84,26 @@ func (g *gen) boundary(e int) {
 		treasury: g.treasury, rewards: g.rewardTotal, utxo: g.utxoTotal,
 		deposits: g.depositTotal, fees: g.feesByEpoch[e-1],
 	}
+	if g.gov != nil {
+		g.pots.depDRep, g.pots.depProp = g.gov.depDRep, g.gov.depProp
+	}
 	g.pots.reserves = g.reserves()
 	g.pendingEpoch = e
 }
 
 type potsRow struct {
 	treasury, reserves, rewards, utxo, deposits, fees uint64
+	depDRep, depProp                                  uint64 // DRep and proposal deposits (Conway)
 }
 
 // reserves is what is left of the maximum supply after every other pot
 // (so the pots of an epoch always add up to the maximum supply).
 func (g *gen) reserves() uint64 {
-	return maxSupply - g.treasury - g.rewardTotal - g.utxoTotal - g.depositTotal - g.feesByEpoch[max(g.epoch-1, 0)]
+	r := maxSupply - g.treasury - g.rewardTotal - g.utxoTotal - g.depositTotal - g.feesByEpoch[max(g.epoch-1, 0)]
+	if g.gov != nil {
+		r -= g.gov.depDRep + g.gov.depProp
+	}
+	return r
 }
 
 func (g *gen) costModel(langs int) int64 {
@@ -162,8 +171,8 @@ func (g *gen) writeEpochParamAt(e int, blockID int64) {
 		} else if era == eraConway {
 			langs = 3
 		}
-		t.int(g.costModel(langs)).float(0.0577).float(0.0000721).uint(14_000_000).uint(10_000_000_000).
-			uint(62_000_000).uint(20_000_000_000).uint(5000).int(150).int(3)
+		t.int(g.costModel(langs)).float(0.0577).float(0.0000721).uint(g.param("max_tx_ex_mem", 14_000_000)).
+			uint(10_000_000_000).uint(g.param("max_block_ex_mem", 62_000_000)).uint(20_000_000_000).uint(5000).int(150).int(3)
 	} else {
 		t.null().null().null().null().null().null().null().null().null().null()
 	}
@@ -179,7 +188,7 @@ func (g *gen) writeEpochParamAt(e int, blockID int64) {
 	if era == eraConway {
 		t.float(0.51).float(0.51).float(0.51).float(0.51).
 			float(0.67).float(0.67).float(0.6).float(0.75).float(0.6).float(0.67).float(0.67).float(0.67).float(0.67).float(0.67).
-			uint(7).uint(146).uint(6).uint(100_000_000_000).uint(500_000_000).uint(20).float(0.51).float(15)
+			uint(7).uint(146).uint(govLifetime).uint(govActionDeposit).uint(drepDeposit).uint(drepActivity).float(0.51).float(15)
 	} else {
 		for i := 0; i < 22; i++ {
 			t.null()
@@ -198,7 +207,7 @@ func (g *gen) writeAdaPotsAt(e int, slot uint64, blockID int64) {
 	p := g.pots
 	g.ids.adaPots++
 	g.t.adaPots.int(g.ids.adaPots).uint(slot).int(int64(e)).uint(p.treasury).uint(p.reserves).
-		uint(p.rewards).uint(p.utxo).uint(p.deposits).uint(p.fees).int(blockID).uint(0).uint(0).end()
+		uint(p.rewards).uint(p.utxo).uint(p.deposits).uint(p.fees).int(blockID).uint(p.depDRep).uint(p.depProp).end()
 }
 
 // finish writes what the tip epoch already knows: its epoch row so far on
@@ -208,6 +217,7 @@ func (g *gen) finish() {
 	if g.opts.Schema == Schema136 {
 		g.finalizeEpoch(tipEpoch)
 	}
+	g.writeProposals()
 	for _, r := range g.pendingRew {
 		if r.spendable == tipEpoch+1 && g.stakes[r.stake].registered {
 			g.t.reward.int(g.ensureStake(r.stake)).text(r.typ).uint(r.amount).int(int64(r.spendable)).
@@ -223,4 +233,18 @@ func (g *gen) finish() {
 // off for bootstrap and disabled outputs.
 func (g *gen) epochRows() bool {
 	return g.opts.Schema == Schema136 || !g.opts.Mode.inOutDisabled()
+}
+
+// param is an epoch parameter as enacted governance left it (def: the
+// chain's constant).
+func (g *gen) param(name string, def uint64) uint64 {
+	if g.gov != nil {
+		if v, ok := g.gov.params[name]; ok {
+			return v
+		}
+	}
+	if v, ok := g.followParams[name]; ok {
+		return v
+	}
+	return def
 }

@@ -130,6 +130,10 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 	}
 
+	if err := f.votes(ctx, txs); err != nil {
+		return ev, err
+	}
+
 	// The block row, once its transactions are known.
 	l := f.leaders[g.intn(len(f.leaders))]
 	maj, mnr := protoOf(epoch)
@@ -377,6 +381,14 @@ func (f *Follower) writeBlock(ctx context.Context, t *tables, prevEpoch, epoch i
 			}
 			if err := exec("epoch_stake", sqlFollowEpochStake, epoch); err != nil {
 				return err
+			}
+			if eraOf(epoch) >= eraConway {
+				if err := exec("proposals", sqlFollowGovBoundary, epoch); err != nil {
+					return err
+				}
+				if err := exec("drep_distr", sqlFollowDRepDistr, epoch, drepActivity); err != nil {
+					return err
+				}
 			}
 		}
 		first := []*table{t.slotLeader, t.stakeAddress, t.multiAsset, t.block, t.tx}

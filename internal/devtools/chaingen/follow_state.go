@@ -35,6 +35,10 @@ var (
 	sqlFollowEpochStake   = sqlfiles.Must("chaingen/follow_epoch_stake.sql")
 	sqlFollowRewards      = sqlfiles.Must("chaingen/follow_rewards.sql")
 	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
+	sqlFollowGovParams    = sqlfiles.Must("chaingen/follow_gov_params.sql")
+	sqlFollowGovBoundary  = sqlfiles.Must("chaingen/follow_gov_boundary.sql")
+	sqlFollowDRepDistr    = sqlfiles.Must("chaingen/follow_drep_distr.sql")
+	sqlFollowGovVoters    = sqlfiles.Must("chaingen/follow_gov_voters.sql")
 	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")
 	sqlRollbackPoint      = sqlfiles.Must("chaingen/follow_rollback_point.sql")
 	sqlRollbackTxTables   = sqlfiles.Must("chaingen/follow_rollback_tx_tables.sql")
@@ -328,6 +332,15 @@ func (g *gen) idCounter(name string) *int64 {
 		"extra_key_witness": &g.ids.extraKeyWitness, "tx_cbor": &g.ids.txCbor, "treasury": &g.ids.treasury,
 		"reserve": &g.ids.reserve, "pot_transfer": &g.ids.potTransfer, "param_proposal": &g.ids.paramProposal,
 		"epoch_state": &g.ids.epochState, "constitution": &g.ids.constitution, "voting_anchor": &g.ids.votingAnchor,
+		"drep_registration": &g.ids.drepRegistration, "drep_distr": &g.ids.drepDistr,
+		"gov_action_proposal": &g.ids.govActionProposal, "voting_procedure": &g.ids.votingProcedure,
+		"committee": &g.ids.committee, "committee_member": &g.ids.committeeMember, "committee_hash": &g.ids.committeeHash,
+		"committee_registration": &g.ids.committeeRegistration, "committee_de_registration": &g.ids.committeeDeRegistration,
+		"treasury_withdrawal": &g.ids.treasuryWithdrawal, "pool_stat": &g.ids.poolStat,
+		"off_chain_vote_data": &g.ids.offChainVoteData, "off_chain_vote_drep_data": &g.ids.offChainVoteDrepData,
+		"off_chain_vote_gov_action_data": &g.ids.offChainVoteGovActionData,
+		"off_chain_vote_fetch_error":     &g.ids.offChainVoteFetchError, "off_chain_vote_author": &g.ids.offChainVoteAuthor,
+		"off_chain_vote_reference": &g.ids.offChainVoteReference,
 	}
 	return m[name]
 }
@@ -561,11 +574,12 @@ func (f *Follower) reloadUTxOs(ctx context.Context) error {
 	return nil
 }
 
-// loadConstitution reads the constitution in force, which each new epoch's
-// governance state names.
+// loadConstitution reads the constitution and committee in force, which
+// each new epoch's governance state names, and the parameters governance
+// changed, which each new epoch keeps.
 func (f *Follower) loadConstitution(ctx context.Context) error {
-	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID); err != nil {
+	if err := f.db.QueryRowContext(ctx, sqlFollowConstitution).Scan(&f.g.constitutionID, &f.g.followCommittee); err != nil {
 		return followErr("constitution", err)
 	}
-	return nil
+	return f.loadGovParams(ctx)
 }

@@ -28,13 +28,17 @@ type gen struct {
 	plan   *outputPlan
 
 	ids struct {
-		block, tx, txOut, txIn, maTxOut, maTxMint, multiAsset, stakeAddress, poolHash, slotLeader  int64
-		collTxIn, collTxOut, refTxIn, txMetadata, datum, redeemer, redeemerData, script, costModel int64
-		stakeReg, stakeDereg, delegation, withdrawal, epochStake, epochStakeProgress               int64
-		poolUpdate, poolRelay, poolOwner, poolRetire, poolMetaRef, adaPots, epochParam             int64
-		drepHash, delegationVote, offChainPoolData, address                                        int64
-		extraKeyWitness, txCbor, treasury, reserve, potTransfer, paramProposal, epochState         int64
-		constitution, votingAnchor                                                                 int64
+		block, tx, txOut, txIn, maTxOut, maTxMint, multiAsset, stakeAddress, poolHash, slotLeader   int64
+		collTxIn, collTxOut, refTxIn, txMetadata, datum, redeemer, redeemerData, script, costModel  int64
+		stakeReg, stakeDereg, delegation, withdrawal, epochStake, epochStakeProgress                int64
+		poolUpdate, poolRelay, poolOwner, poolRetire, poolMetaRef, adaPots, epochParam              int64
+		drepHash, delegationVote, offChainPoolData, address                                         int64
+		extraKeyWitness, txCbor, treasury, reserve, potTransfer, paramProposal, epochState          int64
+		constitution, votingAnchor                                                                  int64
+		drepRegistration, drepDistr, govActionProposal, votingProcedure, committee, committeeMember int64
+		committeeHash, committeeRegistration, committeeDeRegistration, treasuryWithdrawal, poolStat int64
+		offChainVoteData, offChainVoteDrepData, offChainVoteGovActionData, offChainVoteFetchError   int64
+		offChainVoteAuthor, offChainVoteReference                                                   int64
 	}
 
 	wallets []wallet
@@ -131,6 +135,13 @@ type gen struct {
 	nextTxHash []byte
 	onSpend    func(txID int64, u utxo)
 
+	// gov is the Conway governance (gov*.go); nil in the follower, which
+	// carries the committee in force (followCommittee) into each epoch
+	// state.
+	gov             *govState
+	followCommittee int64
+	followParams    map[string]uint64 // epoch parameters governance changed (follower)
+
 	// statistics for the manifest
 	stats genStats
 	err   error
@@ -162,6 +173,9 @@ func newGen(ctx context.Context, opts Options, t *tables) *gen {
 		shelleyDelegateIDs: map[int]int64{},
 		byronDelegateIDs:   map[int]int64{},
 		plan:               &outputPlan{mode: ModeCore},
+	}
+	if t != nil {
+		g.gov = newGovState(opts.Seed)
 	}
 	g.start = opts.TipTime.Add(-time.Duration(slotSeconds(tipSlot)) * time.Second)
 	g.vectors, g.datums = loadVectors()
@@ -256,6 +270,7 @@ type genStats struct {
 	cborTx               int64
 	cborHash             []byte
 	maTxOutRows          int64
+	labelTxs             map[uint64]int // transactions per metadata label
 }
 
 func clamp(v, lo, hi int) int {

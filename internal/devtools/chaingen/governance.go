@@ -7,6 +7,7 @@ type drep struct {
 	raw  []byte
 	view string
 	id   int64
+	life *drepLife // registrations (gov_dreps.go); nil for the predefined ones and until registered
 }
 
 const (
@@ -62,6 +63,11 @@ func (g *gen) pickDRep(n int, current int32) int32 {
 	if d == current {
 		d = int32(firstKeyDRep + (int(d)-firstKeyDRep+1+keys)%keys)
 	}
+	// A retired DRep takes no delegations: the next active one does
+	// (without a draw, so the random stream is the same).
+	for i := 0; i < keys && (!g.activeDRep(d) || d == current); i++ {
+		d = int32(firstKeyDRep + (int(d)-firstKeyDRep+1)%keys)
+	}
 	return d
 }
 
@@ -97,23 +103,6 @@ const firstConway = firstShelley + 7
 // govActionDeposit is the Conway gov_action_deposit (epoch_param).
 const govActionDeposit = 100_000 * ada
 
-// scheduleProposalRefunds returns governance-action deposits (reward_rest
-// type proposal_refund) to the retired pool's owner and a few other
-// registered accounts. The proposals themselves are not modelled, so the
-// amount is taken from the reserves (the ada_pots still add up).
-func (g *gen) scheduleProposalRefunds(spendable int) {
-	g.pendingRest = append(g.pendingRest, pendingReward{stake: g.pools[poolRetired].owner, typ: "proposal_refund",
-		amount: govActionDeposit, spendable: spendable})
-	n := 2
-	for i := 3; i < len(g.stakes) && n > 0; i += 5 {
-		if k := &g.stakes[i]; k.registered && !k.owner {
-			g.pendingRest = append(g.pendingRest, pendingReward{stake: int32(i), typ: "proposal_refund",
-				amount: govActionDeposit, spendable: spendable})
-			n--
-		}
-	}
-}
-
 // The constitution of mainnet's Conway genesis: its anchor and guardrail
 // script, which db-sync records (voting_anchor, constitution) when it first
 // reads the Conway governance state.
@@ -125,8 +114,9 @@ const (
 
 // writeEpochState writes Conway epoch e's governance state at its first
 // block, as db-sync does at each Conway epoch boundary: the constitution
-// (the genesis one, recorded at the first Conway boundary), and no
-// committee nor no-confidence action (none was enacted on this chain).
+// and the committee in force (the genesis ones, recorded at the first
+// Conway boundary, until governance enacts others), and no no-confidence
+// action (none was enacted on this chain).
 func (g *gen) writeEpochState(e int, blockID int64) {
 	if eraOf(e) < eraConway {
 		return
@@ -139,6 +129,15 @@ func (g *gen) writeEpochState(e int, blockID int64) {
 		g.constitutionID = g.ids.constitution
 		g.t.constitution.int(g.constitutionID).null().int(g.ids.votingAnchor).bytea(mustHex(genesisConstitutionScript)).end()
 	}
+	var committee int64
+	if g.gov != nil {
+		if g.gov.committeeID == 0 {
+			g.genesisCommittee()
+		}
+		committee = g.gov.committeeID
+	} else {
+		committee = g.followCommittee
+	}
 	g.ids.epochState++
-	g.t.epochState.int(g.ids.epochState).null().null().int(g.constitutionID).int(int64(e)).end()
+	g.t.epochState.int(g.ids.epochState).ref(committee).null().int(g.constitutionID).int(int64(e)).end()
 }

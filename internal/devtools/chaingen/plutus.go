@@ -192,7 +192,7 @@ func (g *gen) orderDatum(owner int32) *datumSpec {
 	if cred == nil {
 		cred = make([]byte, 28)
 	}
-	h, js, cb := plutusData(pdConstr{n: 0, fields: []pd{cred, pdInt(g.r.Int64N(1 << 40)), pdInt(int64(g.ids.tx))}})
+	h, js, cb := plutusData(pdConstr{n: 0, fields: []pd{cred, pdInt(g.r.Int64N(1 << 40)), pdInt(g.mainTxs())}})
 	return &datumSpec{hash: h, value: js, cbor: cb}
 }
 

@@ -162,6 +162,11 @@ func (g *gen) poolCert(txID int64, p int32, idx int, newReg bool, metaHash []byt
 	g.t.poolRelay.int(g.ids.poolRelay).int(pu).text(fmt.Sprintf("198.51.100.%d", 1+int(p)%250)).null().null().null().int(port).end()
 	g.ids.poolRelay++
 	g.t.poolRelay.int(g.ids.poolRelay).int(pu).null().null().text("relays." + ticker + ".example.com").null().int(6000).end()
+	if p%4 == 1 {
+		// A DNS SRV relay: the name only, no port (db-sync stores it NULL).
+		g.ids.poolRelay++
+		g.t.poolRelay.int(g.ids.poolRelay).int(pu).null().null().null().text("_cardano._tcp." + ticker + ".example.com").null().end()
+	}
 	if p%3 == 0 {
 		g.ids.poolRelay++
 		g.t.poolRelay.int(g.ids.poolRelay).int(pu).null().text(fmt.Sprintf("2001:db8::%x", 0x100+int(p))).null().null().int(3001).end()

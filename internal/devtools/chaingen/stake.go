@@ -115,6 +115,12 @@ func (g *gen) credit(e int) {
 			keepRest = append(keepRest, r)
 			continue
 		}
+		if r.typ == "proposal_refund" && g.gov != nil {
+			g.gov.depProp -= r.amount
+			if !g.stakes[r.stake].registered {
+				g.treasury += r.amount // an unregistered return account: the deposit goes to the treasury
+			}
+		}
 		if !g.stakes[r.stake].registered {
 			continue
 		}

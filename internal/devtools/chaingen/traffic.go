@@ -96,7 +96,7 @@ func (g *gen) pickRecipient(not int32) int32 {
 // whaleBehind is true while the whale appears in fewer than 12.5 % of all
 // transactions so far.
 func (g *gen) whaleBehind() bool {
-	return float64(g.wallets[g.whale].txCount) < 0.125*float64(g.ids.tx+1)
+	return float64(g.wallets[g.whale].txCount) < 0.125*float64(g.mainTxs()+1)
 }
 
 func (g *gen) ordinaryTx() {

@@ -205,7 +205,8 @@ func TestSeedMIRs(t *testing.T) {
 		t.Errorf("pot transfer: %q", got)
 	}
 	if n := queryInt(t, db, `SELECT count(*) FROM reward_rest WHERE type IN ('reserves', 'treasury')`); n !=
-		queryInt(t, db, `SELECT (SELECT count(*) FROM reserve) + (SELECT count(*) FROM treasury)`) {
+		queryInt(t, db, `SELECT (SELECT count(*) FROM reserve) + (SELECT count(*) FROM treasury) + (SELECT count(*)
+			FROM treasury_withdrawal w JOIN gov_action_proposal p ON p.id = w.gov_action_proposal_id WHERE p.enacted_epoch IS NOT NULL)`) {
 		t.Errorf("%d MIR rewards, not one per certificate", n)
 	}
 }
@@ -237,14 +238,23 @@ func TestSeedParamProposals(t *testing.T) {
 }
 
 // Governance state: one epoch_state per Conway epoch, naming the genesis
-// constitution.
+// constitution and committee (recorded at the first Conway boundary)
+// until the epoch their successors were enacted in, and those from then on.
 func TestSeedEpochState(t *testing.T) {
 	t.Parallel()
 	db, _ := sharedCore.get(t, ModeCore)
 	if got := queryString(t, db, `SELECT string_agg(s.epoch_no::text, ',' ORDER BY s.epoch_no) FROM epoch_state s
 		JOIN constitution c ON c.id = s.constitution_id JOIN voting_anchor a ON a.id = c.voting_anchor_id
-		WHERE s.committee_id IS NULL AND s.no_confidence_id IS NULL AND a.type = 'constitution'
-		AND a.block_id = (SELECT min(id) FROM block WHERE epoch_no = $1)`, firstConway); got != "9,10,11" {
-		t.Errorf("epoch_state epochs: %q", got)
+		JOIN committee cm ON cm.id = s.committee_id
+		WHERE s.no_confidence_id IS NULL AND a.type = 'constitution' AND c.gov_action_proposal_id IS NULL
+		AND cm.gov_action_proposal_id IS NULL
+		AND a.block_id = (SELECT min(id) FROM block WHERE epoch_no = $1)`, firstConway); got != "9,10" {
+		t.Errorf("epoch_state epochs with the genesis constitution and committee: %q", got)
+	}
+	if got := queryString(t, db, `SELECT string_agg(s.epoch_no::text, ',' ORDER BY s.epoch_no) FROM epoch_state s
+		JOIN constitution c ON c.id = s.constitution_id JOIN gov_action_proposal p ON p.id = c.gov_action_proposal_id
+		JOIN committee cm ON cm.id = s.committee_id JOIN gov_action_proposal q ON q.id = cm.gov_action_proposal_id
+		WHERE p.enacted_epoch <= s.epoch_no AND q.enacted_epoch <= s.epoch_no`); got != "11" {
+		t.Errorf("epoch_state epochs with an enacted constitution and committee: %q", got)
 	}
 }

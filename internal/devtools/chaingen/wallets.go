@@ -41,6 +41,7 @@ type wallet struct {
 	scriptID  int64
 	stake     int32
 	special   bool
+	gov       bool // the governance desk: never among the funded wallets traffic draws from
 	utxos     []utxo
 	balance   uint64
 	fundedPos int32
@@ -138,7 +139,7 @@ func (g *gen) newScriptWallet(hash []byte, stake int32) int32 {
 
 func (g *gen) addUTxO(w int32, u utxo) {
 	wl := &g.wallets[w]
-	if len(wl.utxos) == 0 {
+	if len(wl.utxos) == 0 && !wl.gov {
 		wl.fundedPos = int32(len(g.funded))
 		g.funded = append(g.funded, w)
 	}
@@ -167,7 +168,7 @@ func (g *gen) take(w int32, i int) utxo {
 		k.utxos--
 	}
 	g.utxoTotal -= u.value
-	if last == 0 {
+	if last == 0 && !wl.gov {
 		pos := wl.fundedPos
 		lastW := g.funded[len(g.funded)-1]
 		g.funded[pos] = lastW

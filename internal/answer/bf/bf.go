@@ -23,6 +23,8 @@ type Answers struct {
 	figures figureMemo
 	// poolTables: every registered pool at the newest tip (pools.go).
 	poolTables poolTables
+	// drepTables: every DRep at the newest tip (gov_dreps.go).
+	drepTables drepTables
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -64,7 +64,7 @@ func (a *API) Routes() []Route {
 	for _, family := range [][]Route{
 		a.healthRoutes(), a.networkRoutes(), a.epochRoutes(), a.blockRoutes(),
 		a.txRoutes(), a.submitRoutes(), a.addressRoutes(), a.scriptRoutes(),
-		a.mempoolRoutes(), a.utilRoutes(), a.poolRoutes(),
+		a.mempoolRoutes(), a.utilRoutes(), a.poolRoutes(), a.governanceRoutes(),
 	} {
 		all = append(all, family...)
 	}

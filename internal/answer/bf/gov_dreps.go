@@ -297,9 +297,18 @@ func spell(d cardano.DRepID, view, raw string) (string, string) {
 	return view, raw
 }
 
+// spelling is the part of an answer's key that says how it names the
+// DRep (the answer repeats the client's form).
+func spelling(d cardano.DRepID) string {
+	if d.CIP129 {
+		return "cip129"
+	}
+	return "cip105"
+}
+
 // DRep answers /governance/dreps/{drep_id}.
 func (a *Answers) DRep(ctx context.Context, db *dbsync.DB, d cardano.DRepID) ([]byte, error) {
-	return cached(ctx, a, db, "drep", []string{d.CIP129String()}, func(ctx context.Context, db *dbsync.DB) (DRepAnswer, error) {
+	return cached(ctx, a, db, "drep", []string{d.CIP129String(), spelling(d)}, func(ctx context.Context, db *dbsync.DB) (DRepAnswer, error) {
 		id, err := drepHashID(ctx, db, d)
 		if err != nil {
 			return DRepAnswer{}, err
@@ -337,7 +346,7 @@ type DRepMetadataAnswer struct {
 // of its latest certificate with one (404 without), its document or the
 // fetch error.
 func (a *Answers) DRepMetadata(ctx context.Context, db *dbsync.DB, d cardano.DRepID) ([]byte, error) {
-	return cached(ctx, a, db, "drepmetadata", []string{d.CIP129String()}, func(ctx context.Context, db *dbsync.DB) (DRepMetadataAnswer, error) {
+	return cached(ctx, a, db, "drepmetadata", []string{d.CIP129String(), spelling(d)}, func(ctx context.Context, db *dbsync.DB) (DRepMetadataAnswer, error) {
 		id, err := drepHashID(ctx, db, d)
 		if err != nil {
 			return DRepMetadataAnswer{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/syncgate/syncgate/dbsync/engine"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/devtools/testdb"
+	sqlfiles "github.com/syncgate/syncgate/sql"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
@@ -57,7 +58,7 @@ func TestExplainIndexBacked(t *testing.T) {
 		}
 		layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
 		member := map[string]any{"Member": true}
-		for _, tc := range []struct {
+		cases := []struct {
 			file   string
 			args   []any
 			params map[string]any
@@ -83,7 +84,18 @@ func TestExplainIndexBacked(t *testing.T) {
 			{"gov_committee_votes.sql", nil, map[string]any{"Member": false}},
 			{"gov_committee_votes.sql", []any{pq.Array([]int64{1, 2})}, member},
 			{"gov_committee_hot_ids.sql", []any{cc, false, false}, nil},
-		} {
+		}
+		planned := map[string]bool{"dbsync/gov_proposals.sql": true}
+		for _, tc := range cases {
+			planned["dbsync/"+tc.file] = true
+		}
+		// A new gov_ statement is planned here or the test fails.
+		for _, f := range sqlfiles.Dir("dbsync") {
+			if strings.HasPrefix(f, "dbsync/gov_") && !planned[f] {
+				t.Errorf("%s has no EXPLAIN check", f)
+			}
+		}
+		for _, tc := range cases {
 			checkPlans(t, db, mode, engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text, tc.file, tc.args, govTables)
 		}
 		// Every proposal, read whole once per tip (hundreds on mainnet):

@@ -4,7 +4,7 @@
 // record, parameters, withdrawals, votes and anchor) and the
 // constitutional committee (its members and votes). Every statement is
 // in sql/dbsync/gov_*.sql; the indexes it needs beyond stock db-sync's are
-// sql/dbsync/indexes/0135-0143.
+// sql/dbsync/indexes/0135-0139 and 0144-0147.
 package governance
 
 import (

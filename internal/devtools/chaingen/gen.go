@@ -139,6 +139,7 @@ type gen struct {
 	// carries the committee in force (followCommittee) into each epoch
 	// state.
 	gov             *govState
+	inGov           bool // a governance transaction is being built (withGov)
 	followCommittee int64
 	followParams    map[string]uint64 // epoch parameters governance changed (follower)
 

@@ -41,8 +41,9 @@ type govState struct {
 
 	stats govStats
 
-	handle      int32 // the ADA Handle's asset, once minted
-	handleOwner int32 // its holder (0: not minted)
+	handle      int32         // the ADA Handle's asset, once minted
+	handleOwner int32         // its holder (0: not minted)
+	collection  *nativeScript // the big policy's script
 }
 
 // govEvent is a governance transaction due at a slot.
@@ -87,8 +88,8 @@ func newGovState(seed int64) *govState {
 // the main stream where it was.
 func (g *gen) withGov(fn func()) {
 	main := g.r
-	g.r = g.gov.r
-	defer func() { g.r = main }()
+	g.r, g.inGov = g.gov.r, true
+	defer func() { g.r, g.inGov = main, false }()
 	fn()
 }
 

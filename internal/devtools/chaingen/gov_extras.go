@@ -82,6 +82,41 @@ func (g *gen) planExtras(e int) {
 	if e == firstConway {
 		g.govAt(e, 0.15, g.mintHandle)
 	}
+	if e == firstConway+1 {
+		for i := 0; i < 3; i++ {
+			g.govAt(e, 0.3+0.02*float64(i), func() { g.mintCollection(i) })
+		}
+	}
+}
+
+// collectionSize is how many assets the big policy's collection mints,
+// in three transactions.
+const collectionSize = 60
+
+// mintCollection mints the i-th third of a large NFT collection under one
+// native-script policy (the manifest's BigPolicy), CIP-25 metadata for
+// each, kept by the desk.
+func (g *gen) mintCollection(i int) {
+	if g.gov.desk < 0 {
+		return
+	}
+	if g.gov.collection == nil {
+		g.gov.collection = &nativeScript{keyHash: g.gbytes(28)}
+	}
+	ns := g.gov.collection
+	policy := ns.hash()
+	var mints []mintEntry
+	entries := mdMap{}
+	for j := i * collectionSize / 3; j < (i+1)*collectionSize/3; j++ {
+		name := fmt.Sprintf("SyncGateCollection%03d", j)
+		mints = append(mints, mintEntry{asset: g.asset(policy, []byte(name)), qty: 1})
+		entries = append(entries, mdPair{name, mdMap{{"name", fmt.Sprintf("SyncGate Collection #%d", j)},
+			{"image", fmt.Sprintf("ipfs://QmSyncGateCollection%03d", j)}, {"mediaType", "image/png"}}})
+	}
+	meta := []metaEntry{{721, mdMap{{hex.EncodeToString(policy), entries}}}}
+	if _, ok := g.pay(payReq{from: g.gov.desk, mints: mints, meta: meta, scripts: []*scriptSpec{nativeSpec(ns)}, plain: true}); ok {
+		g.gov.txs++
+	}
 }
 
 // HandleRef is the ADA Handle on the chain: Name without the $, Unit

@@ -312,7 +312,7 @@ func TestSeedExtras(t *testing.T) {
 		t.Errorf("most held asset %+v: %d holders", x.MostHeldAsset, n)
 	}
 	if n := queryInt(t, db, `SELECT count(*) FROM multi_asset WHERE policy = decode($1, 'hex')`, x.BigPolicy.Policy); n != int64(x.BigPolicy.Assets) ||
-		n < 3 || n < queryInt(t, db, `SELECT max(n) FROM (SELECT count(*) AS n FROM multi_asset GROUP BY policy) p`) {
+		n < collectionSize || n < queryInt(t, db, `SELECT max(n) FROM (SELECT count(*) AS n FROM multi_asset GROUP BY policy) p`) {
 		t.Errorf("big policy %+v: %d assets", x.BigPolicy, n)
 	}
 }

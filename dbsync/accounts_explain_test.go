@@ -68,7 +68,7 @@ func TestExplainDialectAccountIndexBacked(t *testing.T) {
 // dialectAccountIndexes are syncgate's indexes the dialect's account
 // statements must use.
 var dialectAccountIndexes = map[string][]string{
-	"accounts_summary.sql":     {"sg_delegation_vote_addr_id", "sg_withdrawal_addr_tx", "sg_drep_registration_retired"},
+	"accounts_summary.sql":     {"sg_delegation_vote_addr_id", "sg_withdrawal_addr_tx", "sg_drep_registration_drep"},
 	"accounts_withdrawals.sql": {"sg_withdrawal_addr_tx"},
 	"accounts_addresses.sql":   {"sg_tx_out_stake_address"},
 }

@@ -45,9 +45,28 @@ func FuzzBlockfrostRoutes(f *testing.F) {
 		f.Add(uint8(i*13), id, "count=3&page=2&order=desc")
 		f.Add(uint8(i*13+5), strings.ToUpper(id), "page=21474836")
 	}
+	routes := New(Deps{}).bf.Routes()
+	// Real governance ids in every form Blockfrost accepts (DReps in
+	// CIP-105, CIP-129 and hex, the predefined DReps, CIP-129 proposal ids,
+	// committee hot and cold ids), each on a route that takes its kind.
+	gov := c.manifest.Governance
+	seeds := map[string][]string{
+		":drep_id":       {gov.DRep.ID, gov.DRep.CIP129, gov.DRep.Hex, gov.DRepRetired.ID, "drep_always_abstain", "drep_always_no_confidence"},
+		":gov_action_id": {gov.ActiveProposal.ID, gov.EnactedProposal.ID, gov.ExpiredProposal.ID},
+		":cc_id":         {gov.CommitteeMember.HotID, gov.CommitteeMember.ColdID, gov.CommitteeResigned.ColdID},
+	}
+	for i, r := range routes {
+		for param, ids := range seeds {
+			if !strings.Contains(r.Path, param) || strings.Contains(r.Path, ":cert_index") {
+				continue
+			}
+			for _, id := range ids {
+				f.Add(uint8(i), id, "count=2&page=2&order=desc")
+			}
+		}
+	}
 	h := New(Deps{Networks: map[string]*dbsync.DB{"mainnet": c.db}, Credentials: testCredentials,
 		Redis: testRedis(f), Log: quietLog}).Handler()
-	routes := New(Deps{}).bf.Routes()
 	// Every account route with stake addresses the chain holds (the
 	// busiest, deep and far pages), a testnet one and a mangled one.
 	stakes := []string{c.manifest.Accounts.Busiest, c.manifest.BusiestStakeKey.StakeAddress, c.manifest.Accounts.DRep,

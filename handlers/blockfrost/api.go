@@ -64,7 +64,7 @@ func (a *API) Routes() []Route {
 	for _, family := range [][]Route{
 		a.healthRoutes(), a.networkRoutes(), a.epochRoutes(), a.blockRoutes(),
 		a.txRoutes(), a.submitRoutes(), a.addressRoutes(), a.scriptRoutes(),
-		a.mempoolRoutes(), a.utilRoutes(), a.poolRoutes(), a.accountRoutes(), a.assetRoutes(), a.metadataRoutes(),
+		a.mempoolRoutes(), a.utilRoutes(), a.poolRoutes(), a.accountRoutes(), a.assetRoutes(), a.metadataRoutes(), a.governanceRoutes(),
 	} {
 		all = append(all, family...)
 	}

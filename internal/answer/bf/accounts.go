@@ -3,7 +3,9 @@ package bf
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
@@ -43,10 +45,11 @@ func (a *Answers) Account(ctx context.Context, db *dbsync.DB, key cardano.StakeK
 			WithdrawableAmount: s.WithdrawableAmount, PoolID: s.PoolID, DRepID: s.DRepView}
 		if s.DRepRaw != nil {
 			// db-sync's view is CIP-105 (no header); Blockfrost answers CIP-129.
-			id, err := cardano.DRepCIP129(*s.DRepRaw, s.DRepHasScript != nil && *s.DRepHasScript)
-			if err != nil {
-				return AccountContent{}, err
+			raw, err := hex.DecodeString(*s.DRepRaw)
+			if err != nil || len(raw) != 28 {
+				return AccountContent{}, fmt.Errorf("bf: DRep hash %q is not 28 bytes of hex", *s.DRepRaw)
 			}
+			id := cardano.DRepCIP129(raw, s.DRepHasScript != nil && *s.DRepHasScript)
 			out.DRepID = &id
 		}
 		return out, nil

@@ -2,7 +2,6 @@ package bf
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -153,8 +152,6 @@ func (a *Answers) AssetAddresses(ctx context.Context, db *dbsync.DB, id cardano.
 	}
 	return b, nil
 }
-
-func hexOf(b []byte) string { return hex.EncodeToString(b) }
 
 // assetTxs reads a page of the transactions with an output carrying the
 // asset, within r; an empty page of an asset never minted is a 404.

@@ -25,6 +25,8 @@ type Answers struct {
 	poolTables poolTables
 	// labels: the metadata labels' counts up to a final point (metadata.go).
 	labels labelMemo
+	// drepTables: every DRep at the newest tip (gov_dreps.go).
+	drepTables drepTables
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -96,18 +96,27 @@ func (a *API) addressTransactions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	var r bf.TxRange
-	if r.From, err = blockPos(c, "from"); err != nil {
+	r, err := txRange(c)
+	if err != nil {
 		return err
 	}
+	return ok(c)(a.deps.Answers.AddressTransactions(c.Request.Context(), db, ref, p, r))
+}
+
+// txRange parses a transaction list's from and to (each optional; from
+// after to is a 400).
+func txRange(c *gin.Context) (r bf.TxRange, err error) {
+	if r.From, err = blockPos(c, "from"); err != nil {
+		return r, err
+	}
 	if r.To, err = blockPos(c, "to"); err != nil {
-		return err
+		return r, err
 	}
 	if r.From != nil && r.To != nil && (r.From.Block > r.To.Block ||
 		r.From.Block == r.To.Block && r.From.HasIndex && r.To.HasIndex && r.From.Index > r.To.Index) {
-		return errFromAfterTo
+		return r, errFromAfterTo
 	}
-	return ok(c)(a.deps.Answers.AddressTransactions(c.Request.Context(), db, ref, p, r))
+	return r, nil
 }
 
 // addressTxs: GET /addresses/{address}/txs (deprecated by Blockfrost).

@@ -410,13 +410,14 @@ func TestBlockfrostAccountTotalMatchesSQL(t *testing.T) {
 
 // Other layouts: the address-table variant answers every account route as
 // core does; a pruned db-sync refuses with 501 the routes that read spent
-// outputs (/addresses, /addresses/total) and answers the rest as core does.
+// outputs (/addresses, /addresses/total, /transactions) and answers the rest as core does.
 func TestBlockfrostAccountsLayouts(t *testing.T) {
 	core := seededChains(t)[0]
 	want := chainServer(t, core).Handler()
 	stakes := bfStakeSubjects(core)
 	routes := []string{"", "/rewards", "/history", "/delegations", "/registrations", "/withdrawals", "/mirs",
-		"/addresses", "/addresses/assets", "/addresses/total", "/utxos?order=desc&count=7"}
+		"/addresses", "/addresses/assets", "/addresses/total", "/utxos?order=desc&count=7",
+		"/transactions?order=desc&count=7&page=2", "/transactions?count=3&page=3"}
 	for _, v := range []chaingen.Variant{{Mode: chaingen.ModeCore, AddressTable: true}, {Mode: chaingen.ModePrune}} {
 		t.Run(v.String(), func(t *testing.T) {
 			s, _ := layoutServer(t, v)
@@ -424,7 +425,7 @@ func TestBlockfrostAccountsLayouts(t *testing.T) {
 			for name, stake := range stakes {
 				for _, route := range routes {
 					path := "/accounts/" + stake + route
-					if v.Mode == chaingen.ModePrune && (route == "/addresses" || route == "/addresses/total") {
+					if v.Mode == chaingen.ModePrune && (route == "/addresses" || route == "/addresses/total" || strings.HasPrefix(route, "/transactions")) {
 						// Not through bfGet: Blockfrost's document has no 501.
 						req := httptest.NewRequest(http.MethodGet, httpx.BlockfrostPrefix+path, nil)
 						req.Header.Set("project_id", mainnetKey)

@@ -78,6 +78,12 @@ func FuzzBlockfrostRoutes(f *testing.F) {
 				f.Add(uint8(i), v, "page=21474836")
 			}
 		}
+		if r.Path == "/accounts/:stake_address/transactions" {
+			// from/to: a range, one past the chain, malformed ones.
+			for _, q := range []string{"from=1:0&to=2147483647&order=desc&count=3&page=2", "from=2147483647", "from=9:x", "from=5&to=4", "to=0:0&order=desc"} {
+				f.Add(uint8(i), c.manifest.BusiestStakeKey.StakeAddress, q)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, pick uint8, value, query string) {
 		r := routes[int(pick)%len(routes)]

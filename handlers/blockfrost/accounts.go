@@ -30,6 +30,7 @@ func (a *API) accountRoutes() []Route {
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses", Group: admin.GroupHistory, Chain: true, Needs: spent, Handle: list(ans.AccountAddresses)},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses/assets", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: list(ans.AccountAssets)},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/addresses/total", Group: admin.GroupHistory, Chain: true, Needs: spent, Handle: a.accountTotal},
+		{Method: http.MethodGet, Path: "/accounts/:stake_address/transactions", Group: admin.GroupHistory, Chain: true, Needs: spent, Handle: a.accountTransactions},
 		{Method: http.MethodGet, Path: "/accounts/:stake_address/utxos", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: list(ans.AccountUTxOs)},
 	}
 }
@@ -81,4 +82,21 @@ func (a *API) accountList(c *gin.Context, read func(context.Context, *dbsync.DB,
 		return err
 	}
 	return ok(c)(read(c.Request.Context(), db, key, p))
+}
+
+// accountTransactions: GET /accounts/{stake_address}/transactions.
+func (a *API) accountTransactions(c *gin.Context) error {
+	db, key, err := a.stakeRef(c)
+	if err != nil {
+		return err
+	}
+	p, err := paging(c)
+	if err != nil {
+		return err
+	}
+	r, err := txRange(c)
+	if err != nil {
+		return err
+	}
+	return ok(c)(a.deps.Answers.AccountTransactions(c.Request.Context(), db, key, p, r))
 }

@@ -503,3 +503,46 @@ LEFT JOIN LATERAL (
 {{define "tip_height" -}}
 SELECT b.block_no FROM block b WHERE b.block_no IS NOT NULL ORDER BY b.block_no DESC LIMIT 1
 {{- end}}
+
+{{- /* stake_pairs: the CTEs that end in pairs(id, address): every
+   (transaction, address) of the stake key $1 whose transaction id lies in
+   [$2, $3), a pair for each address carrying the key that the transaction
+   pays to or spends from, each once. Each side stops after .Walk pairs in
+   (id, address) order, enough for the first .Walk pairs of their union
+   (Blockfrost's /accounts/{s}/transactions). Indexes: sg_tx_out_stake_tx
+   (paid side, in tx order); spent side, consumed: sg_tx_out_stake_consumed_by
+   (in spending order); core: sg_tx_out_stake_tx + sg_tx_in_tx_out_id_index
+   (few outputs) or idx_tx_in_tx_in_id + unique_txout (busy key), the
+   planner choosing by the key's frequency (custom plans), as the history
+   walk does for an address; address_pkey in the address-table variant. */}}
+{{define "stake_pairs" -}}
+paid AS (
+  SELECT DISTINCT o.tx_id AS id, {{address "o"}} AS address
+  FROM tx_out o
+  {{joinAddress "o"}}
+  WHERE o.stake_address_id = $1 AND o.tx_id >= $2 AND o.tx_id < $3
+  ORDER BY o.tx_id, address
+  LIMIT {{.Walk}}
+), spent AS (
+{{- if .Consumed}}
+  SELECT DISTINCT o.consumed_by_tx_id AS id, {{address "o"}} AS address
+  FROM tx_out o
+  {{joinAddress "o"}}
+  WHERE o.stake_address_id = $1 AND o.consumed_by_tx_id >= $2 AND o.consumed_by_tx_id < $3
+  ORDER BY o.consumed_by_tx_id, address
+{{- else}}
+  SELECT DISTINCT i.tx_in_id AS id, {{address "o"}} AS address
+  FROM tx_out o
+  JOIN tx_in i ON i.tx_out_id = o.tx_id AND i.tx_out_index = o.index
+  {{joinAddress "o"}}
+  WHERE o.stake_address_id = $1 AND o.tx_id < $3
+    AND i.tx_in_id >= $2 AND i.tx_in_id < $3
+  ORDER BY i.tx_in_id, address
+{{- end}}
+  LIMIT {{.Walk}}
+), pairs AS (
+  SELECT id, address FROM paid
+  UNION
+  SELECT id, address FROM spent
+)
+{{- end}}

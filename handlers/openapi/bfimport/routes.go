@@ -47,5 +47,5 @@ var Routes = []string{
 	"GET /accounts/{stake_address}/withdrawals", "GET /accounts/{stake_address}/mirs",
 	"GET /accounts/{stake_address}/addresses", "GET /accounts/{stake_address}/addresses/assets",
 	"GET /accounts/{stake_address}/addresses/total",
-	"GET /accounts/{stake_address}/utxos",
+	"GET /accounts/{stake_address}/transactions", "GET /accounts/{stake_address}/utxos",
 }

@@ -96,6 +96,30 @@ func (a *Answers) AccountMIRs(ctx context.Context, db *dbsync.DB, key cardano.St
 	return accountList(ctx, a, db, "accountmirs", key, p, account.MIRsPage)
 }
 
+// AccountTransactions answers /accounts/{stake_address}/transactions: a
+// page of the (transaction, address) pairs of the addresses carrying the
+// stake key, in chain order (account.TransactionsPage: keyset anchors make
+// a deep page cost what the first does), within r when given; each page
+// cached under the tip.
+func (a *Answers) AccountTransactions(ctx context.Context, db *dbsync.DB, key cardano.StakeKey, p Paging, r TxRange) ([]byte, error) {
+	params := []string{key.Bech32(), p.key()}
+	if r.From != nil || r.To != nil {
+		params = append(params, "from", posKey(r.From), "to", posKey(r.To))
+	}
+	return cached(ctx, a, db, "accounttransactions", params, func(ctx context.Context, db *dbsync.DB) ([]account.TxPair, error) {
+		q := account.TxsQuery{PageQuery: account.PageQuery{Limit: p.Count, Offset: p.Offset(), Desc: p.Desc}}
+		b, err := r.within(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			q.Lo, q.Hi = b[0], b[1]
+		}
+		rows, err := account.TransactionsPage(ctx, db, key, q)
+		return rows, notFound(err)
+	})
+}
+
 // accountAddress is one item of account_addresses_content.
 type accountAddress struct {
 	Address string `json:"address"`

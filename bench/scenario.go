@@ -367,7 +367,7 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
 	}
-	for _, s := range blockfrostSpecs(m, p, b, mixed) {
+	for _, s := range append(blockfrostSpecs(m, p, b, mixed), blockfrostChainSpecs(m)...) {
 		specs = append(specs, spec(s))
 	}
 	// Transaction status: hashes in blocks (the ones the history walks

@@ -64,5 +64,6 @@ func testBlockfrostJS(t *testing.T, s *stack, submit submitTx) {
 	checkTxs(t, s, r, in)
 	checkAddresses(t, s, r, in)
 	checkScripts(t, s, r, in)
+	checkAccounts(t, s, r, in)
 	r.report()
 }

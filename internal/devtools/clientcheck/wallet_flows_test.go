@@ -90,7 +90,7 @@ func served(t *testing.T, routes []string) bool {
 	table := servedRoutes()
 	var missing []string
 	for _, r := range routes {
-		if !table[r] {
+		if !table[routeShape(r)] {
 			missing = append(missing, r)
 		}
 	}

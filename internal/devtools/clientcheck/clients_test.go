@@ -65,5 +65,8 @@ func testBlockfrostJS(t *testing.T, s *stack, submit submitTx) {
 	checkAddresses(t, s, r, in)
 	checkScripts(t, s, r, in)
 	checkAccounts(t, s, r, in)
+	checkAssets(t, s, r, in)
+	checkPools(t, s, r, in)
+	checkGovernance(t, s, r, in)
 	r.report()
 }

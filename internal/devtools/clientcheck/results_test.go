@@ -189,3 +189,32 @@ func reversed[T any](l []T) []T {
 	}
 	return out
 }
+
+// answered returns call for a check of its own when its route is served
+// (counted as checked); false, reported as get reports it, when the
+// route is not served yet.
+func (r *results) answered(call, route string) (callResult, bool) {
+	r.t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.unchecked, call)
+	c, ok := r.calls[call]
+	switch {
+	case !ok:
+		r.t.Errorf("%s: the script made no such call", call)
+		return c, false
+	case !r.served[routeShape(route)]:
+		r.unserved[route] = append(r.unserved[route], call)
+		return c, false
+	}
+	r.checked++
+	return c, true
+}
+
+// status is the HTTP status the client failed with (0: it did not).
+func (c callResult) status() int {
+	if c.Err == nil || c.Err.Status == nil {
+		return 0
+	}
+	return *c.Err.Status
+}

@@ -7,7 +7,9 @@
 package clientcheck_test
 
 import (
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -26,11 +28,14 @@ func TestClients(t *testing.T) {
 	lucidPay, meshPay := s.payment(lucidReceiver, "Lucid Evolution"), s.payment(meshReceiver, "Mesh")
 	lucid := startGated(t, "testdata/lucid_pay.mjs", map[string]string{"BF_URL": s.url(), "BF_KEY": s.key,
 		"WALLET_SKEY": s.wallet.SigningKey, "PAY": mustJSON(lucidPay)})
+	// Mesh makes its reads first, while the chain stands still.
+	reads, readsDone := s.meshReads(t), filepath.Join(t.TempDir(), "reads-done")
 	mesh := startGated(t, "testdata/mesh_pay.mjs", map[string]string{"BF_URL": s.keyURL(), "WALLET_ADDRESS": s.wallet.Address,
-		"WALLET_SKEY_CBOR": s.wallet.SigningKeyCBORHex, "PAY": mustJSON(meshPay)})
+		"WALLET_SKEY_CBOR": s.wallet.SigningKeyCBORHex, "PAY": mustJSON(meshPay), "READS": mustJSON(reads), "READS_DONE": readsDone})
 
 	submit := s.selfPayment(t)
 	t.Run("blockfrost-js", func(t *testing.T) { testBlockfrostJS(t, s, submit) })
+	mesh.waitFile(t, readsDone, 2*time.Minute)
 	// The chain moves from here on: blockfrost-js's submission goes into
 	// the next block.
 	s.chain.resume()
@@ -43,7 +48,13 @@ func TestClients(t *testing.T) {
 	})
 	t.Run("mesh", func(t *testing.T) {
 		if served(t, meshRoutes) {
-			checkMesh(t, s, hook, meshPay, mesh.run(t))
+			out := mesh.run(t)
+			checkMesh(t, s, hook, meshPay, out)
+			var got struct{ Reads map[string]callResult }
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatal(err)
+			}
+			t.Run("reads", func(t *testing.T) { checkMeshReads(t, s, reads, got.Reads) })
 		}
 	})
 	s.chain.check(t)

@@ -28,12 +28,13 @@ func checkAccounts(t *testing.T, s *stack, r *results, in bfInput) {
 }
 
 // accountFacts is an account's summary as the test reads it: registered
-// now (its latest registration newer than its latest deregistration), the
+// now (its latest registration newer than its latest deregistration),
+// active (delegated: Blockfrost's active is the delegation state), the
 // epoch of the newer of the two, the sums of rewards spendable by now
 // (reward and reward_rest), withdrawals (valid transactions), MIRs by pot,
 // and its pool (the latest delegation since it registered).
 type accountFacts struct {
-	Active       bool
+	Registered   bool
 	ActiveEpoch  *int `db:"active_epoch"`
 	UTxO         string
 	Rewards      string
@@ -60,7 +61,7 @@ func (s *stack) accountFacts(t *testing.T, a string) accountFacts {
 			(SELECT COALESCE(sum(w.amount), 0) FROM withdrawal w JOIN tx ON tx.id = w.tx_id WHERE w.addr_id = `+accountSQL+` AND tx.valid_contract) AS withdrawals,
 			(SELECT COALESCE(sum(amount), 0) FROM reserve WHERE addr_id = `+accountSQL+`) AS reserves,
 			(SELECT COALESCE(sum(amount), 0) FROM treasury WHERE addr_id = `+accountSQL+`) AS treasury)
-		SELECT EXISTS (SELECT 1 FROM now) AS active,
+		SELECT EXISTS (SELECT 1 FROM now) AS registered,
 			(SELECT CASE WHEN dereg.tx_id IS NULL OR (reg.tx_id, reg.cert_index) > (dereg.tx_id, dereg.cert_index) THEN reg.epoch_no
 				ELSE dereg.epoch_no END FROM reg LEFT JOIN dereg ON true) AS active_epoch,
 			utxo::text AS utxo, rewards::text AS rewards, withdrawals::text AS withdrawals, reserves::text AS reserves,
@@ -76,6 +77,7 @@ func checkAccount(t *testing.T, s *stack, r *results, a string) {
 	var got struct {
 		StakeAddress string  `json:"stake_address"`
 		Active       bool    `json:"active"`
+		Registered   bool    `json:"registered"`
 		ActiveEpoch  *int    `json:"active_epoch"`
 		Controlled   string  `json:"controlled_amount"`
 		Rewards      string  `json:"rewards_sum"`
@@ -91,7 +93,8 @@ func checkAccount(t *testing.T, s *stack, r *results, a string) {
 	}
 	f := s.accountFacts(t, a)
 	eq(t, c+" stake_address", got.StakeAddress, a)
-	eq(t, c+" active", got.Active, f.Active)
+	eq(t, c+" active (delegated)", got.Active, f.Pool != nil)
+	eq(t, c+" registered", got.Registered, f.Registered)
 	eq(t, c+" active_epoch", ptr(got.ActiveEpoch), ptr(f.ActiveEpoch))
 	eq(t, c+" controlled_amount", got.Controlled, f.Controlled)
 	eq(t, c+" rewards_sum", got.Rewards, f.Rewards)

@@ -16,8 +16,12 @@ const (
 	// govTypeSQL is db-sync's govactiontype as Blockfrost writes it
 	// (ParameterChange: parameter_change).
 	govTypeSQL = `lower(regexp_replace(p.type::text, '([a-z])([A-Z])', '\1_\2', 'g'))`
-	// voteSQL is a vote v as Blockfrost lists it.
-	voteSQL = `encode(t.hash, 'hex') || ' ' || v.index || ' ' || lower(v.vote::text)`
+	// voteSQL is a vote v (t its transaction) with its index;
+	// votedSQL is the proposal it is about (p, its transaction pt).
+	voteSQL   = `encode(t.hash, 'hex') || ' ' || v.index || ' ' || lower(v.vote::text)`
+	votedSQL  = `encode(pt.hash, 'hex') || ' ' || p.index`
+	votesFrom = ` FROM voting_procedure v JOIN tx t ON t.id = v.tx_id JOIN gov_action_proposal p ON p.id = v.gov_action_proposal_id
+		JOIN tx pt ON pt.id = p.tx_id`
 )
 
 // checkGovernance compares every governance method blockfrost-js called
@@ -48,13 +52,16 @@ func checkGovernance(t *testing.T, s *stack, r *results, in bfInput) {
 			eq(t, "committee members", len(got.Members), members)
 		}
 	}
-	votes := listCheck{route: "GET /governance/committee/votes", fields: []string{"tx_hash", "cert_index", "vote"},
-		want: s.want(t, `SELECT `+voteSQL+` FROM voting_procedure v JOIN tx t ON t.id = v.tx_id WHERE v.committee_voter IS NOT NULL`)}
+	// A committee vote names no index of its own, but its proposal.
+	fields := []string{"tx_hash", "proposal_tx_hash", "proposal_index", "vote"}
+	committeeVote := `encode(t.hash, 'hex') || ' ' || ` + votedSQL + ` || ' ' || lower(v.vote::text)`
+	votes := listCheck{route: "GET /governance/committee/votes", fields: fields,
+		want: s.want(t, `SELECT `+committeeVote+votesFrom+` WHERE v.committee_voter IS NOT NULL`)}
 	sortedList(t, r, votes, "committeeVotes", true)
 	sortedList(t, r, votes, "committeeVotesAll", false)
 	for _, hot := range g.Committee {
-		votes := listCheck{route: "GET /governance/committee/{cc_id}/votes", fields: []string{"tx_hash", "cert_index", "vote"},
-			want: s.want(t, `SELECT `+voteSQL+` FROM voting_procedure v JOIN tx t ON t.id = v.tx_id JOIN committee_hash h ON h.id = v.committee_voter
+		votes := listCheck{route: "GET /governance/committee/{cc_id}/votes", fields: fields,
+			want: s.want(t, `SELECT `+committeeVote+votesFrom+` JOIN committee_hash h ON h.id = v.committee_voter
 				WHERE h.raw = decode($1, 'hex')`, hotHex(t, hot))}
 		sortedList(t, r, votes, "committeeMemberVotes|"+hot, true)
 		sortedList(t, r, votes, "committeeMemberVotesAll|"+hot, false)
@@ -128,8 +135,9 @@ func checkDRep(t *testing.T, s *stack, r *results, d string) {
 			WHERE x.drep_hash_id = `+drepSQL+` ORDER BY x.tx_id, x.cert_index`, d)}
 	updates.page(c("drepsByIdUpdates"))
 	updates.all(c("drepsByIdUpdatesAll"))
-	votes := listCheck{route: "GET /governance/dreps/{drep_id}/votes", fields: []string{"tx_hash", "cert_index", "vote"},
-		want: s.want(t, `SELECT `+voteSQL+` FROM voting_procedure v JOIN tx t ON t.id = v.tx_id WHERE v.drep_voter = `+drepSQL, d)}
+	votes := listCheck{route: "GET /governance/dreps/{drep_id}/votes",
+		fields: []string{"tx_hash", "cert_index", "vote", "proposal_tx_hash", "proposal_cert_index"},
+		want:   s.want(t, `SELECT `+voteSQL+` || ' ' || `+votedSQL+votesFrom+` WHERE v.drep_voter = `+drepSQL, d)}
 	sortedList(t, r, votes, c("drepsByIdVotes"), true)
 	sortedList(t, r, votes, c("drepsByIdVotesAll"), false)
 }

@@ -106,7 +106,7 @@ func checkMeshReads(t *testing.T, s *stack, in meshReads, reads map[string]callR
 		if read(k, "GET /accounts/{stake_address}", &got) {
 			f := s.accountFacts(t, a)
 			eq(t, k+" poolId", deref(got.PoolID), deref(f.Pool))
-			eq(t, k+" active (active or active_epoch set)", got.Active, f.Active || f.ActiveEpoch != nil)
+			eq(t, k+" active (active or active_epoch set)", got.Active, f.Pool != nil || f.ActiveEpoch != nil)
 			eq(t, k+" balance", got.Balance, f.Controlled)
 			eq(t, k+" rewards", got.Rewards, f.Withdrawable)
 			eq(t, k+" withdrawals", got.Withdrawals, f.Withdrawals)

@@ -31,6 +31,7 @@ type bfInput struct {
 	Datums       []string   `json:"datums"`
 	Xpubs        []xpubCall `json:"xpubs"`
 	Submit       submitTx   `json:"submit"`
+	accountInput
 }
 
 type xpubCall struct {
@@ -104,6 +105,7 @@ func (s *stack) bfInput(t *testing.T, submit submitTx) bfInput {
 		UNION (SELECT encode(s.hash, 'hex') FROM script s JOIN tx_out o ON o.reference_script_id = s.id
 		GROUP BY s.id ORDER BY count(*) DESC, s.id LIMIT 1)`)
 	s.sqlList(t, &in.Datums, `SELECT encode(hash, 'hex') FROM datum WHERE id IN ((SELECT min(id) FROM datum), (SELECT max(id) FROM datum))`)
+	in.accountInput = s.accountInput(t, in.Asset)
 	return in
 }
 

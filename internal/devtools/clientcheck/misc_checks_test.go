@@ -61,7 +61,7 @@ func checkMisc(t *testing.T, s *stack, r *results, in bfInput) {
 	r.mu.Lock()
 	delete(r.unchecked, "mempoolTx|at once")
 	r.mu.Unlock()
-	if c := r.calls["mempoolTx|at once"]; c.Err != nil && r.served["GET /mempool/{hash}"] {
+	if c := r.calls["mempoolTx|at once"]; c.Err != nil && r.served[routeShape("GET /mempool/{hash}")] {
 		t.Logf("finding: mempoolTx right after txSubmit answered %v %s; the transaction showed %d ms later", ptr(c.Err.Status), c.Err.Message, lag)
 	}
 	var tx struct {

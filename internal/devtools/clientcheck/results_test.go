@@ -47,14 +47,23 @@ func newResults(t *testing.T, calls map[string]callResult) *results {
 	return r
 }
 
-var ginParam = regexp.MustCompile(`:([A-Za-z_]+)`)
+var (
+	ginParam = regexp.MustCompile(`:[A-Za-z_]+`)
+	docParam = regexp.MustCompile(`\{[A-Za-z_]+\}`)
+)
 
-// servedRoutes is the dialect's route table ("GET /txs/{hash}"), as
-// handlers mounts it under /api/v0.
+// routeShape is a route with its parameters unnamed ("GET /txs/{}"): gin
+// gives one name to the wildcards two routes share at a segment (the two
+// spellings of a proposal's id are both :gov_action_id there), so routes
+// are matched by shape, not by the contract's parameter names.
+func routeShape(route string) string { return docParam.ReplaceAllString(route, "{}") }
+
+// servedRoutes is the dialect's route table by shape, as handlers mounts
+// it under /api/v0.
 func servedRoutes() map[string]bool {
 	served := map[string]bool{}
 	for _, r := range blockfrost.New(blockfrost.Deps{}).Routes() {
-		served[r.Method+" "+ginParam.ReplaceAllString(r.Path, "{$1}")] = true
+		served[r.Method+" "+ginParam.ReplaceAllString(r.Path, "{}")] = true
 	}
 	return served
 }
@@ -72,7 +81,7 @@ func (r *results) get(call, route string, into any) bool {
 		r.t.Errorf("%s: the script made no such call", call)
 		return false
 	}
-	if !r.served[route] {
+	if !r.served[routeShape(route)] {
 		r.mu.Lock()
 		r.unserved[route] = append(r.unserved[route], call)
 		r.mu.Unlock()
@@ -107,7 +116,7 @@ func (r *results) refused(call, route string, status int) {
 	switch {
 	case !ok:
 		r.t.Errorf("%s: the script made no such call", call)
-	case !r.served[route]:
+	case !r.served[routeShape(route)]:
 		r.mu.Lock()
 		r.unserved[route] = append(r.unserved[route], call)
 		r.mu.Unlock()
@@ -179,4 +188,33 @@ func reversed[T any](l []T) []T {
 		out[len(l)-1-i] = v
 	}
 	return out
+}
+
+// answered returns call for a check of its own when its route is served
+// (counted as checked); false, reported as get reports it, when the
+// route is not served yet.
+func (r *results) answered(call, route string) (callResult, bool) {
+	r.t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.unchecked, call)
+	c, ok := r.calls[call]
+	switch {
+	case !ok:
+		r.t.Errorf("%s: the script made no such call", call)
+		return c, false
+	case !r.served[routeShape(route)]:
+		r.unserved[route] = append(r.unserved[route], call)
+		return c, false
+	}
+	r.checked++
+	return c, true
+}
+
+// status is the HTTP status the client failed with (0: it did not).
+func (c callResult) status() int {
+	if c.Err == nil || c.Err.Status == nil {
+		return 0
+	}
+	return *c.Err.Status
 }

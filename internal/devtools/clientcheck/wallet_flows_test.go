@@ -90,7 +90,7 @@ func served(t *testing.T, routes []string) bool {
 	table := servedRoutes()
 	var missing []string
 	for _, r := range routes {
-		if !table[r] {
+		if !table[routeShape(r)] {
 			missing = append(missing, r)
 		}
 	}
@@ -160,9 +160,10 @@ func checkLucid(t *testing.T, s *stack, hook *webhook, pay payment, out []byte) 
 // (GATE), so the test can run it after another client spends from the
 // same wallet.
 type gated struct {
-	name string
-	gate string
-	done chan gatedResult
+	name     string
+	gate     string
+	done     chan gatedResult
+	finished chan struct{} // closed when the script ended
 }
 
 type gatedResult struct {
@@ -172,12 +173,13 @@ type gatedResult struct {
 }
 
 func startGated(t *testing.T, script string, env map[string]string) *gated {
-	g := &gated{name: script, gate: filepath.Join(t.TempDir(), "go"), done: make(chan gatedResult, 1)}
+	g := &gated{name: script, gate: filepath.Join(t.TempDir(), "go"), done: make(chan gatedResult, 1), finished: make(chan struct{})}
 	env["GATE"] = g.gate
 	go func() {
 		start := time.Now()
 		out, err := jsclients.Run(t, t.Context(), script, env)
 		g.done <- gatedResult{out, err, time.Since(start)}
+		close(g.finished)
 	}()
 	return g
 }

@@ -1,7 +1,7 @@
 // blockfrost-js 6.2.0, unchanged, against syncgate's Blockfrost dialect at
-// BF_URL with the key BF_KEY: every SDK method of the dialect's first
-// part (the *All helpers walk every page), with the entities BF_INPUT
-// names (JSON). Prints one JSON object: for each call, keyed
+// BF_URL with the key BF_KEY: every SDK method of the dialect's routes
+// (the *All helpers walk every page), with the entities BF_INPUT names
+// (JSON). Prints one JSON object: for each call, keyed
 // "method|arg|arg", {ok: answer} or {err: {status_code, error, message,
 // url}}; the Go test compares the answers with SQL of its own.
 import { BlockFrostAPI, deriveAddress } from "@blockfrost/blockfrost-js";
@@ -19,8 +19,17 @@ async function call(method, ...args) {
 }
 
 async function callAs(key, method, ...args) {
+  return callOn(api, key, method, ...args);
+}
+
+// gcall calls a method of the SDK's governance API (api.governance).
+async function gcall(method, ...args) {
+  return callOn(api.governance, keyOf(method, args), method, ...args);
+}
+
+async function callOn(target, key, method, ...args) {
   try {
-    out[key] = { ok: await api[method](...args) };
+    out[key] = { ok: await target[method](...args) };
   } catch (e) {
     out[key] = { err: { status_code: e.status_code ?? null, error: e.error ?? e.name, message: e.message, url: e.url ?? null } };
   }
@@ -40,11 +49,15 @@ async function get(name, path) {
 // pages walks a paged method without an *All helper, count 100, until a
 // short page: what the *All helpers do, one page at a time.
 async function pages(method, ...args) {
+  return pagesOn(api, method, ...args);
+}
+
+async function pagesOn(target, method, ...args) {
   const key = [method + "Pages", ...args].join("|");
   const all = [];
   for (let page = 1; ; page++) {
     try {
-      const got = await api[method](...args, { page, count: 100 });
+      const got = await target[method](...args, { page, count: 100 });
       all.push(...got);
       if (got.length < 100) break;
     } catch (e) {
@@ -139,6 +152,107 @@ for (const h of input.scripts) {
 for (const d of input.datums) {
   await call("scriptsDatum", d);
   await call("scriptsDatumCbor", d);
+}
+
+// Accounts: every method of each stake account.
+for (const s of input.accounts) {
+  await call("accounts", s);
+  for (const m of ["accountsRewards", "accountsHistory", "accountsDelegations", "accountsRegistrations", "accountsWithdrawals",
+    "accountsMirs", "accountsAddresses", "accountsAddressesAssets", "accountsUtxos", "accountsTransactions"]) {
+    await call(m, s);
+    await call(m + "All", s);
+  }
+  await call("accountsAddressesTotal", s);
+}
+await call("accountsRewardsAll", input.accounts[0], { order: "desc" });
+
+// Assets: the list, each asset, each policy.
+await call("assets");
+await pages("assets");
+for (const a of input.assets) {
+  await call("assetsById", a);
+  await call("assetsHistory", a);
+  await call("assetsHistoryAll", a);
+  await call("assetsTransactions", a);
+  await pages("assetsTransactions", a);
+  await call("assetsAddresses", a);
+  await pages("assetsAddresses", a);
+  await call("assetsUtxos", a);
+  await call("assetsUtxosAll", a);
+  await get("assetsTxs|" + a, `assets/${a}/txs?count=100&page=1`);
+}
+for (const p of input.policies) {
+  await call("assetsPolicyById", p);
+  await call("assetsPolicyByIdAll", p);
+}
+
+// Metadata labels.
+await call("metadataTxsLabels");
+await pages("metadataTxsLabels");
+for (const l of input.labels) {
+  await call("metadataTxsLabel", l);
+  await pages("metadataTxsLabel", l);
+  await call("metadataTxsLabelCbor", l);
+  await pages("metadataTxsLabelCbor", l);
+}
+
+// Pools: the lists, then every method of each pool.
+await call("pools");
+await call("poolsAll");
+await call("poolsExtended");
+await call("poolsExtendedAll");
+await pages("poolsRetired");
+await pages("poolsRetiring");
+for (const p of input.pools) {
+  await call("poolsById", p);
+  await call("poolMetadata", p);
+  await call("poolsByIdRelays", p);
+  await pages("poolsByIdHistory", p);
+  await pages("poolsByIdDelegators", p);
+  await pages("poolsByIdBlocks", p);
+  await pages("poolsByIdUpdates", p);
+  await call("poolsByIdVotes", p);
+  await call("poolsByIdVotesAll", p);
+}
+
+// Governance: the committee, DReps, proposals by both identifiers.
+const gov = input.governance;
+await gcall("committee");
+await gcall("committeeVotes");
+await gcall("committeeVotesAll");
+for (const c of gov.committee) {
+  await gcall("committeeMemberVotes", c);
+  await gcall("committeeMemberVotesAll", c);
+}
+await gcall("dreps");
+await pagesOn(api.governance, "dreps");
+for (const d of gov.dreps) {
+  await gcall("drepsById", d);
+  await gcall("drepsByIdMetadata", d);
+  await gcall("drepsByIdDelegators", d);
+  await gcall("drepsByIdDelegatorsAll", d);
+  await gcall("drepsByIdUpdates", d);
+  await gcall("drepsByIdUpdatesAll", d);
+  await gcall("drepsByIdVotes", d);
+  await gcall("drepsByIdVotesAll", d);
+}
+await gcall("proposals");
+await pagesOn(api.governance, "proposals");
+for (const p of gov.proposals) {
+  await gcall("proposal", p.tx_hash, p.cert_index);
+  await gcall("proposalParameters", p.tx_hash, p.cert_index);
+  await gcall("proposalWithdrawals", p.tx_hash, p.cert_index);
+  await gcall("proposalWithdrawalsAll", p.tx_hash, p.cert_index);
+  await gcall("proposalVotes", p.tx_hash, p.cert_index);
+  await gcall("proposalVotesAll", p.tx_hash, p.cert_index);
+  await gcall("proposalMetadata", p.tx_hash, p.cert_index);
+  await gcall("proposalByGovActionId", p.id);
+  await gcall("proposalParametersByGovActionId", p.id);
+  await gcall("proposalWithdrawalsByGovActionId", p.id);
+  await gcall("proposalWithdrawalsByGovActionIdAll", p.id);
+  await gcall("proposalVotesByGovActionId", p.id);
+  await gcall("proposalVotesByGovActionIdAll", p.id);
+  await gcall("proposalMetadataByGovActionId", p.id);
 }
 
 // Utilities: the xpub derivation has no SDK method; evaluation does.

@@ -3,7 +3,6 @@ package answer
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -193,12 +192,12 @@ func (st *listStore) page(p ListPage) (_ []byte, ok bool) {
 			return first
 		}
 		raw, hit := st.lookup(block)
-		var items []json.RawMessage
-		if !hit || json.Unmarshal(raw, &items) != nil {
+		items, ok := splitArray(raw)
+		if !hit || !ok {
 			missing = true
 			return nil
 		}
-		return rawItems(items)
+		return items
 	})
 	return b, !missing
 }
@@ -344,26 +343,68 @@ func headPage(head []byte, p ListPage) (_ []byte, ok bool) {
 
 // parseHead reads block 0.
 func parseHead(b []byte) (total int, items [][]byte, err error) {
-	var head []json.RawMessage
-	if err := json.Unmarshal(b, &head); err != nil || len(head) != 2 {
+	comma := bytes.IndexByte(b, ',')
+	if len(b) < 5 || b[0] != '[' || comma < 2 || b[len(b)-1] != ']' {
 		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
 	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(head[0], &total); err != nil {
-		return 0, nil, err
+	if total, err = strconv.Atoi(string(b[1:comma])); err != nil || total < 0 {
+		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
 	}
-	if err := json.Unmarshal(head[1], &raw); err != nil {
-		return 0, nil, err
+	items, ok := splitArray(b[comma+1 : len(b)-1])
+	if !ok {
+		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
 	}
-	return total, rawItems(raw), nil
+	return total, items, nil
 }
 
-func rawItems(raw []json.RawMessage) [][]byte {
-	items := make([][]byte, len(raw))
-	for i, r := range raw {
-		items[i] = r
+// splitArray cuts a JSON array this package stored (arrayOf over items
+// each encoding/json wrote) into its items, in one pass over the bytes:
+// decoding it with encoding/json (which checks, then scans it again) was
+// most of a deep page's cost. Only the structure is followed (strings,
+// escapes, nesting); ok is false for bytes not shaped as such an array.
+func splitArray(b []byte) (items [][]byte, ok bool) {
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+		return nil, false
 	}
-	return items
+	body := b[1 : len(b)-1]
+	if len(body) == 0 {
+		return [][]byte{}, true
+	}
+	depth, start, inString := 0, 0, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth < 0 {
+				return nil, false
+			}
+		case ',':
+			if depth == 0 {
+				if i == start {
+					return nil, false
+				}
+				items = append(items, body[start:i:i])
+				start = i + 1
+			}
+		}
+	}
+	if inString || depth != 0 || start == len(body) {
+		return nil, false
+	}
+	return append(items, body[start:len(body):len(body)]), true
 }
 
 // arrayOf is items as a JSON array.

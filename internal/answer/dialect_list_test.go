@@ -131,3 +131,42 @@ func TestHeadPage(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitArray cuts arrays of the items encoding/json writes (strings
+// holding every structural character, escapes, nesting, empty values)
+// as encoding/json does, and refuses bytes not shaped as an array.
+func TestSplitArray(t *testing.T) {
+	values := []any{
+		map[string]any{"a": `x,]}{["\`, "b": []any{1, "2", map[string]any{}}, "c": nil},
+		"quote \" and \\ and \u2028", 0, -1.5e10, true, nil, []any{}, map[string]any{}, []any{[]any{","}},
+	}
+	for n := 0; n <= len(values); n++ {
+		var items [][]byte
+		for _, v := range values[:n] {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, b)
+		}
+		got, ok := splitArray(arrayOf(items))
+		var want []json.RawMessage
+		if err := json.Unmarshal(arrayOf(items), &want); err != nil || !ok || len(got) != len(want) {
+			t.Fatalf("%d items: ok %v, %d items, want %d (%v)", n, ok, len(got), len(want), err)
+		}
+		for i := range got {
+			if string(got[i]) != string(want[i]) {
+				t.Fatalf("item %d: %s, want %s", i, got[i], want[i])
+			}
+		}
+		total, head, err := parseHead(headOf(n+7, items))
+		if err != nil || total != n+7 || len(head) != n {
+			t.Fatalf("head of %d items: %d, %d items, %v", n, total, len(head), err)
+		}
+	}
+	for _, bad := range []string{"", "[", "]", "{}", "[1,]", "[,1]", `["a]`, "[[1]", "[1]]", "[1,,2]"} {
+		if items, ok := splitArray([]byte(bad)); ok {
+			t.Errorf("%q: cut into %q", bad, items)
+		}
+	}
+}

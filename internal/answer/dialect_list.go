@@ -182,16 +182,21 @@ func (st *listStore) page(p ListPage) (_ []byte, ok bool) {
 	if b, ok := headPage(head, p); ok {
 		return b, true
 	}
-	total, first, err := parseHead(head)
+	comma := bytes.IndexByte(head, ',')
+	if len(head) < 5 || comma < 2 {
+		return nil, false
+	}
+	total, err := strconv.Atoi(string(head[1:comma]))
 	if err != nil {
 		return nil, false
 	}
 	missing := false
 	b := cutPage(total, p, func(block int) [][]byte {
-		if block == 0 {
-			return first
+		// Block 0's items are split only for a page that has some of them.
+		raw, hit := head[comma+1:len(head)-1], true
+		if block > 0 {
+			raw, hit = st.lookup(block)
 		}
-		raw, hit := st.lookup(block)
 		items, ok := splitArray(raw)
 		if !hit || !ok {
 			missing = true

@@ -155,25 +155,33 @@ func TestTxStatusTransitions(t *testing.T) {
 
 // TestTxStatusRightAfterSubmit: the mempool snapshot is shared and taken
 // at most every so often, so the one status reads right after a submission
-// may predate it; the node's acceptance, logged after that snapshot, makes
-// the status in_mempool at once. A snapshot newer than the acceptance that
-// lacks the transaction is believed.
+// may predate it (on another instance: the one that submitted marks its
+// own snapshot old); the node's acceptance, logged after that snapshot,
+// makes the status in_mempool at once. A snapshot newer than the
+// acceptance that lacks the transaction is believed.
 func TestTxStatusRightAfterSubmit(t *testing.T) {
 	e := newStatusEnv(t, 500*time.Millisecond)
 	e.mempoolOpts = node.MempoolOptions{MaxAge: time.Hour, MaxStale: time.Hour} // one snapshot for the whole test
-	srv := e.instance(e.redis)
+	srv, other := e.instance(e.redis), e.instance(e.redis)
 	tx := vectorTx(t, "blockfrost-e781decc5945")
 	if _, b := e.status(srv, tx.Hash); b.Data.Status != "unknown" || b.Data.Mempool != "ok" {
 		t.Fatalf("before: %+v", b.Data)
 	}
+	if code, _ := e.get(other, "/v1/mempool"); code != 200 { // the other instance's snapshot, taken now
+		t.Fatalf("the other instance's mempool: %d", code)
+	}
 	if code, b := e.submit(srv, hex.EncodeToString(tx.CBOR), true); code != 200 || b.Data == nil || b.Data.Status != "submitted" {
 		t.Fatalf("submit: %d %+v", code, b)
 	}
-	// The shared snapshot predates the acceptance: it does not hold it.
-	if code, _ := e.get(srv, "/v1/mempool/"+tx.Hash); code != 404 {
+	// The other instance's snapshot predates the acceptance: it does not
+	// hold it (the submitting instance's next snapshot does).
+	if code, _ := e.get(other, "/v1/mempool/"+tx.Hash); code != 404 {
 		t.Fatalf("the snapshot holds the transaction (%d): the test proves nothing", code)
 	}
-	if _, b := e.status(srv, tx.Hash); b.Data.Status != "in_mempool" || b.Data.Mempool != "ok" {
+	if code, _ := e.get(srv, "/v1/mempool/"+tx.Hash); code != 200 {
+		t.Fatalf("the submitting instance's mempool lacks the transaction (%d)", code)
+	}
+	if _, b := e.status(other, tx.Hash); b.Data.Status != "in_mempool" || b.Data.Mempool != "ok" {
 		t.Fatalf("right after the submission: %+v", b.Data)
 	}
 	// A snapshot taken after the acceptance is believed: the node

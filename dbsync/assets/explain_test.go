@@ -24,65 +24,56 @@ const seedTxs = 4000
 // multi_asset_pkey from one end and stops after its page: that index is
 // read without a condition by design.
 func TestExplainIndexBacked(t *testing.T) {
-	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
-		t.Run(string(mode), func(t *testing.T) {
-			t.Parallel()
-			chain := testdb.SharedDBSync(t, chaingen.Variant{Mode: mode}, seedTxs)
-			raw, err := sqlx.Open("postgres", chain.DSN)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer raw.Close()
-			layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
-			var busy struct {
-				Policy []byte `db:"policy"`
-				Name   []byte `db:"name"`
-			}
-			// The asset held in the most outputs.
-			if err := raw.Get(&busy, `SELECT ma.policy, ma.name FROM ma_tx_out mto JOIN multi_asset ma ON ma.id = mto.ident
+	testdb.EachMode(t, seedTxs, func(t *testing.T, chain *testdb.Chain, raw *sqlx.DB, mode chaingen.Mode) {
+		layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
+		var busy struct {
+			Policy []byte `db:"policy"`
+			Name   []byte `db:"name"`
+		}
+		// The asset held in the most outputs.
+		if err := raw.Get(&busy, `SELECT ma.policy, ma.name FROM ma_tx_out mto JOIN multi_asset ma ON ma.id = mto.ident
 				GROUP BY ma.id ORDER BY count(*) DESC LIMIT 1`); err != nil {
-				t.Fatal(err)
-			}
-			ref := chain.Manifest.Assets.CIP68.ReferenceUnit
-			refPolicy, refName := hexBytes(t, ref[:56]), hexBytes(t, ref[57:])
-			asc, desc := map[string]any{"Order": "ASC"}, map[string]any{"Order": "DESC"}
-			allAssets := maps.Clone(testdb.BigTables)
-			delete(allAssets, "multi_asset")
-			cases := []struct {
-				file   string
-				params map[string]any
-				args   []any
-				tables map[string]bool
-			}{
-				{"assets_asset.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
-				{"assets_cip68_datum.sql", nil, []any{refPolicy, refName}, testdb.BigTables},
-				{"assets_list.sql", asc, []any{100, 0}, allAssets},
-				{"assets_list.sql", desc, []any{10, 20}, allAssets},
-				{"assets_policy.sql", asc, []any{busy.Policy, 100, 0}, testdb.BigTables},
-				{"assets_policy.sql", desc, []any{busy.Policy, 5, 10}, testdb.BigTables},
-				{"assets_policy_known.sql", nil, []any{busy.Policy}, testdb.BigTables},
-				{"assets_history.sql", asc, []any{busy.Policy, busy.Name, 100, 0}, testdb.BigTables},
-				{"assets_history.sql", desc, []any{busy.Policy, busy.Name, 5, 10}, testdb.BigTables},
-				{"assets_txs.sql", asc, []any{busy.Policy, busy.Name, 100, 0, 0, int64(math.MaxInt64)}, testdb.BigTables},
-				{"assets_txs.sql", desc, []any{busy.Policy, busy.Name, 5, 10, 100, 2000}, testdb.BigTables},
-				{"assets_utxos.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
-				{"assets_holders.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
-			}
-			walks := map[string]string{"assets_policy.sql": "sg_multi_asset_policy_id", "assets_txs.sql": "sg_ma_tx_out_ident_tx_out_id", "assets_history.sql": "sg_ma_tx_mint_ident_tx_id"}
-			for _, tc := range cases {
-				query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
-				custom, generic := testdb.Plans(t, raw, query, tc.args...)
-				for name, plan := range map[string]string{"plan": custom, "generic plan": generic} {
-					if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
-						t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
-					}
-				}
-				// The page walks the index made for it (not a sort of
-				// every row the condition matches).
-				if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
-					t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
+			t.Fatal(err)
+		}
+		ref := chain.Manifest.Assets.CIP68.ReferenceUnit
+		refPolicy, refName := hexBytes(t, ref[:56]), hexBytes(t, ref[57:])
+		asc, desc := map[string]any{"Order": "ASC"}, map[string]any{"Order": "DESC"}
+		allAssets := maps.Clone(testdb.BigTables)
+		delete(allAssets, "multi_asset")
+		cases := []struct {
+			file   string
+			params map[string]any
+			args   []any
+			tables map[string]bool
+		}{
+			{"assets_asset.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
+			{"assets_cip68_datum.sql", nil, []any{refPolicy, refName}, testdb.BigTables},
+			{"assets_list.sql", asc, []any{100, 0}, allAssets},
+			{"assets_list.sql", desc, []any{10, 20}, allAssets},
+			{"assets_policy.sql", asc, []any{busy.Policy, 100, 0}, testdb.BigTables},
+			{"assets_policy.sql", desc, []any{busy.Policy, 5, 10}, testdb.BigTables},
+			{"assets_policy_known.sql", nil, []any{busy.Policy}, testdb.BigTables},
+			{"assets_history.sql", asc, []any{busy.Policy, busy.Name, 100, 0}, testdb.BigTables},
+			{"assets_history.sql", desc, []any{busy.Policy, busy.Name, 5, 10}, testdb.BigTables},
+			{"assets_txs.sql", asc, []any{busy.Policy, busy.Name, 100, 0, 0, int64(math.MaxInt64)}, testdb.BigTables},
+			{"assets_txs.sql", desc, []any{busy.Policy, busy.Name, 5, 10, 100, 2000}, testdb.BigTables},
+			{"assets_utxos.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
+			{"assets_holders.sql", nil, []any{busy.Policy, busy.Name}, testdb.BigTables},
+		}
+		walks := map[string]string{"assets_policy.sql": "sg_multi_asset_policy_id", "assets_txs.sql": "sg_ma_tx_out_ident_tx_out_id", "assets_history.sql": "sg_ma_tx_mint_ident_tx_id"}
+		for _, tc := range cases {
+			query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
+			custom, generic := testdb.Plans(t, raw, query, tc.args...)
+			for name, plan := range map[string]string{"plan": custom, "generic plan": generic} {
+				if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
+					t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
 				}
 			}
-		})
-	}
+			// The page walks the index made for it (not a sort of
+			// every row the condition matches).
+			if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
+				t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
+			}
+		}
+	})
 }

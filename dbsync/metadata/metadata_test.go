@@ -23,49 +23,40 @@ const seedTxs = 4000
 // process's first reads); the first, over the whole table, is one pass by
 // design.
 func TestExplainIndexBacked(t *testing.T) {
-	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
-		t.Run(string(mode), func(t *testing.T) {
-			t.Parallel()
-			chain := testdb.SharedDBSync(t, chaingen.Variant{Mode: mode}, seedTxs)
-			raw, err := sqlx.Open("postgres", chain.DSN)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer raw.Close()
-			layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
-			var tip int64
-			if err := raw.Get(&tip, `SELECT max(id) FROM tx`); err != nil {
-				t.Fatal(err)
-			}
-			cases := []struct {
-				file   string
-				params map[string]any
-				args   []any
-				tables map[string]bool
-			}{
-				{"metadata_label_page.sql", map[string]any{"Order": "ASC"}, []any{"721", 100, 0}, testdb.BigTables},
-				{"metadata_label_page.sql", map[string]any{"Order": "DESC"}, []any{"721", 5, 10}, testdb.BigTables},
-				{"metadata_label_known.sql", nil, []any{"721"}, testdb.BigTables},
-				{"metadata_label_counts.sql", nil, []any{tip - 50, tip}, testdb.BigTables},
-				{"metadata_tx_bounds.sql", nil, []any{2160}, testdb.BigTables},
-			}
-			walks := map[string]string{"metadata_label_page.sql": "sg_tx_metadata_key_tx_id"}
-			for _, tc := range cases {
-				query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
-				custom, generic := testdb.Plans(t, raw, query, tc.args...)
-				for name, plan := range map[string]string{"plan": custom, "generic plan": generic} {
-					if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
-						t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
-					}
-				}
-				// The page walks the index made for it (not a sort of
-				// every row the condition matches).
-				if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
-					t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
+	testdb.EachMode(t, seedTxs, func(t *testing.T, chain *testdb.Chain, raw *sqlx.DB, mode chaingen.Mode) {
+		layout := engine.Layout{Consumed: mode == chaingen.ModeConsumed}
+		var tip int64
+		if err := raw.Get(&tip, `SELECT max(id) FROM tx`); err != nil {
+			t.Fatal(err)
+		}
+		cases := []struct {
+			file   string
+			params map[string]any
+			args   []any
+			tables map[string]bool
+		}{
+			{"metadata_label_page.sql", map[string]any{"Order": "ASC"}, []any{"721", 100, 0}, testdb.BigTables},
+			{"metadata_label_page.sql", map[string]any{"Order": "DESC"}, []any{"721", 5, 10}, testdb.BigTables},
+			{"metadata_label_known.sql", nil, []any{"721"}, testdb.BigTables},
+			{"metadata_label_counts.sql", nil, []any{tip - 50, tip}, testdb.BigTables},
+			{"metadata_tx_bounds.sql", nil, []any{2160}, testdb.BigTables},
+		}
+		walks := map[string]string{"metadata_label_page.sql": "sg_tx_metadata_key_tx_id"}
+		for _, tc := range cases {
+			query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
+			custom, generic := testdb.Plans(t, raw, query, tc.args...)
+			for name, plan := range map[string]string{"plan": custom, "generic plan": generic} {
+				if bad := testdb.UnindexedScansIn(plan, tc.tables); len(bad) > 0 {
+					t.Errorf("%s of %s %v: %s\n%s", name, tc.file, tc.args, strings.Join(bad, "; "), plan)
 				}
 			}
-		})
-	}
+			// The page walks the index made for it (not a sort of
+			// every row the condition matches).
+			if want := walks[tc.file]; want != "" && !strings.Contains(generic, want) {
+				t.Errorf("generic plan of %s walks no %s:\n%s", tc.file, want, generic)
+			}
+		}
+	})
 }
 
 // TestCountsAtAddUp: the counts up to a final point at any depth, plus the

@@ -13,48 +13,7 @@
 -- Indexes: sg_tx_out_stake_address, sg_tx_out_address_tx_id. Address-table
 -- variant: sg_address_stake_address (address.stake_address_id), then
 -- sg_tx_out_address_tx_id on (address_id, tx_id) for each first output.
-{{- if .AddressTable}}
-WITH items AS MATERIALIZED (
-  -- the address table carries the stake part: no loose scan needed
-  SELECT a.address, row_number() OVER (ORDER BY f.tx_id, f.index) AS n
-  FROM address a
-  CROSS JOIN LATERAL (
-    SELECT o.tx_id, o.index
-    FROM tx_out o
-    WHERE o.address_id = a.id
-    ORDER BY o.tx_id, o.index
-    LIMIT 1
-  ) f
-  WHERE a.stake_address_id = $1
-{{- else}}
-WITH RECURSIVE addrs AS (
-  (SELECT o.address
-   FROM tx_out o
-   WHERE o.stake_address_id = $1
-   ORDER BY o.address
-   LIMIT 1)
-  UNION ALL
-  SELECT nxt.address
-  FROM addrs a
-  CROSS JOIN LATERAL (
-    SELECT o.address
-    FROM tx_out o
-    WHERE o.stake_address_id = $1 AND o.address > a.address
-    ORDER BY o.address
-    LIMIT 1
-  ) nxt
-), items AS MATERIALIZED (
-  SELECT a.address, row_number() OVER (ORDER BY f.tx_id, f.index) AS n
-  FROM addrs a
-  CROSS JOIN LATERAL (
-    SELECT o.tx_id, o.index
-    FROM tx_out o
-    WHERE o.address = a.address
-    ORDER BY o.tx_id, o.index
-    LIMIT 1
-  ) f
-{{- end}}
-)
+{{template "account_address_items" .}}
 SELECT c.total, p.n, p.address
 {{template "page_in_order" .}}
 ORDER BY p.n

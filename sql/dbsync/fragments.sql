@@ -546,3 +546,55 @@ paid AS (
   SELECT id, address FROM spent
 )
 {{- end}}
+
+{{- /* account_address_items: the CTE items(address, n) of the distinct
+   addresses that ever received an output carrying stake credential $1,
+   numbered in order of their first output. A loose index scan jumps to the
+   credential's next address in sg_tx_out_stake_address (stake_address_id,
+   address), and each address's first output is the first entry of
+   sg_tx_out_address_tx_id: cost follows the number of addresses, not of
+   outputs. The address-table variant reads address.stake_address_id. */}}
+{{define "account_address_items" -}}
+{{if .AddressTable}}
+WITH items AS MATERIALIZED (
+  -- the address table carries the stake part: no loose scan needed
+  SELECT a.address, row_number() OVER (ORDER BY f.tx_id, f.index) AS n
+  FROM address a
+  CROSS JOIN LATERAL (
+    SELECT o.tx_id, o.index
+    FROM tx_out o
+    WHERE o.address_id = a.id
+    ORDER BY o.tx_id, o.index
+    LIMIT 1
+  ) f
+  WHERE a.stake_address_id = $1
+{{- else}}
+WITH RECURSIVE addrs AS (
+  (SELECT o.address
+   FROM tx_out o
+   WHERE o.stake_address_id = $1
+   ORDER BY o.address
+   LIMIT 1)
+  UNION ALL
+  SELECT nxt.address
+  FROM addrs a
+  CROSS JOIN LATERAL (
+    SELECT o.address
+    FROM tx_out o
+    WHERE o.stake_address_id = $1 AND o.address > a.address
+    ORDER BY o.address
+    LIMIT 1
+  ) nxt
+), items AS MATERIALIZED (
+  SELECT a.address, row_number() OVER (ORDER BY f.tx_id, f.index) AS n
+  FROM addrs a
+  CROSS JOIN LATERAL (
+    SELECT o.tx_id, o.index
+    FROM tx_out o
+    WHERE o.address = a.address
+    ORDER BY o.tx_id, o.index
+    LIMIT 1
+  ) f
+{{- end}}
+)
+{{- end}}

@@ -1,6 +1,7 @@
 package testdb
 
 import (
+	"github.com/jmoiron/sqlx"
 	"os"
 	"sync"
 	"testing"
@@ -86,4 +87,23 @@ func Main(m *testing.M) {
 	code := m.Run()
 	DropShared()
 	os.Exit(code)
+}
+
+// EachMode runs fn in a parallel subtest for each tx_out mode (core,
+// consumed) on that mode's shared seeded chain of txs transactions, with
+// a connection to it that is closed after: the frame of the store
+// packages' plan checks.
+func EachMode(t *testing.T, txs int, fn func(t *testing.T, chain *Chain, raw *sqlx.DB, mode chaingen.Mode)) {
+	for _, mode := range []chaingen.Mode{chaingen.ModeCore, chaingen.ModeConsumed} {
+		t.Run(string(mode), func(t *testing.T) {
+			t.Parallel()
+			chain := SharedDBSync(t, chaingen.Variant{Mode: mode}, txs)
+			raw, err := sqlx.Open("postgres", chain.DSN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer raw.Close()
+			fn(t, chain, raw, mode)
+		})
+	}
 }

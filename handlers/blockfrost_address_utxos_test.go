@@ -76,8 +76,14 @@ func TestBlockfrostAddressUTxOsMatchSQL(t *testing.T) {
 				}
 				path := "/addresses/" + o.path + "/utxos"
 				// Twice: the second walk reads the list stored by the first.
+				// Pages of one item only where the list is short: count 7
+				// already cuts across every block boundary of a long one.
+				counts := []int{100, 7, 1}
+				if len(want) > 40 {
+					counts = counts[:2]
+				}
 				for range 2 {
-					for _, count := range []int{100, 7, 1} {
+					for _, count := range counts {
 						if got := walkPages[bfUTxO](t, h, path, "", count); !reflect.DeepEqual(got, want) {
 							t.Fatalf("count %d asc:\n%v\nwant\n%v", count, got, want)
 						}

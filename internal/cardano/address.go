@@ -222,3 +222,34 @@ func stakeBech32(raw []byte) string {
 	}
 	return s
 }
+
+// OwnParts is what the address's own bytes say of it, with no chain read:
+// whether its payment part is a script, and the stake address its stake
+// part names in bech32 ("" for none: an enterprise or Byron address).
+// ok is false for a pointer address (only the chain resolves a pointer)
+// and for text that does not decode.
+func (a Address) OwnParts() (script bool, stake string, ok bool) {
+	if !strings.HasPrefix(a.text, "addr") {
+		return false, "", true // Byron: base58, no script payment, no stake part
+	}
+	_, data, err := bech32.DecodeNoLimit(a.text)
+	if err != nil {
+		return false, "", false
+	}
+	raw, err := bech32.ConvertBits(data, 5, 8, false)
+	if err != nil || len(raw) < 29 {
+		return false, "", false
+	}
+	kind := raw[0] >> 4
+	script = kind&1 == 1
+	switch {
+	case kind <= 3 && len(raw) == 57: // base: key or script stake credential written out
+		reward := make([]byte, 29)
+		reward[0] = 0xe0 | (kind&2)<<3 | raw[0]&0x0f
+		copy(reward[1:], raw[29:])
+		return script, stakeBech32(reward), true
+	case kind == 6 || kind == 7: // enterprise
+		return script, "", true
+	}
+	return false, "", false
+}

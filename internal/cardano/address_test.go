@@ -23,6 +23,7 @@ type addressVectors struct {
 			Address string `json:"address"`
 			RawHex  string `json:"raw_hex"`
 			Stake   string `json:"stake_cred_hex"`
+			Derived string `json:"derived_stake_address"`
 		} `json:"vectors"`
 	} `json:"cip19"`
 	Base []struct {
@@ -363,4 +364,44 @@ func referenceAccepts(s string, mainnet bool) bool {
 		return false
 	}
 	return networkMatches(a, mainnet)
+}
+
+func TestAddressOwnParts(t *testing.T) {
+	v := loadAddressVectors(t)
+	for _, vec := range v.CIP19.Vectors {
+		if vec.Type == 14 || vec.Type == 15 {
+			continue
+		}
+		a, err := ParseAddress(vec.Address, vec.Network == "mainnet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, stake, ok := a.OwnParts()
+		switch {
+		case vec.Type == 4 || vec.Type == 5:
+			if ok {
+				t.Errorf("%s: a pointer resolved without the chain", vec.Address)
+			}
+		case !ok || script != (vec.Type%2 == 1) || stake != vec.Derived:
+			t.Errorf("%s (type %d): script %v, stake %q, ok %v; want stake %q", vec.Address, vec.Type, script, stake, ok, vec.Derived)
+		}
+	}
+	for _, b := range v.Base {
+		a, err := ParseAddress(b.Address, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, stake, ok := a.OwnParts(); !ok || stake != b.StakeAddress {
+			t.Errorf("%s: stake %q, ok %v; want %q", b.Address, stake, ok, b.StakeAddress)
+		}
+	}
+	for _, b := range v.Byron {
+		a, err := ParseAddress(b.Address, b.NetworkMagicAttr == nil)
+		if err != nil {
+			continue // a testnet Byron address of another magic
+		}
+		if script, stake, ok := a.OwnParts(); !ok || script || stake != "" {
+			t.Errorf("Byron %s: script %v, stake %q, ok %v", b.Address, script, stake, ok)
+		}
+	}
 }

@@ -46,11 +46,7 @@ var fungibleLabels = []string{"0014df10", "001bc280"}
 // tips while no block touches the address.
 func (a *Answers) AddressExtended(ctx context.Context, db *dbsync.DB, ref AddressRef) ([]byte, error) {
 	return a.svc.DialectKept(ctx, db, ref.subject(), []string{"bf", "extended", ref.id()}, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
-		head, err := addressHead(ctx, db, ref)
-		if err != nil {
-			return nil, 0, err
-		}
-		v, err := balanceOf(ctx, db, ref)
+		head, v, err := headAndBalance(ctx, db, ref)
 		if err != nil {
 			return nil, 0, err
 		}

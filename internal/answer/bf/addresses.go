@@ -87,6 +87,32 @@ func addressHead(ctx context.Context, db *dbsync.DB, ref AddressRef) (addresses.
 	return h, notFound(err)
 }
 
+// headAndBalance reads the address's balance (as /v1's balance does) and
+// its head. An address holding something was seen, and its own bytes
+// then say the rest (cardano.Address.OwnParts), as db-sync's
+// stake_address.view of its outputs does; only an empty one (seen or
+// not: 404) or a pointer address costs the head's read.
+func headAndBalance(ctx context.Context, db *dbsync.DB, ref AddressRef) (addresses.Head, dbsync.Value, error) {
+	v, err := balanceOf(ctx, db, ref)
+	if err != nil {
+		return addresses.Head{}, v, err
+	}
+	if v.Lovelace != nil && v.Lovelace.Sign() > 0 || len(v.Assets) > 0 {
+		if ref.Credential != nil {
+			return addresses.Head{Script: ref.ScriptCredential}, v, nil
+		}
+		if script, stake, known := ref.Address.OwnParts(); known {
+			h := addresses.Head{Script: script}
+			if stake != "" {
+				h.StakeAddress = &stake
+			}
+			return h, v, nil
+		}
+	}
+	h, err := addressHead(ctx, db, ref)
+	return h, v, err
+}
+
 // balanceOf is the unspent outputs' sum, read as /v1's balances are.
 func balanceOf(ctx context.Context, db *dbsync.DB, ref AddressRef) (dbsync.Value, error) {
 	if ref.Credential != nil {
@@ -106,11 +132,7 @@ func (r AddressRef) era() string {
 // touches the address (answer.DialectKept), as /v1's balance is.
 func (a *Answers) Address(ctx context.Context, db *dbsync.DB, ref AddressRef) ([]byte, error) {
 	return a.svc.DialectKept(ctx, db, ref.subject(), []string{"bf", "address", ref.id()}, func(ctx context.Context, db *dbsync.DB) ([]byte, time.Duration, error) {
-		head, err := addressHead(ctx, db, ref)
-		if err != nil {
-			return nil, 0, err
-		}
-		v, err := balanceOf(ctx, db, ref)
+		head, v, err := headAndBalance(ctx, db, ref)
 		if err != nil {
 			return nil, 0, err
 		}

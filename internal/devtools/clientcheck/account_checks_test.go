@@ -1,10 +1,13 @@
 package clientcheck_test
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/syncgate/syncgate/internal/cardano"
 )
 
 // accountSQL is the stake address $1's id; curEpochSQL the tip's epoch.
@@ -44,6 +47,10 @@ type accountFacts struct {
 	Withdrawable string
 	Controlled   string
 	Pool         *string
+	// DRep: the latest vote delegation since it registered, as
+	// "<raw hex> <has_script> <view>" (raw empty for a predefined DRep),
+	// nil when none or when that DRep retired after it.
+	DRep *string
 }
 
 func (s *stack) accountFacts(t *testing.T, a string) accountFacts {
@@ -68,7 +75,13 @@ func (s *stack) accountFacts(t *testing.T, a string) accountFacts {
 			treasury::text AS treasury, GREATEST(rewards - withdrawals, 0)::text AS withdrawable,
 			(utxo + GREATEST(rewards - withdrawals, 0))::text AS controlled,
 			(SELECT ph.view FROM now JOIN delegation d ON d.addr_id = `+accountSQL+` AND (d.tx_id, d.cert_index) >= (now.tx_id, now.cert_index)
-				JOIN pool_hash ph ON ph.id = d.pool_hash_id ORDER BY d.tx_id DESC, d.cert_index DESC LIMIT 1) AS pool
+				JOIN pool_hash ph ON ph.id = d.pool_hash_id ORDER BY d.tx_id DESC, d.cert_index DESC LIMIT 1) AS pool,
+			(SELECT CASE WHEN EXISTS (SELECT 1 FROM drep_registration r WHERE r.drep_hash_id = v.drep_hash_id AND r.deposit < 0
+					AND (r.tx_id, r.cert_index) > (v.tx_id, v.cert_index)) THEN NULL
+				ELSE COALESCE(encode(dh.raw, 'hex'), '') || ' ' || dh.has_script || ' ' || dh.view END
+			 FROM (SELECT dv.* FROM now JOIN delegation_vote dv ON dv.addr_id = `+accountSQL+`
+				AND (dv.tx_id, dv.cert_index) >= (now.tx_id, now.cert_index) ORDER BY dv.tx_id DESC, dv.cert_index DESC LIMIT 1) v
+			 JOIN drep_hash dh ON dh.id = v.drep_hash_id) AS drep
 		FROM sums`, a)
 	return f
 }
@@ -86,6 +99,7 @@ func checkAccount(t *testing.T, s *stack, r *results, a string) {
 		Treasury     string  `json:"treasury_sum"`
 		Withdrawable string  `json:"withdrawable_amount"`
 		Pool         *string `json:"pool_id"`
+		DRep         *string `json:"drep_id"`
 	}
 	c := "accounts|" + a
 	if !r.get(c, "GET /accounts/{stake_address}", &got) {
@@ -103,6 +117,36 @@ func checkAccount(t *testing.T, s *stack, r *results, a string) {
 	eq(t, c+" treasury_sum", got.Treasury, f.Treasury)
 	eq(t, c+" withdrawable_amount", got.Withdrawable, f.Withdrawable)
 	eq(t, c+" pool_id", deref(got.Pool), deref(f.Pool))
+	eq(t, c+" drep_id", deref(got.DRep), drepAnswer(t, f.DRep))
+}
+
+// drepAnswer is how Blockfrost writes the DRep of accountFacts.DRep:
+// CIP-129 for a key or script DRep, db-sync's view for a predefined one.
+func drepAnswer(t *testing.T, fact *string) string {
+	t.Helper()
+	if fact == nil {
+		return "null"
+	}
+	raw, script, view := splitDRepFact(t, *fact)
+	if raw == nil {
+		return view
+	}
+	return cardano.DRepCIP129(raw, script)
+}
+
+func splitDRepFact(t *testing.T, fact string) (raw []byte, script bool, view string) {
+	t.Helper()
+	parts := strings.SplitN(fact, " ", 3)
+	if len(parts) != 3 {
+		t.Fatalf("DRep fact %q", fact)
+	}
+	if parts[0] != "" {
+		var err error
+		if raw, err = hex.DecodeString(parts[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return raw, parts[1] == "true", parts[2]
 }
 
 // checkAccountLists: rewards, history, delegations, registrations,
@@ -130,8 +174,9 @@ func checkAccountLists(t *testing.T, s *stack, r *results, a string) {
 	type chained struct{ call, route, from, cols string }
 	for _, l := range []chained{
 		{"accountsDelegations", "GET /accounts/{stake_address}/delegations",
-			`SELECT x.tx_id, x.cert_index, ph.view || ' ' || x.active_epoch_no AS cols FROM delegation x JOIN pool_hash ph ON ph.id = x.pool_hash_id WHERE x.addr_id = ` + accountSQL,
-			"pool_id active_epoch"},
+			`SELECT x.tx_id, x.cert_index, ph.view || ' ' || x.active_epoch_no || ' ' || v.out_sum AS cols FROM delegation x
+			JOIN pool_hash ph ON ph.id = x.pool_hash_id JOIN tx v ON v.id = x.tx_id WHERE x.addr_id = ` + accountSQL,
+			"pool_id active_epoch amount"},
 		{"accountsRegistrations", "GET /accounts/{stake_address}/registrations",
 			`SELECT x.tx_id, x.cert_index, 'registered' AS cols FROM stake_registration x WHERE x.addr_id = ` + accountSQL + `
 			UNION ALL SELECT x.tx_id, x.cert_index, 'deregistered' FROM stake_deregistration x WHERE x.addr_id = ` + accountSQL,

@@ -102,12 +102,15 @@ func checkDRep(t *testing.T, s *stack, r *results, d string) {
 	var got struct {
 		DRepID string `json:"drep_id"`
 		Hex    string `json:"hex"`
+		Amount string `json:"amount"`
 	}
 	if r.get(c("drepsById"), "GET /governance/dreps/{drep_id}", &got) {
-		var raw string
-		s.sql(t, &raw, `SELECT encode(raw, 'hex') FROM drep_hash WHERE view = $1`, d)
+		var fact struct{ Raw, Amount string }
+		s.sql(t, &fact, `SELECT encode(raw, 'hex') AS raw, COALESCE((SELECT dd.amount FROM drep_distr dd WHERE dd.hash_id = dh.id
+			AND dd.epoch_no = `+curEpochSQL+`), 0)::text AS amount FROM drep_hash dh WHERE view = $1`, d)
 		eq(t, c("drepsById")+" drep_id", got.DRepID, d)
-		eq(t, c("drepsById")+" hex", got.Hex, raw)
+		eq(t, c("drepsById")+" hex", got.Hex, fact.Raw)
+		eq(t, c("drepsById")+" amount (voting power this epoch)", got.Amount, fact.Amount)
 	}
 	// Its anchor: the latest certificate's (none: 404).
 	if call, ok := r.answered(c("drepsByIdMetadata"), "GET /governance/dreps/{drep_id}/metadata"); ok {
@@ -122,9 +125,14 @@ func checkDRep(t *testing.T, s *stack, r *results, d string) {
 		}
 	}
 	// Its delegators: each stake address's latest vote delegation, not
-	// deregistered since, in the order of those delegations.
-	delegators := listCheck{t: t, r: r, route: "GET /governance/dreps/{drep_id}/delegators", fields: []string{"address"},
-		want: s.want(t, `SELECT sa.view FROM (SELECT DISTINCT ON (dv.addr_id) dv.addr_id, dv.drep_hash_id, dv.id, dv.tx_id, dv.cert_index
+	// deregistered since, in the order of those delegations, with its
+	// live stake (unspent outputs and rewards not withdrawn).
+	delegators := listCheck{t: t, r: r, route: "GET /governance/dreps/{drep_id}/delegators", fields: []string{"address", "amount"},
+		want: s.want(t, `SELECT sa.view || ' ' || ((SELECT COALESCE(sum(o.value), 0) FROM tx_out o WHERE o.stake_address_id = l.addr_id AND `+unspentSQL+`) +
+			GREATEST((SELECT COALESCE(sum(amount), 0) FROM reward WHERE addr_id = l.addr_id AND spendable_epoch <= `+curEpochSQL+`) +
+				(SELECT COALESCE(sum(amount), 0) FROM reward_rest WHERE addr_id = l.addr_id AND spendable_epoch <= `+curEpochSQL+`) -
+				(SELECT COALESCE(sum(w.amount), 0) FROM withdrawal w JOIN tx v ON v.id = w.tx_id WHERE w.addr_id = l.addr_id AND v.valid_contract), 0))
+			FROM (SELECT DISTINCT ON (dv.addr_id) dv.addr_id, dv.drep_hash_id, dv.id, dv.tx_id, dv.cert_index
 			FROM delegation_vote dv ORDER BY dv.addr_id, dv.tx_id DESC, dv.cert_index DESC) l JOIN stake_address sa ON sa.id = l.addr_id
 			WHERE l.drep_hash_id = `+drepSQL+` AND NOT EXISTS (SELECT 1 FROM stake_deregistration sd WHERE sd.addr_id = l.addr_id
 			AND (sd.tx_id, sd.cert_index) > (l.tx_id, l.cert_index)) ORDER BY l.id`, d)}

@@ -64,12 +64,16 @@ func checkPools(t *testing.T, s *stack, r *results, in bfInput) {
 	if r.get("poolsAll", "GET /pools", &ids) {
 		sameList(t, "poolsAll", ids, listed)
 	}
-	extended := listCheck{t: t, r: r, route: "GET /pools/extended",
-		fields: []string{"pool_id", "hex", "active_stake", "blocks_minted", "declared_pledge", "fixed_cost"},
-		want: s.want(t, `SELECT p.view || ' ' || p.hex || ' ' ||
+	extendedWant := s.want(t, `SELECT p.view || ' ' || p.hex || ' ' ||
 			COALESCE((SELECT sum(amount) FROM epoch_stake WHERE pool_id = p.id AND epoch_no = `+curEpochSQL+`), 0) || ' ' ||
 			`+poolBlocksSQL+` || ' ' || u.pledge || ' ' || u.fixed_cost
-			FROM (`+poolStatusSQL+`) p JOIN pool_update u ON u.id = p.update_id WHERE p.status <> 'retired' ORDER BY p.id`)}
+			FROM (`+poolStatusSQL+`) p JOIN pool_update u ON u.id = p.update_id WHERE p.status <> 'retired' ORDER BY p.id`)
+	for i, row := range extendedWant { // each pool's live stake: its current delegators' sum
+		extendedWant[i] = row + " " + strconv.FormatInt(s.liveStake(t, strings.SplitN(row, " ", 2)[0]), 10)
+	}
+	extended := listCheck{t: t, r: r, route: "GET /pools/extended",
+		fields: []string{"pool_id", "hex", "active_stake", "blocks_minted", "declared_pledge", "fixed_cost", "live_stake"},
+		want:   extendedWant}
 	extended.page("poolsExtended")
 	extended.all("poolsExtendedAll")
 	for _, status := range []string{"retired", "retiring"} {
@@ -122,10 +126,8 @@ func checkPool(t *testing.T, s *stack, r *results, p string) {
 		eq(t, c("poolsById")+" margin_cost", got.Margin, want.Margin)
 		eq(t, c("poolsById")+" fixed_cost", got.FixedCost, want.FixedCost)
 		eq(t, c("poolsById")+" reward_account", got.RewardAccount, want.RewardAccount)
-		var live int64
-		s.sql(t, &live, `SELECT COALESCE(sum(split_part(d, ' ', 2)::numeric), 0)::bigint FROM (`+delegatorsSQL+`) x(d)`, p)
 		eq(t, c("poolsById")+" live_delegators", got.LiveDelegators, len(delegators))
-		eq(t, c("poolsById")+" live_stake", got.LiveStake, strconv.FormatInt(live, 10))
+		eq(t, c("poolsById")+" live_stake", got.LiveStake, strconv.FormatInt(s.liveStake(t, p), 10))
 		owners := s.want(t, `SELECT sa.view FROM pool_owner o JOIN stake_address sa ON sa.id = o.addr_id
 			WHERE o.pool_update_id = `+latestUpdateSQL+` ORDER BY 1`, p)
 		slices.Sort(got.Owners)
@@ -170,10 +172,21 @@ func checkPool(t *testing.T, s *stack, r *results, p string) {
 // votes, in chain order.
 func checkPoolLists(t *testing.T, s *stack, r *results, p string) {
 	c := func(call string) string { return call + "|" + p }
-	listCheck{t: t, r: r, route: "GET /pools/{pool_id}/history", fields: []string{"epoch", "blocks", "active_stake", "delegators_count"},
-		want: s.want(t, `SELECT es.epoch_no || ' ' || (SELECT count(*) FROM block b JOIN slot_leader sl ON sl.id = b.slot_leader_id
-			WHERE sl.pool_hash_id = es.pool_id AND b.epoch_no = es.epoch_no) || ' ' || sum(es.amount) || ' ' || count(*)
-			FROM epoch_stake es WHERE es.pool_id = `+poolSQL+` AND es.epoch_no < `+curEpochSQL+` GROUP BY es.pool_id, es.epoch_no ORDER BY es.epoch_no`, p)}.all(c("poolsByIdHistoryPages"))
+	// rewards: what members and leader earned for the epoch; fees: the
+	// operator's cut of it under the registration in force that epoch
+	// (all of it up to the fixed cost, else the cost plus the margin of
+	// the rest, rounded down).
+	listCheck{t: t, r: r, route: "GET /pools/{pool_id}/history", fields: []string{"epoch", "blocks", "active_stake", "delegators_count", "rewards", "fees"},
+		want: s.want(t, `SELECT h.epoch_no || ' ' || h.blocks || ' ' || h.active || ' ' || h.delegators || ' ' || h.rewards || ' ' ||
+			CASE WHEN h.rewards <= u.fixed_cost THEN h.rewards ELSE u.fixed_cost + floor((h.rewards - u.fixed_cost) * u.margin::numeric) END
+			FROM (SELECT es.epoch_no, es.pool_id, (SELECT count(*) FROM block b JOIN slot_leader sl ON sl.id = b.slot_leader_id
+					WHERE sl.pool_hash_id = es.pool_id AND b.epoch_no = es.epoch_no) AS blocks, sum(es.amount) AS active, count(*) AS delegators,
+				(SELECT COALESCE(sum(r.amount), 0) FROM reward r WHERE r.pool_id = es.pool_id AND r.earned_epoch = es.epoch_no
+					AND r.type IN ('member', 'leader')) AS rewards
+				FROM epoch_stake es WHERE es.pool_id = `+poolSQL+` AND es.epoch_no < `+curEpochSQL+` GROUP BY es.pool_id, es.epoch_no) h
+			CROSS JOIN LATERAL (SELECT pu.fixed_cost, pu.margin FROM pool_update pu WHERE pu.hash_id = h.pool_id AND pu.active_epoch_no <= h.epoch_no
+				ORDER BY pu.registered_tx_id DESC, pu.cert_index DESC LIMIT 1) u
+			ORDER BY h.epoch_no`, p)}.all(c("poolsByIdHistoryPages"))
 	var blocks []string
 	if r.get(c("poolsByIdBlocksPages"), "GET /pools/{pool_id}/blocks", &blocks) {
 		sameList(t, c("poolsByIdBlocksPages"), blocks, s.want(t, `SELECT encode(b.hash, 'hex') FROM block b
@@ -189,4 +202,12 @@ func checkPoolLists(t *testing.T, s *stack, r *results, p string) {
 			JOIN tx t ON t.id = v.tx_id WHERE v.pool_voter = `+poolSQL+` ORDER BY v.tx_id, v.index`, p)}
 	votes.page(c("poolsByIdVotes"))
 	votes.all(c("poolsByIdVotesAll"))
+}
+
+// liveStake is the pool's current delegators' live stake (delegatorsSQL).
+func (s *stack) liveStake(t *testing.T, pool string) int64 {
+	t.Helper()
+	var live int64
+	s.sql(t, &live, `SELECT COALESCE(sum(split_part(d, ' ', 2)::numeric), 0)::bigint FROM (`+delegatorsSQL+`) x(d)`, pool)
+	return live
 }

@@ -14,107 +14,58 @@ import (
 
 func (a *API) assetRoutes() []Route {
 	unspent := []dbsync.Facts{dbsync.FactsUnspent}
+	ans := a.deps.Answers
+	route := func(path, group string, needs []dbsync.Facts, h func(*gin.Context) error) Route {
+		return Route{Method: http.MethodGet, Path: path, Group: group, Chain: true, Needs: needs, Handle: h}
+	}
 	return []Route{
-		{Method: http.MethodGet, Path: "/assets", Group: admin.GroupChain, Chain: true, Handle: a.assets},
-		{Method: http.MethodGet, Path: "/assets/policy/:policy_id", Group: admin.GroupChain, Chain: true, Handle: a.policyAssets},
-		{Method: http.MethodGet, Path: "/assets/:asset", Group: admin.GroupChain, Chain: true, Handle: a.asset},
-		{Method: http.MethodGet, Path: "/assets/:asset/history", Group: admin.GroupHistory, Chain: true, Handle: a.assetHistory},
-		{Method: http.MethodGet, Path: "/assets/:asset/txs", Group: admin.GroupHistory, Chain: true, Handle: a.assetTxs},
-		{Method: http.MethodGet, Path: "/assets/:asset/transactions", Group: admin.GroupHistory, Chain: true, Handle: a.assetTransactions},
-		{Method: http.MethodGet, Path: "/assets/:asset/addresses", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: a.assetAddresses},
-		{Method: http.MethodGet, Path: "/assets/:asset/utxos", Group: admin.GroupChain, Chain: true, Needs: unspent, Handle: a.assetUTxOs},
+		route("/assets", admin.GroupChain, nil, a.list(ans.Assets)),
+		route("/assets/policy/:policy_id", admin.GroupChain, nil, paged(a, policyParam, ans.PolicyAssets)),
+		route("/assets/:asset", admin.GroupChain, nil, one(a, assetParam, ans.Asset)),
+		route("/assets/:asset/history", admin.GroupHistory, nil, paged(a, assetParam, ans.AssetHistory)),
+		route("/assets/:asset/txs", admin.GroupHistory, nil, paged(a, assetParam, ans.AssetTxs)),
+		route("/assets/:asset/transactions", admin.GroupHistory, nil, a.assetTransactions),
+		route("/assets/:asset/addresses", admin.GroupChain, unspent, paged(a, assetParam, ans.AssetAddresses)),
+		route("/assets/:asset/utxos", admin.GroupChain, unspent, paged(a, assetParam, ans.AssetUTxOs)),
 	}
 }
 
 func (a *API) metadataRoutes() []Route {
+	ans := a.deps.Answers
+	get := func(path string, h func(*gin.Context) error) Route {
+		return Route{Method: http.MethodGet, Path: path, Group: admin.GroupHistory, Chain: true, Handle: h}
+	}
 	return []Route{
-		{Method: http.MethodGet, Path: "/metadata/txs/labels", Group: admin.GroupHistory, Chain: true, Handle: a.metadataLabels},
-		{Method: http.MethodGet, Path: "/metadata/txs/labels/:label", Group: admin.GroupHistory, Chain: true, Handle: a.metadataLabel},
-		{Method: http.MethodGet, Path: "/metadata/txs/labels/:label/cbor", Group: admin.GroupHistory, Chain: true, Handle: a.metadataLabelCBOR},
+		get("/metadata/txs/labels", a.list(ans.MetadataLabels)),
+		get("/metadata/txs/labels/:label", paged(a, labelParam, ans.MetadataLabel)),
+		get("/metadata/txs/labels/:label/cbor", paged(a, labelParam, ans.MetadataLabelCBOR)),
 	}
 }
 
-// assetParam resolves the caller's network and parses {asset}.
-func (a *API) assetParam(c *gin.Context) (*dbsync.DB, cardano.AssetID, error) {
+// assetParam parses {asset}: a policy id and an asset name in hex.
+func assetParam(c *gin.Context) (cardano.AssetID, error) {
 	id, valid := parseUnit(c.Param("asset"))
 	if !valid {
-		return nil, id, errAsset
+		return id, errAsset
 	}
-	db, err := a.deps.ChainDB(c)
-	return db, id, err
+	return id, nil
 }
 
-// asset: GET /assets/{asset}.
-func (a *API) asset(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Asset(c.Request.Context(), db, id))
-}
-
-// assets: GET /assets.
-func (a *API) assets(c *gin.Context) error {
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Assets(c.Request.Context(), db, p))
-}
-
-// policyAssets: GET /assets/policy/{policy_id}.
-func (a *API) policyAssets(c *gin.Context) error {
+// policyParam parses {policy_id}: 56 hex digits.
+func policyParam(c *gin.Context) ([28]byte, error) {
 	var policy [28]byte
 	if s := c.Param("policy_id"); len(s) != 56 {
-		return errPolicy
+		return policy, errPolicy
 	} else if _, err := hex.Decode(policy[:], []byte(s)); err != nil {
-		return errPolicy
+		return policy, errPolicy
 	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.PolicyAssets(c.Request.Context(), db, policy, p))
-}
-
-// assetHistory: GET /assets/{asset}/history.
-func (a *API) assetHistory(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.AssetHistory(c.Request.Context(), db, id, p))
-}
-
-// assetTxs: GET /assets/{asset}/txs (deprecated by Blockfrost).
-func (a *API) assetTxs(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.AssetTxs(c.Request.Context(), db, id, p))
+	return policy, nil
 }
 
 // assetTransactions: GET /assets/{asset}/transactions, with from/to as
 // /addresses/{address}/transactions takes them.
 func (a *API) assetTransactions(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
+	id, err := assetParam(c)
 	if err != nil {
 		return err
 	}
@@ -126,82 +77,20 @@ func (a *API) assetTransactions(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
+	db, err := a.deps.ChainDB(c)
+	if err != nil {
+		return err
+	}
 	return ok(c)(a.deps.Answers.AssetTransactions(c.Request.Context(), db, id, p, r))
-}
-
-// assetAddresses: GET /assets/{asset}/addresses.
-func (a *API) assetAddresses(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.AssetAddresses(c.Request.Context(), db, id, p))
-}
-
-// assetUTxOs: GET /assets/{asset}/utxos.
-func (a *API) assetUTxOs(c *gin.Context) error {
-	db, id, err := a.assetParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.AssetUTxOs(c.Request.Context(), db, id, p))
 }
 
 // labelParam parses {label}: a decimal integer from 0 to 2^63-1
 // (Blockfrost's bound), digits only, answered without leading zeros.
-func (a *API) labelParam(c *gin.Context) (*dbsync.DB, string, error) {
+func labelParam(c *gin.Context) (string, error) {
 	s := c.Param("label")
 	n, err := strconv.ParseUint(s, 10, 63)
 	if err != nil || s[0] == '+' {
-		return nil, "", errLabel
+		return "", errLabel
 	}
-	db, err := a.deps.ChainDB(c)
-	return db, strconv.FormatUint(n, 10), err
-}
-
-// metadataLabels: GET /metadata/txs/labels.
-func (a *API) metadataLabels(c *gin.Context) error {
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.MetadataLabels(c.Request.Context(), db, p))
-}
-
-// metadataLabel: GET /metadata/txs/labels/{label}.
-func (a *API) metadataLabel(c *gin.Context) error {
-	db, label, err := a.labelParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.MetadataLabel(c.Request.Context(), db, label, p))
-}
-
-// metadataLabelCBOR: GET /metadata/txs/labels/{label}/cbor.
-func (a *API) metadataLabelCBOR(c *gin.Context) error {
-	db, label, err := a.labelParam(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.MetadataLabelCBOR(c.Request.Context(), db, label, p))
+	return strconv.FormatUint(n, 10), nil
 }

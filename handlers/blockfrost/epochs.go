@@ -6,161 +6,53 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/dbsync"
+	"github.com/syncgate/syncgate/internal/answer/bf"
+	"github.com/syncgate/syncgate/internal/cardano"
 )
 
 func (a *API) epochRoutes() []Route {
 	get := func(path string, h func(*gin.Context) error) Route {
 		return Route{Method: http.MethodGet, Path: path, Group: admin.GroupChain, Chain: true, Handle: h}
 	}
+	ans := a.deps.Answers
 	return []Route{
-		get("/epochs/latest", a.latestEpoch),
-		get("/epochs/latest/parameters", a.latestEpochParameters),
-		get("/epochs/:number", a.epoch),
-		get("/epochs/:number/parameters", a.epochParameters),
-		get("/epochs/:number/next", a.epochNeighbours(true)),
-		get("/epochs/:number/previous", a.epochNeighbours(false)),
-		get("/epochs/:number/stakes", a.epochStakes),
-		get("/epochs/:number/stakes/:pool_id", a.epochPoolStakes),
-		get("/epochs/:number/blocks", a.epochBlocks),
-		get("/epochs/:number/blocks/:pool_id", a.epochPoolBlocks),
+		get("/epochs/latest", a.whole(ans.LatestEpoch)),
+		get("/epochs/latest/parameters", a.whole(func(ctx ctxT, db *dbsync.DB) ([]byte, error) {
+			return ans.EpochParameters(ctx, db, 0, true)
+		})),
+		get("/epochs/:number", one(a, epochNumber, ans.EpochByNumber)),
+		get("/epochs/:number/parameters", one(a, epochNumber, func(ctx ctxT, db *dbsync.DB, n int64) ([]byte, error) {
+			return ans.EpochParameters(ctx, db, n, false)
+		})),
+		get("/epochs/:number/next", pagedBy(a, epochNumber, unordered, func(ctx ctxT, db *dbsync.DB, n int64, p bf.Paging) ([]byte, error) {
+			return ans.EpochNeighbours(ctx, db, n, true, p)
+		})),
+		get("/epochs/:number/previous", pagedBy(a, epochNumber, unordered, func(ctx ctxT, db *dbsync.DB, n int64, p bf.Paging) ([]byte, error) {
+			return ans.EpochNeighbours(ctx, db, n, false, p)
+		})),
+		get("/epochs/:number/stakes", pagedBy(a, epochNumber, unordered, ans.EpochStakes)),
+		get("/epochs/:number/stakes/:pool_id", pagedBy(a, epochPool, unordered, func(ctx ctxT, db *dbsync.DB, e epochAndPool, p bf.Paging) ([]byte, error) {
+			return ans.EpochPoolStakes(ctx, db, e.epoch, e.pool, p)
+		})),
+		get("/epochs/:number/blocks", paged(a, epochNumber, ans.EpochBlocks)),
+		get("/epochs/:number/blocks/:pool_id", paged(a, epochPool, func(ctx ctxT, db *dbsync.DB, e epochAndPool, p bf.Paging) ([]byte, error) {
+			return ans.EpochPoolBlocks(ctx, db, e.epoch, e.pool, p)
+		})),
 	}
 }
 
-// latestEpoch: GET /epochs/latest.
-func (a *API) latestEpoch(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.LatestEpoch(c.Request.Context(), db))
+// epochAndPool is the {number} and {pool_id} of an epoch's per-pool route.
+type epochAndPool struct {
+	epoch int64
+	pool  cardano.PoolID
 }
 
-// latestEpochParameters: GET /epochs/latest/parameters.
-func (a *API) latestEpochParameters(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochParameters(c.Request.Context(), db, 0, true))
-}
-
-// epoch: GET /epochs/{number}.
-func (a *API) epoch(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
+func epochPool(c *gin.Context) (epochAndPool, error) {
 	n, err := epochNumber(c)
 	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochByNumber(c.Request.Context(), db, n))
-}
-
-// epochParameters: GET /epochs/{number}/parameters.
-func (a *API) epochParameters(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	n, err := epochNumber(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochParameters(c.Request.Context(), db, n, false))
-}
-
-// epochNeighbours: GET /epochs/{number}/next (next) and /previous.
-func (a *API) epochNeighbours(next bool) func(*gin.Context) error {
-	return func(c *gin.Context) error {
-		db, err := a.deps.ChainDB(c)
-		if err != nil {
-			return err
-		}
-		n, err := epochNumber(c)
-		if err != nil {
-			return err
-		}
-		p, err := unordered(c)
-		if err != nil {
-			return err
-		}
-		return ok(c)(a.deps.Answers.EpochNeighbours(c.Request.Context(), db, n, next, p))
-	}
-}
-
-// epochStakes: GET /epochs/{number}/stakes.
-func (a *API) epochStakes(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	n, err := epochNumber(c)
-	if err != nil {
-		return err
-	}
-	p, err := unordered(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochStakes(c.Request.Context(), db, n, p))
-}
-
-// epochPoolStakes: GET /epochs/{number}/stakes/{pool_id}.
-func (a *API) epochPoolStakes(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	n, err := epochNumber(c)
-	if err != nil {
-		return err
+		return epochAndPool{}, err
 	}
 	pool, err := poolID(c)
-	if err != nil {
-		return err
-	}
-	p, err := unordered(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochPoolStakes(c.Request.Context(), db, n, pool, p))
-}
-
-// epochBlocks: GET /epochs/{number}/blocks.
-func (a *API) epochBlocks(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	n, err := epochNumber(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochBlocks(c.Request.Context(), db, n, p))
-}
-
-// epochPoolBlocks: GET /epochs/{number}/blocks/{pool_id}.
-func (a *API) epochPoolBlocks(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	n, err := epochNumber(c)
-	if err != nil {
-		return err
-	}
-	pool, err := poolID(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.EpochPoolBlocks(c.Request.Context(), db, n, pool, p))
+	return epochAndPool{n, pool}, err
 }

@@ -37,32 +37,42 @@ func (a *API) governanceRoutes() []Route {
 	ans := a.deps.Answers
 	routes := []Route{
 		get("/governance/dreps", a.dreps),
-		get("/governance/dreps/:drep_id", a.oneDRep(ans.DRep)),
-		live(get("/governance/dreps/:drep_id/delegators", a.drepPaged(ans.DRepDelegators))),
-		get("/governance/dreps/:drep_id/metadata", a.oneDRep(ans.DRepMetadata)),
-		get("/governance/dreps/:drep_id/updates", a.drepPaged(ans.DRepUpdates)),
-		get("/governance/dreps/:drep_id/votes", a.drepPaged(ans.DRepVotes)),
-		get("/governance/proposals", a.proposals),
-		get("/governance/committee", a.committee),
-		get("/governance/committee/votes", a.committeeVotes),
-		get("/governance/committee/:cc_id/votes", a.committeeMemberVotes),
+		get("/governance/dreps/:drep_id", one(a, drepID, ans.DRep)),
+		live(get("/governance/dreps/:drep_id/delegators", paged(a, drepID, ans.DRepDelegators))),
+		get("/governance/dreps/:drep_id/metadata", one(a, drepID, ans.DRepMetadata)),
+		get("/governance/dreps/:drep_id/updates", paged(a, drepID, ans.DRepUpdates)),
+		get("/governance/dreps/:drep_id/votes", paged(a, drepID, ans.DRepVotes)),
+		get("/governance/proposals", a.list(ans.Proposals)),
+		get("/governance/committee", a.whole(ans.Committee)),
+		get("/governance/committee/votes", a.list(ans.CommitteeVotes)),
+		get("/governance/committee/:cc_id/votes", paged(a, committeeID, ans.CommitteeMemberVotes)),
 	}
 	for _, byIndex := range []bool{false, true} {
 		base := "/governance/proposals/:gov_action_id"
 		if byIndex {
 			base += "/:cert_index"
 		}
+		action := func(c *gin.Context) (cardano.GovActionID, error) { return govAction(c, byIndex) }
 		routes = append(routes,
-			get(base, a.oneProposal(byIndex, ans.Proposal)),
-			get(base+"/parameters", a.oneProposal(byIndex, ans.ProposalParameters)),
-			get(base+"/metadata", a.oneProposal(byIndex, func(ctx ctxT, db *dbsync.DB, g cardano.GovActionID) ([]byte, error) {
+			get(base, one(a, action, ans.Proposal)),
+			get(base+"/parameters", one(a, action, ans.ProposalParameters)),
+			get(base+"/metadata", one(a, action, func(ctx ctxT, db *dbsync.DB, g cardano.GovActionID) ([]byte, error) {
 				return ans.ProposalMetadata(ctx, db, g, !byIndex)
 			})),
-			get(base+"/votes", a.proposalPaged(byIndex, ans.ProposalVotes)),
-			get(base+"/withdrawals", a.proposalPaged(byIndex, ans.ProposalWithdrawals)),
+			get(base+"/votes", paged(a, action, ans.ProposalVotes)),
+			get(base+"/withdrawals", paged(a, action, ans.ProposalWithdrawals)),
 		)
 	}
 	return routes
+}
+
+// committeeID is the {cc_id} of a committee member's route.
+func committeeID(c *gin.Context) (cardano.CommitteeID, error) {
+	cc, err := cardano.ParseCommitteeID(c.Param("cc_id"))
+	if err != nil {
+		return cc, errCCID
+	}
+	return cc, nil
 }
 
 func drepID(c *gin.Context) (cardano.DRepID, error) {
@@ -142,120 +152,4 @@ func (a *API) dreps(c *gin.Context) error {
 		return err
 	}
 	return ok(c)(a.deps.Answers.DReps(c.Request.Context(), db, q, p))
-}
-
-func (a *API) oneDRep(answer func(ctxT, *dbsync.DB, cardano.DRepID) ([]byte, error)) func(*gin.Context) error {
-	return func(c *gin.Context) error {
-		d, err := drepID(c)
-		if err != nil {
-			return err
-		}
-		db, err := a.deps.ChainDB(c)
-		if err != nil {
-			return err
-		}
-		return ok(c)(answer(c.Request.Context(), db, d))
-	}
-}
-
-func (a *API) drepPaged(answer func(ctxT, *dbsync.DB, cardano.DRepID, bf.Paging) ([]byte, error)) func(*gin.Context) error {
-	return func(c *gin.Context) error {
-		d, err := drepID(c)
-		if err != nil {
-			return err
-		}
-		p, err := paging(c)
-		if err != nil {
-			return err
-		}
-		db, err := a.deps.ChainDB(c)
-		if err != nil {
-			return err
-		}
-		return ok(c)(answer(c.Request.Context(), db, d, p))
-	}
-}
-
-func (a *API) oneProposal(byIndex bool, answer func(ctxT, *dbsync.DB, cardano.GovActionID) ([]byte, error)) func(*gin.Context) error {
-	return func(c *gin.Context) error {
-		g, err := govAction(c, byIndex)
-		if err != nil {
-			return err
-		}
-		db, err := a.deps.ChainDB(c)
-		if err != nil {
-			return err
-		}
-		return ok(c)(answer(c.Request.Context(), db, g))
-	}
-}
-
-func (a *API) proposalPaged(byIndex bool, answer func(ctxT, *dbsync.DB, cardano.GovActionID, bf.Paging) ([]byte, error)) func(*gin.Context) error {
-	return func(c *gin.Context) error {
-		g, err := govAction(c, byIndex)
-		if err != nil {
-			return err
-		}
-		p, err := paging(c)
-		if err != nil {
-			return err
-		}
-		db, err := a.deps.ChainDB(c)
-		if err != nil {
-			return err
-		}
-		return ok(c)(answer(c.Request.Context(), db, g, p))
-	}
-}
-
-// proposals: GET /governance/proposals.
-func (a *API) proposals(c *gin.Context) error {
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Proposals(c.Request.Context(), db, p))
-}
-
-// committee: GET /governance/committee.
-func (a *API) committee(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Committee(c.Request.Context(), db))
-}
-
-// committeeVotes: GET /governance/committee/votes.
-func (a *API) committeeVotes(c *gin.Context) error {
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.CommitteeVotes(c.Request.Context(), db, p))
-}
-
-// committeeMemberVotes: GET /governance/committee/{cc_id}/votes.
-func (a *API) committeeMemberVotes(c *gin.Context) error {
-	cc, err := cardano.ParseCommitteeID(c.Param("cc_id"))
-	if err != nil {
-		return errCCID
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.CommitteeMemberVotes(c.Request.Context(), db, cc, p))
 }

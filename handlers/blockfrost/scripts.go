@@ -11,125 +11,36 @@ import (
 )
 
 func (a *API) scriptRoutes() []Route {
+	ans := a.deps.Answers
+	route := func(path, group string, needs []dbsync.Facts, h func(*gin.Context) error) Route {
+		return Route{Method: http.MethodGet, Path: path, Group: group, Chain: true, Needs: needs, Handle: h}
+	}
 	return []Route{
-		{Method: http.MethodGet, Path: "/scripts", Group: admin.GroupChain, Chain: true, Handle: a.scripts},
-		{Method: http.MethodGet, Path: "/scripts/:script_hash", Group: admin.GroupChain, Chain: true, Handle: a.script},
-		{Method: http.MethodGet, Path: "/scripts/:script_hash/json", Group: admin.GroupChain, Chain: true, Handle: a.scriptJSON},
-		{Method: http.MethodGet, Path: "/scripts/:script_hash/cbor", Group: admin.GroupChain, Chain: true, Handle: a.scriptCBOR},
-		{Method: http.MethodGet, Path: "/scripts/:script_hash/redeemers", Group: admin.GroupHistory, Chain: true, Handle: a.scriptRedeemers},
-		{Method: http.MethodGet, Path: "/scripts/:script_hash/utxos", Group: admin.GroupChain, Chain: true,
-			Needs: []dbsync.Facts{dbsync.FactsUnspent}, Handle: a.scriptUTxOs},
-		{Method: http.MethodGet, Path: "/scripts/datum/:datum_hash", Group: admin.GroupChain, Chain: true, Handle: a.datum},
-		{Method: http.MethodGet, Path: "/scripts/datum/:datum_hash/cbor", Group: admin.GroupChain, Chain: true, Handle: a.datumCBOR},
+		route("/scripts", admin.GroupChain, nil, a.list(ans.Scripts)),
+		route("/scripts/:script_hash", admin.GroupChain, nil, one(a, scriptHash, ans.Script)),
+		route("/scripts/:script_hash/json", admin.GroupChain, nil, one(a, scriptHash, ans.ScriptJSON)),
+		route("/scripts/:script_hash/cbor", admin.GroupChain, nil, one(a, scriptHash, ans.ScriptCBOR)),
+		route("/scripts/:script_hash/redeemers", admin.GroupHistory, nil, paged(a, scriptHash, ans.ScriptRedeemers)),
+		route("/scripts/:script_hash/utxos", admin.GroupChain, []dbsync.Facts{dbsync.FactsUnspent}, paged(a, scriptHash, ans.ScriptUTxOs)),
+		route("/scripts/datum/:datum_hash", admin.GroupChain, nil, one(a, datumHash, ans.Datum)),
+		route("/scripts/datum/:datum_hash/cbor", admin.GroupChain, nil, one(a, datumHash, ans.DatumCBOR)),
 	}
 }
 
-// scripts: GET /scripts.
-func (a *API) scripts(c *gin.Context) error {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Scripts(c.Request.Context(), db, p))
-}
-
-// scriptHash resolves the caller's network and parses {script_hash}.
-func (a *API) scriptHash(c *gin.Context) (*dbsync.DB, bf.ScriptHash, error) {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return nil, bf.ScriptHash{}, err
-	}
+// scriptHash parses {script_hash}: 56 hex digits.
+func scriptHash(c *gin.Context) (bf.ScriptHash, error) {
 	h, valid := bf.ParseScriptHash(c.Param("script_hash"))
 	if !valid {
-		return nil, h, errScriptHash
+		return h, errScriptHash
 	}
-	return db, h, nil
+	return h, nil
 }
 
-// script: GET /scripts/{script_hash}.
-func (a *API) script(c *gin.Context) error {
-	db, h, err := a.scriptHash(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Script(c.Request.Context(), db, h))
-}
-
-// scriptJSON: GET /scripts/{script_hash}/json.
-func (a *API) scriptJSON(c *gin.Context) error {
-	db, h, err := a.scriptHash(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.ScriptJSON(c.Request.Context(), db, h))
-}
-
-// scriptCBOR: GET /scripts/{script_hash}/cbor.
-func (a *API) scriptCBOR(c *gin.Context) error {
-	db, h, err := a.scriptHash(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.ScriptCBOR(c.Request.Context(), db, h))
-}
-
-// scriptRedeemers: GET /scripts/{script_hash}/redeemers.
-func (a *API) scriptRedeemers(c *gin.Context) error {
-	db, h, err := a.scriptHash(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.ScriptRedeemers(c.Request.Context(), db, h, p))
-}
-
-// scriptUTxOs: GET /scripts/{script_hash}/utxos.
-func (a *API) scriptUTxOs(c *gin.Context) error {
-	db, h, err := a.scriptHash(c)
-	if err != nil {
-		return err
-	}
-	p, err := paging(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.ScriptUTxOs(c.Request.Context(), db, h, p))
-}
-
-// datumHash resolves the caller's network and parses {datum_hash}.
-func (a *API) datumHash(c *gin.Context) (*dbsync.DB, bf.DatumHash, error) {
-	db, err := a.deps.ChainDB(c)
-	if err != nil {
-		return nil, bf.DatumHash{}, err
-	}
+// datumHash parses {datum_hash}: 64 hex digits.
+func datumHash(c *gin.Context) (bf.DatumHash, error) {
 	h, valid := bf.ParseDatumHash(c.Param("datum_hash"))
 	if !valid {
-		return nil, h, errDatumHash
+		return h, errDatumHash
 	}
-	return db, h, nil
-}
-
-// datum: GET /scripts/datum/{datum_hash}.
-func (a *API) datum(c *gin.Context) error {
-	db, h, err := a.datumHash(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.Datum(c.Request.Context(), db, h))
-}
-
-// datumCBOR: GET /scripts/datum/{datum_hash}/cbor.
-func (a *API) datumCBOR(c *gin.Context) error {
-	db, h, err := a.datumHash(c)
-	if err != nil {
-		return err
-	}
-	return ok(c)(a.deps.Answers.DatumCBOR(c.Request.Context(), db, h))
+	return h, nil
 }

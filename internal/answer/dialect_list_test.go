@@ -71,8 +71,24 @@ func TestDialectPage(t *testing.T) {
 func TestDialectPageConcurrent(t *testing.T) {
 	db, _ := seededChain(t)
 	s := New(Options{Redis: testdb.Redis(t)}) // blocks outlive the local copies (5 s)
+	// A page read back from Redis past its deadline is read from the
+	// database instead (the cache failing must not fail the request), so
+	// on a box saturated by other tests one try may read a third time:
+	// a fresh list is tried again, and every try reading more fails it.
+	var n int32
+	for try := range 3 {
+		if n = concurrentPagesReads(t, s, db, fmt.Sprint("concurrent", try)); n == 2 {
+			return
+		}
+	}
+	t.Errorf("the list was read %d times, want 2 (the first ask, then one read for the ten at once)", n)
+}
+
+// concurrentPagesReads asks a list of 1,000 items once, then its ten
+// pages at once, and says how often the list was read.
+func concurrentPagesReads(t *testing.T, s *Service, db *dbsync.DB, name string) int32 {
 	var reads atomic.Int32
-	list := DialectList{Params: []string{"test", "concurrent"},
+	list := DialectList{Params: []string{"test", name},
 		Each: func(ctx context.Context, _ *dbsync.DB, fn func([]byte) error) error {
 			reads.Add(1)
 			for i := range 1000 {
@@ -96,9 +112,7 @@ func TestDialectPageConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if n := reads.Load(); n != 2 {
-		t.Errorf("the list was read %d times, want 2 (the first ask, then one read for the ten at once)", n)
-	}
+	return reads.Load()
 }
 
 // TestHeadPage cuts the pages it takes from block 0's bytes as cutPage

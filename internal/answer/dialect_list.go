@@ -182,18 +182,14 @@ func (st *listStore) page(p ListPage) (_ []byte, ok bool) {
 	if b, ok := headPage(head, p); ok {
 		return b, true
 	}
-	comma := bytes.IndexByte(head, ',')
-	if len(head) < 5 || comma < 2 {
-		return nil, false
-	}
-	total, err := strconv.Atoi(string(head[1:comma]))
-	if err != nil {
+	total, first, ok := splitHead(head)
+	if !ok {
 		return nil, false
 	}
 	missing := false
 	b := cutPage(total, p, func(block int) [][]byte {
 		// Block 0's items are split only for a page that has some of them.
-		raw, hit := head[comma+1:len(head)-1], true
+		raw, hit := first, true
 		if block > 0 {
 			raw, hit = st.lookup(block)
 		}
@@ -328,34 +324,39 @@ func headOf(total int, items [][]byte) []byte {
 // page past the list's end (the page a client asks to learn the list
 // ended). ok is false for any other page, or a head not in headOf's form.
 func headPage(head []byte, p ListPage) (_ []byte, ok bool) {
-	comma := bytes.IndexByte(head, ',')
-	if len(head) < 5 || head[0] != '[' || comma < 2 || head[comma+1] != '[' || string(head[len(head)-2:]) != "]]" {
-		return nil, false
-	}
-	total, err := strconv.Atoi(string(head[1:comma]))
-	if err != nil || total < 0 {
+	total, items, ok := splitHead(head)
+	if !ok {
 		return nil, false
 	}
 	switch {
 	case p.Offset >= total:
 		return []byte("[]\n"), true
 	case !p.Desc && p.Offset == 0 && (p.Count >= total || p.Count == listBlock):
-		items := head[comma+1 : len(head)-1]
 		return append(items[:len(items):len(items)], '\n'), true
 	}
 	return nil, false
 }
 
+// splitHead reads block 0's length and the bytes of its items' array,
+// which it does not split; ok is false for a head not in headOf's form.
+func splitHead(head []byte) (total int, items []byte, ok bool) {
+	comma := bytes.IndexByte(head, ',')
+	if len(head) < 5 || head[0] != '[' || comma < 2 || head[comma+1] != '[' || string(head[len(head)-2:]) != "]]" {
+		return 0, nil, false
+	}
+	total, err := strconv.Atoi(string(head[1:comma]))
+	if err != nil || total < 0 {
+		return 0, nil, false
+	}
+	return total, head[comma+1 : len(head)-1], true
+}
+
 // parseHead reads block 0.
 func parseHead(b []byte) (total int, items [][]byte, err error) {
-	comma := bytes.IndexByte(b, ',')
-	if len(b) < 5 || b[0] != '[' || comma < 2 || b[len(b)-1] != ']' {
-		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
+	total, array, ok := splitHead(b)
+	if ok {
+		items, ok = splitArray(array)
 	}
-	if total, err = strconv.Atoi(string(b[1:comma])); err != nil || total < 0 {
-		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
-	}
-	items, ok := splitArray(b[comma+1 : len(b)-1])
 	if !ok {
 		return 0, nil, fmt.Errorf("answer: a list head that is not [total, items]")
 	}

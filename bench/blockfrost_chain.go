@@ -71,3 +71,28 @@ func blockfrostChainSpecs(m *chaingen.Manifest) []scenarioSpec {
 		{"bf_proposals_p1", one(bfPaged("/governance/proposals", 1, "desc"))},
 	}
 }
+
+// bigSpecs are the lists of the big entities (bench --add-big: a policy
+// of 100,000 assets, its airdropped asset held by 50,001 addresses, an
+// account with 500 reward rows, a DRep with 50,000 delegators), each at
+// page 1 and at its last full page oldest first; none without them.
+func bigSpecs(big *bigRefs) []scenarioSpec {
+	if big == nil {
+		return nil
+	}
+	one := func(t target) func() ([]target, error) { return func() ([]target, error) { return []target{t}, nil } }
+	policy := "/assets/policy/" + big.Policy
+	holders := "/assets/" + big.HeldAsset + "/addresses"
+	rewards := "/accounts/" + big.RewardAccount + "/rewards"
+	delegators := "/governance/dreps/" + big.DRep + "/delegators"
+	return []scenarioSpec{
+		{"bf_big_policy_p1", one(bfPaged(policy, 1, "asc"))},
+		{"bf_big_policy_deep", one(bfPaged(policy, deepPage(big.Assets), "asc"))},
+		{"bf_big_asset_addresses_p1", one(bfPaged(holders, 1, "asc"))},
+		{"bf_big_asset_addresses_deep", one(bfPaged(holders, deepPage(big.Holders), "asc"))},
+		{"bf_big_rewards_p1", one(bfPaged(rewards, 1, "asc"))},
+		{"bf_big_rewards_deep", one(bfPaged(rewards, deepPage(big.Rewards), "asc"))},
+		{"bf_big_drep_delegators_p1", one(bfPaged(delegators, 1, "asc"))},
+		{"bf_big_drep_delegators_deep", one(bfPaged(delegators, deepPage(big.Delegators), "asc"))},
+	}
+}

@@ -15,6 +15,7 @@
 //	go run ./bench --teardown --admin-db postgres://…/sg_bench_admin --key-file keys.txt
 //	go run ./bench --url http://127.0.0.1:18080 --key-file keys.txt --db postgres://… --manifest manifest.json --raw-sql
 //	go run ./bench --add-wide 100000 --db postgres://… --manifest manifest.json --wide-manifest manifest-wide.json
+//	go run ./bench --add-big --db postgres://… --manifest manifest.json --big-manifest manifest-big.json
 //
 // `make bench` does both around a freshly started server (bench/run.sh).
 // Traffic goes only where --url points; every run is bounded by --duration
@@ -112,6 +113,8 @@ func mainErr() error {
 	fakeNode := flag.String("fake-node", "", "run a fake cardano-node (node/nodetest) on this unix socket for the run, its mempool holding --fake-node-txs transactions; give the server NODE_SOCKET_<NET> = the same path. Adds the scenarios mempool, tx_status_mempool and utxos_by_address_pending")
 	fakeNodeTxs := flag.Int("fake-node-txs", 1000, "--fake-node: transactions in its mempool")
 	vectors := flag.String("vectors", "node/testdata/tx-cbor.json", "--fake-node: the transaction vectors its mempool is made of")
+	addBigFlag := flag.Bool("add-big", false, "append to the seeded db-sync at --db the Blockfrost targets' big entities (a policy of 100,000 assets, a DRep with 50,000 delegators, an account with 500 reward rows: big.go), write a copy of --manifest naming them to --big-manifest, and exit; does nothing when the database already holds them")
+	bigOut := flag.String("big-manifest", "", "--add-big: where the manifest copy goes (default: --manifest's name with -big)")
 	wideOut := flag.String("wide-manifest", "", "--add-wide: where the manifest copy goes (default: --manifest's name with -wide<N>)")
 	flag.Parse()
 
@@ -141,6 +144,13 @@ func mainErr() error {
 			out = wideManifestPath(*manifestPath, *addWideN)
 		}
 		return addWide(ctx, *dbURL, *manifestPath, out, *addWideN)
+	}
+	if *addBigFlag {
+		out := *bigOut
+		if out == "" {
+			out = strings.TrimSuffix(*manifestPath, ".json") + "-big.json"
+		}
+		return addBig(ctx, *dbURL, *manifestPath, out, bigTargetSizes)
 	}
 	if *auditRows > 0 {
 		return auditBench(ctx, *adminDB, *auditRows, 500)
@@ -225,6 +235,9 @@ func mainErr() error {
 		}
 		defer fn.Close()
 		prep.Node, prep.MempoolTxs = true, hashes
+	}
+	if prep.Big, err = readBigRefs(*manifestPath); err != nil {
+		return err
 	}
 	if n := bfNote(m); n != "" {
 		prep.Notes = append(prep.Notes, n)

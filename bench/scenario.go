@@ -61,6 +61,9 @@ type prepared struct {
 	MempoolTxs []string
 	// Notes says what could not be walked (and so is not in the mix).
 	Notes []string
+	// Big: the big entities the manifest names (bench --add-big), nil
+	// when none.
+	Big *bigRefs
 }
 
 // pageArgs selects one light-history page.
@@ -367,7 +370,7 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
 	}
-	for _, s := range append(blockfrostSpecs(m, p, b, mixed), blockfrostChainSpecs(m)...) {
+	for _, s := range slices.Concat(blockfrostSpecs(m, p, b, mixed), blockfrostChainSpecs(m), bigSpecs(p.Big)) {
 		specs = append(specs, spec(s))
 	}
 	// Transaction status: hashes in blocks (the ones the history walks

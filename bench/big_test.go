@@ -89,7 +89,8 @@ func TestAddBig(t *testing.T) {
 	if err := testdb.Open(t, dsn).Get(&drepID, `SELECT id FROM drep_hash WHERE view = $1`, refs.DRep); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := governance.Delegators(ctx, store, drepID)
+	delegators, err := governance.ReadDelegators(ctx, store, drepID)
+	ids := delegators.IDs
 	if err != nil || len(ids) != sizes.Delegators || !slices.IsSorted(ids) {
 		t.Fatalf("delegators: %d (%v), want %d in id order", len(ids), err, sizes.Delegators)
 	}

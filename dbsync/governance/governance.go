@@ -120,16 +120,6 @@ func DRepAnchors(ctx context.Context, db *dbsync.DB, ids []int64) (map[int64]Anc
 	return out, nil
 }
 
-// Delegators returns the stake_address ids of the DRep's current
-// delegators in delegation order.
-func Delegators(ctx context.Context, db *dbsync.DB, drep int64) ([]int64, error) {
-	out := []int64{}
-	if err := db.Reader().Select(ctx, &out, sqlDRepDelegates, drep); err != nil {
-		return nil, fmt.Errorf("governance.Delegators: %w", engine.Classify(err))
-	}
-	return out, nil
-}
-
 // Stake is a stake address with its live stake.
 type Stake struct {
 	Address string `db:"address" json:"address"`

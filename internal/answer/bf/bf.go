@@ -27,6 +27,9 @@ type Answers struct {
 	labels labelMemo
 	// drepTables: every DRep at the newest tip (gov_dreps.go).
 	drepTables drepTables
+	// delegators: each DRep's delegator list, brought forward block by
+	// block (drep_delegator_lists.go).
+	delegators delegatorLists
 }
 
 // New returns the dialect's answers over svc's caches.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 
 	"github.com/syncgate/syncgate/dbsync"
@@ -40,23 +39,18 @@ func (a *Answers) govPage(ctx context.Context, db *dbsync.DB, params []string, p
 
 // DRepDelegators answers /governance/dreps/{drep_id}/delegators: the
 // DRep's current delegators in delegation order with their live stake.
-// The delegators' ids are read once per tip (one index-only walk of the
-// DRep's delegations); a page's stake is read for its addresses alone, so
-// a deep page costs what the first does.
+// The delegators' ids are read whole once per instance and then brought
+// forward by the certificates of each new block (delegatorLists); a
+// page's stake is read for its addresses alone, so a deep page costs what
+// the first does.
 func (a *Answers) DRepDelegators(ctx context.Context, db *dbsync.DB, d cardano.DRepID, p Paging) ([]byte, error) {
 	return cached(ctx, a, db, "drepdelegators", []string{d.CIP129String(), p.key()}, func(ctx context.Context, db *dbsync.DB) ([]governance.Stake, error) {
 		id, err := drepHashID(ctx, db, d)
 		if err != nil {
 			return nil, err
 		}
-		b, err := cached(ctx, a, db, "drepdelegatorids", []string{d.CIP129String()}, func(ctx context.Context, db *dbsync.DB) ([]int64, error) {
-			return governance.Delegators(ctx, db, id)
-		})
+		ids, err := a.delegators.at(ctx, db, id)
 		if err != nil {
-			return nil, err
-		}
-		var ids []int64
-		if err := json.Unmarshal(b, &ids); err != nil {
 			return nil, err
 		}
 		page := pageOf(ids, p)

@@ -19,11 +19,15 @@ import (
 )
 
 // BenchmarkScannerBlock is the scanner's time per new block (one step:
-// tip, reads, the match query, events, the commit) with 1,000 webhooks of
-// 10 items each in three depth groups (one in 20 watching a followed
-// address) and one webhook watching 100,000 addresses, the followed ones
-// among them. Blocks carry about 20 payments between the followed
-// addresses. Appending the block is not timed.
+// tip, reads, the match query, events, Blockfrost payloads, the commit)
+// with 1,000 webhooks in three depth groups (benchWebhooks: 860 watching
+// 10 addresses for tx.confirmed, one in 20 a followed address; 100 on
+// block.added, every block or watched pools', a quarter in Blockfrost
+// format; 20 epoch.started, 20 delegation.confirmed) and one webhook
+// watching 100,000 addresses, the followed ones among them. Blocks carry
+// about 20 payments between the followed addresses. Appending the block
+// is not timed. SCANNER_BENCH_MIX=tx puts all 1,000 on tx.confirmed, as
+// measured before the other kinds existed.
 //
 //	go test -run '^$' -bench ScannerBlock -benchtime 200x ./internal/service/scanner/
 func BenchmarkScannerBlock(b *testing.B) {
@@ -36,22 +40,12 @@ func BenchmarkScannerBlock(b *testing.B) {
 	e.admin.MustExec(`INSERT INTO syncgate.webhook_items (webhook_id, network, kind, value)
 		SELECT $1::uuid, $2, 'address', 'addr1bench' || g FROM generate_series(1, 100000 - cardinality($3::text[])) g
 		UNION ALL SELECT $1::uuid, $2, 'address', a FROM unnest($3::text[]) a`, big, e.net, pq.Array(addrs))
-	// One webhook in 20 watches a followed address (besides 9 quiet ones).
-	for i := range 1000 {
-		depth := i % 3
-		id := e.webhookB(b, depth, tip-int64(depth))
-		real := "addr1bench_quiet_" + fmt.Sprint(i)
-		if i%20 == 0 {
-			real = addrs[(i/20)%len(addrs)]
-		}
-		e.admin.MustExec(`INSERT INTO syncgate.webhook_items (webhook_id, network, kind, value)
-			SELECT $1::uuid, $2, 'address', 'addr1bench_' || $3 || '_' || g FROM generate_series(1, 9) g
-			UNION ALL SELECT $1::uuid, $2, 'address', $4`, id, e.net, i, real)
-	}
+	mix := benchMix(b)
+	hooks := e.benchWebhooks(b, tip, addrs, e.benchLeaders(b), mix)
 	e.admin.MustExec(`UPDATE syncgate.webhooks SET url = 'https://receiver.example/hook'`)
 	e.admin.MustExec(`ANALYZE syncgate.webhook_items; ANALYZE syncgate.webhooks`)
 	benchEnqueuer(b, e)
-	s, err := New(Options{Network: e.net, DB: e.db, Events: e.store})
+	s, err := New(Options{Network: e.net, DB: e.db, Events: e.store, Blockfrost: benchRenderer()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -101,6 +95,7 @@ func BenchmarkScannerBlock(b *testing.B) {
 	for _, p := range names {
 		b.ReportMetric(ms(phases[p])/float64(b.N), p+"-ms")
 	}
+	b.Logf("%d blocks; webhooks (%s): %s", b.N, mix, hooks)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -2,7 +2,6 @@ package scanner
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -27,9 +26,12 @@ import (
 // time divided among the blocks it moved over) at p50, p99 and the
 // worst, events decided per block, and whether it kept up. The watch sets
 // are BenchmarkScannerBlock's: one webhook watching 100,000 addresses (the
-// followed ones and addresses sampled from the data set) and 1,000 more of
-// 10 items each (depths 0-2, one in 20 watching a followed address), every
-// one pushing (delivery rows and river jobs; no workers run).
+// followed ones and addresses sampled from the data set) and the 1,000 of
+// benchWebhooks (depths 0-2; 860 on tx.confirmed, one in 20 watching a
+// followed address, 100 on block.added with a quarter in Blockfrost
+// format, 20 epoch.started, 20 delegation.confirmed; SCANNER_BENCH_MIX=tx
+// for all 1,000 on tx.confirmed), every one pushing (delivery rows and
+// river jobs; no workers run).
 //
 // It writes blocks into the db-sync database for good, so it runs only
 // when asked, under the machine's bench lock:
@@ -39,7 +41,8 @@ import (
 //	flock /work/wt/bench.lock go test -run '^$' -bench ScannerFollow -benchtime 1x -timeout 30m ./internal/service/scanner/
 //
 // SCANNER_BENCH_SECONDS (default 120) is how long the chain moves,
-// SCANNER_BENCH_TXS (default 20) the mean payments a block.
+// SCANNER_BENCH_TXS (default 20) the mean payments a block,
+// SCANNER_BENCH_MIX (mixed or tx) the webhooks' kinds.
 func BenchmarkScannerFollow(b *testing.B) {
 	dsn := os.Getenv("SCANNER_BENCH_DBSYNC")
 	if dsn == "" {
@@ -84,21 +87,12 @@ func BenchmarkScannerFollow(b *testing.B) {
 		SELECT $1::uuid, $2, 'address', a FROM unnest($3::text[]) a
 		UNION ALL SELECT $1::uuid, $2, 'address', 'addr1bench' || g FROM generate_series(1, 100000 - cardinality($3::text[])) g`,
 		big, net, pq.Array(append(followed, sampled...)))
-	for i := range 1000 {
-		depth := i % 3
-		id := e.webhookB(b, depth, tip-int64(depth))
-		real := "addr1bench_quiet_" + fmt.Sprint(i)
-		if i%20 == 0 {
-			real = followed[(i/20)%len(followed)]
-		}
-		e.admin.MustExec(`INSERT INTO syncgate.webhook_items (webhook_id, network, kind, value)
-			SELECT $1::uuid, $2, 'address', 'addr1bench_' || $3 || '_' || g FROM generate_series(1, 9) g
-			UNION ALL SELECT $1::uuid, $2, 'address', $4`, id, net, i, real)
-	}
+	mix := benchMix(b)
+	hooks := e.benchWebhooks(b, tip, followed, e.benchLeaders(b), mix)
 	e.admin.MustExec(`UPDATE syncgate.webhooks SET url = 'https://receiver.example/hook'`)
 	e.admin.MustExec(`ANALYZE syncgate.webhook_items; ANALYZE syncgate.webhooks`)
 
-	s, err := New(Options{Network: net, DB: db, Events: e.store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(Options{Network: net, DB: db, Events: e.store, Blockfrost: benchRenderer(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -182,8 +176,8 @@ func BenchmarkScannerFollow(b *testing.B) {
 	for p, d := range phases {
 		b.ReportMetric(ms(d)/float64(blocks), p+"-ms/block")
 	}
-	b.Logf("%d blocks appended in %d s (%d txs a block on average), %d scanned in %d steps (at most %d in one), %d behind when the follower stopped; %d events; load average %s at the start, %s at the end",
-		appended, seconds, txs, blocks, steps, widest, target-cp, evs, load0, load1)
+	b.Logf("%d blocks appended in %d s (%d txs a block on average), %d scanned in %d steps (at most %d in one), %d behind when the follower stopped; %d events; load average %s at the start, %s at the end; webhooks (%s): %s",
+		appended, seconds, txs, blocks, steps, widest, target-cp, evs, load0, load1, mix, hooks)
 }
 
 func envInt(b *testing.B, name string, def int) int {

@@ -3,10 +3,15 @@ package scanner
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/internal/answer"
+	"github.com/syncgate/syncgate/internal/answer/bf"
+	"github.com/syncgate/syncgate/internal/answer/bfevents"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
 	"github.com/syncgate/syncgate/internal/events"
 )
@@ -104,7 +109,10 @@ func TestBlockEpochDelegationEvents(t *testing.T) {
 		events.Item{Kind: events.KindStakeAddress, Value: stake})
 	poolHook := e.webhook(1, []string{events.TypeDelegationConfirmed, events.TypeDelegationRolledBack, events.TypeTxConfirmed},
 		events.StatusActive, start, events.Item{Kind: events.KindPool, Value: pool})
-	drepHook := e.webhook(0, []string{events.TypeDelegationConfirmed, events.TypeDelegationRolledBack}, events.StatusActive, start,
+	// Depth 1 for every certificate watcher: certify writes into a block
+	// already committed, which a depth-0 scanner may have decided without
+	// them; the next block is appended after it.
+	drepHook := e.webhook(1, []string{events.TypeDelegationConfirmed, events.TypeDelegationRolledBack}, events.StatusActive, start,
 		events.Item{Kind: events.KindDRep, Value: drep})
 
 	grow := func(n int, certAt map[int]bool) {
@@ -199,7 +207,7 @@ func TestBlockEpochDelegationEvents(t *testing.T) {
 		UNION SELECT tx_id FROM delegation_vote v JOIN stake_address sa ON sa.id = v.addr_id WHERE sa.view = $3`, stake)
 	checkDeleg(poolHook, 1, `SELECT tx_id FROM delegation d JOIN pool_hash ph ON ph.id = d.pool_hash_id WHERE ph.view = $3`, pool)
 	if drepID != 0 {
-		checkDeleg(drepHook, 0, `SELECT tx_id FROM delegation_vote WHERE drep_hash_id = $3`, drepID)
+		checkDeleg(drepHook, 1, `SELECT tx_id FROM delegation_vote WHERE drep_hash_id = $3`, drepID)
 	}
 	var d events.DelegationConfirmed
 	for _, evs := range live(stakeHook, events.TypeDelegationConfirmed) {
@@ -220,4 +228,218 @@ func TestBlockEpochDelegationEvents(t *testing.T) {
 	}
 	e.checkUndos(all)
 	e.checkSequences()
+}
+
+// A block.added webhook watching pools is told of exactly the blocks those
+// pools made (db-sync's block.slot_leader_id → slot_leader.pool_hash_id →
+// pool_hash), in syncgate's format and in Blockfrost's, and of no other
+// block; a rollback revokes the announcements of the blocks it removes,
+// once each (block.rolled_back), and the blocks made in their place are
+// announced when their pool is watched. A webhook watching a pool that
+// makes no block hears nothing.
+func TestBlockAddedPoolItems(t *testing.T) {
+	e := newEnv(t, chaingen.ModeCore)
+	e.scanner(t.Context(), func(s *Scanner) { s.o.Blockfrost = bfevents.New(bf.New(answer.New(answer.Options{}))) })
+	start := e.tip()
+	e.waitScanned(start)
+	e.appendBlocks(24)
+	tip1 := e.tip()
+	e.waitScanned(tip1)
+
+	// The pools of the blocks made so far, from db-sync's own rows; the
+	// rollback below removes the newest six.
+	const removed = 6
+	before := e.blockPools(start)
+	// B (the Blockfrost-format webhook's, at depth 1): a pool that made a
+	// removed block the webhook will have announced (below the tip); A:
+	// another pool, one that made a removed block if any did.
+	var poolA, poolB string
+	for _, b := range before {
+		if poolB == "" && b.Pool != "" && b.Height > tip1-removed && b.Height < tip1 {
+			poolB = b.Pool
+		}
+	}
+	for _, b := range before {
+		if b.Pool != "" && b.Pool != poolB && (poolA == "" || b.Height > tip1-removed) {
+			poolA = b.Pool
+		}
+	}
+	if poolA == "" || poolB == "" {
+		t.Fatalf("the new blocks were made by fewer than two pools: %+v", before)
+	}
+	var idle string
+	if err := e.raw.Get(&idle, `SELECT ph.view FROM pool_hash ph WHERE NOT EXISTS (SELECT 1 FROM slot_leader sl
+		JOIN block b ON b.slot_leader_id = sl.id WHERE sl.pool_hash_id = ph.id) ORDER BY ph.id LIMIT 1`); err != nil {
+		t.Fatalf("a pool that never made a block: %v", err)
+	}
+
+	// The webhooks catch up from start to tip1, then the chain rolls back
+	// and grows again, scanned block by block.
+	types := []string{events.TypeBlockAdded, events.TypeBlockRolledBack}
+	hookA := e.webhook(0, types, events.StatusActive, start, events.Item{Kind: events.KindPool, Value: poolA})
+	hookB := e.webhook(1, types, events.StatusActive, start,
+		events.Item{Kind: events.KindPool, Value: poolB}, events.Item{Kind: events.KindPool, Value: idle})
+	e.admin.MustExec(`UPDATE syncgate.webhooks SET format = 'blockfrost' WHERE id = $1`, hookB)
+	hookIdle := e.webhook(0, types, events.StatusActive, start, events.Item{Kind: events.KindPool, Value: idle})
+	e.waitScanned(tip1)
+	if _, err := e.f.Rollback(t.Context(), removed); err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		e.appendBlocks(1)
+		time.Sleep(30 * time.Millisecond) // scanned one at a time, mostly
+	}
+	tip2 := e.tip()
+	e.waitScanned(tip2)
+	after := e.blockPools(start)
+
+	made := map[string]blockPool{} // every block made since start, by hash
+	for _, b := range slices.Concat(before, after) {
+		made[b.Hash] = b
+	}
+	held := map[string]bool{}
+	for _, b := range after {
+		held[b.Hash] = true
+	}
+	check := func(hook uuid.UUID, depth int64, watched ...string) {
+		t.Helper()
+		w := map[string]bool{}
+		for _, p := range watched {
+			w[p] = true
+		}
+		evs := e.events(hook)
+		announced := map[string][]eventRow{}
+		undos := map[uuid.UUID]int{}
+		for _, ev := range evs {
+			typ, pool, payloadHash, revokes := e.blockEvent(ev)
+			switch typ {
+			case events.TypeBlockAdded:
+				b, ok := made[ev.BlockHash]
+				if !ok || !w[b.Pool] || pool != b.Pool || payloadHash != ev.BlockHash || b.Height != ev.BlockNo {
+					t.Errorf("%s announced block %d (%s, made by %q, body says pool %q, hash %s), watching %v",
+						hook, ev.BlockNo, ev.BlockHash, b.Pool, pool, payloadHash, watched)
+				}
+				announced[ev.BlockHash] = append(announced[ev.BlockHash], ev)
+			case events.TypeBlockRolledBack:
+				undos[revokes]++
+			default:
+				t.Errorf("%s got %s", hook, typ)
+			}
+		}
+		for hash, evs := range announced {
+			live := 0
+			for _, ev := range evs {
+				if ev.RevokedBy == nil {
+					live++
+				} else if undos[ev.ID] != 1 {
+					t.Errorf("%s: block %d's announcement %s revoked by %d undos", hook, ev.BlockNo, ev.ID, undos[ev.ID])
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[held[hash]]; live != want {
+				t.Errorf("%s: block %d (%s, held: %v) has %d live announcements", hook, made[hash].Height, hash, held[hash], live)
+			}
+		}
+		// Every block of a watched pool within the webhook's depth is
+		// announced: those still on the chain live, the rolled-back ones
+		// revoked.
+		for _, b := range slices.Concat(before, after) {
+			tip := tip2
+			if !held[b.Hash] {
+				tip = tip1
+			}
+			if w[b.Pool] && b.Height <= tip-depth && len(announced[b.Hash]) == 0 {
+				t.Errorf("%s: block %d (%s) of watched pool %s not announced", hook, b.Height, b.Hash, b.Pool)
+			}
+		}
+		revoked := 0
+		for _, n := range undos {
+			revoked += n
+		}
+		t.Logf("%s watching %d pools: %d blocks announced, %d revoked", hook, len(watched), len(announced), revoked)
+	}
+	check(hookA, 0, poolA)
+	check(hookB, 1, poolB, idle)
+	check(hookIdle, 0, idle)
+	if n := len(e.events(hookIdle)); n != 0 {
+		t.Errorf("the idle pool's webhook got %d events", n)
+	}
+	// The test can fail: each pool's webhook had the other's blocks to
+	// leave out, and the rollback removed announced blocks of both.
+	mine := map[string]int{}
+	for _, b := range made {
+		if !held[b.Hash] {
+			mine[b.Pool+" removed"]++
+		}
+		mine[b.Pool]++
+	}
+	if mine[poolA] == 0 || mine[poolB] == 0 || mine[poolA+" removed"] == 0 || mine[poolB+" removed"] == 0 {
+		t.Errorf("blocks made and removed by pool: %v (A %s, B %s): nothing to leave out or revoke", mine, poolA, poolB)
+	}
+	e.checkSequences()
+}
+
+// blockPool is a block and the pool that made it ("" for a genesis
+// delegate), as db-sync records them.
+type blockPool struct {
+	Height int64  `db:"block_no"`
+	Hash   string `db:"hash"`
+	Pool   string `db:"pool"`
+}
+
+// blockPools is every block above height from, with its pool.
+func (e *env) blockPools(from int64) []blockPool {
+	e.t.Helper()
+	var out []blockPool
+	if err := e.raw.Select(&out, `SELECT b.block_no, encode(b.hash, 'hex') AS hash, COALESCE(ph.view, '') AS pool
+		FROM block b JOIN slot_leader sl ON sl.id = b.slot_leader_id LEFT JOIN pool_hash ph ON ph.id = sl.pool_hash_id
+		WHERE b.block_no > $1 ORDER BY b.block_no`, from); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// blockEvent reads a block event's body in either format: its type, the
+// pool and block hash it names (an announcement), or the event it revokes
+// (an undo).
+func (e *env) blockEvent(ev eventRow) (typ, pool, hash string, revokes uuid.UUID) {
+	e.t.Helper()
+	var env struct {
+		Type    string          `json:"type"`
+		Data    json.RawMessage `json:"data"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := json.Unmarshal([]byte(ev.Body), &env); err != nil {
+		e.t.Fatal(err)
+	}
+	switch {
+	case env.Type == events.BlockfrostBlock: // Blockfrost's block_content
+		var p struct {
+			Hash       string `json:"hash"`
+			SlotLeader string `json:"slot_leader"`
+		}
+		if err := json.Unmarshal(env.Payload, &p); err != nil {
+			e.t.Fatal(err)
+		}
+		return events.TypeBlockAdded, p.SlotLeader, p.Hash, uuid.Nil
+	case env.Type == events.TypeBlockAdded:
+		var d events.BlockAdded
+		if err := json.Unmarshal(env.Data, &d); err != nil {
+			e.t.Fatal(err)
+		}
+		if d.Pool != nil {
+			pool = *d.Pool
+		}
+		return env.Type, pool, ev.BlockHash, uuid.Nil
+	case env.Type == events.TypeBlockRolledBack:
+		raw := env.Data
+		if raw == nil {
+			raw = env.Payload
+		}
+		var r events.Revocation
+		if err := json.Unmarshal(raw, &r); err != nil {
+			e.t.Fatal(err)
+		}
+		return env.Type, "", "", r.Revokes
+	}
+	return env.Type, "", "", uuid.Nil
 }

@@ -30,32 +30,28 @@ type transaction struct {
 	Outputs json.RawMessage `json:"outputs"`
 }
 
-// Transactions is a transaction event's payload.
-func (r *Renderer) Transactions(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error) {
-	out := make([]transaction, 0, len(hashes))
-	for _, h := range hashes {
-		hash, err := txHash(h)
-		if err != nil {
-			return nil, err
-		}
-		tx, err := r.a.Tx(ctx, db, hash)
-		if err != nil {
-			return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
-		}
-		raw, err := r.a.TxUTxOs(ctx, db, hash)
-		if err != nil {
-			return nil, fmt.Errorf("bfevents: utxos %x: %w", h, err)
-		}
-		var u struct {
-			Inputs  json.RawMessage `json:"inputs"`
-			Outputs json.RawMessage `json:"outputs"`
-		}
-		if err := json.Unmarshal(raw, &u); err != nil {
-			return nil, err
-		}
-		out = append(out, transaction{Tx: tx, Inputs: u.Inputs, Outputs: u.Outputs})
+// Transaction is one item of a transaction event's payload.
+func (r *Renderer) Transaction(ctx context.Context, db *dbsync.DB, h []byte) ([]byte, error) {
+	hash, err := txHash(h)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(out)
+	tx, err := r.a.Tx(ctx, db, hash)
+	if err != nil {
+		return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
+	}
+	raw, err := r.a.TxUTxOs(ctx, db, hash)
+	if err != nil {
+		return nil, fmt.Errorf("bfevents: utxos %x: %w", h, err)
+	}
+	var u struct {
+		Inputs  json.RawMessage `json:"inputs"`
+		Outputs json.RawMessage `json:"outputs"`
+	}
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return nil, err
+	}
+	return json.Marshal(transaction{Tx: tx, Inputs: u.Inputs, Outputs: u.Outputs})
 }
 
 // delegation is one item of a delegation event's payload.
@@ -64,38 +60,35 @@ type delegation struct {
 	Delegations []json.RawMessage `json:"delegations"`
 }
 
-// Delegations is a delegation event's payload: each pool delegation of
-// /txs/{hash}/delegations with a "pool" field, the pool's /pools/{id}.
-func (r *Renderer) Delegations(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error) {
-	out := make([]delegation, 0, len(hashes))
-	for _, h := range hashes {
-		hash, err := txHash(h)
-		if err != nil {
-			return nil, err
-		}
-		tx, err := r.a.Tx(ctx, db, hash)
-		if err != nil {
-			return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
-		}
-		raw, err := r.a.TxDelegations(ctx, db, hash)
-		if err != nil {
-			return nil, fmt.Errorf("bfevents: delegations %x: %w", h, err)
-		}
-		var ds []map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &ds); err != nil {
-			return nil, err
-		}
-		d := delegation{Tx: tx, Delegations: []json.RawMessage{}}
-		for _, one := range ds {
-			withPool, err := r.withPool(ctx, db, one)
-			if err != nil {
-				return nil, err
-			}
-			d.Delegations = append(d.Delegations, withPool)
-		}
-		out = append(out, d)
+// Delegation is one item of a delegation event's payload: each pool
+// delegation of /txs/{hash}/delegations with a "pool" field, the pool's
+// /pools/{id}.
+func (r *Renderer) Delegation(ctx context.Context, db *dbsync.DB, h []byte) ([]byte, error) {
+	hash, err := txHash(h)
+	if err != nil {
+		return nil, err
 	}
-	return json.Marshal(out)
+	tx, err := r.a.Tx(ctx, db, hash)
+	if err != nil {
+		return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
+	}
+	raw, err := r.a.TxDelegations(ctx, db, hash)
+	if err != nil {
+		return nil, fmt.Errorf("bfevents: delegations %x: %w", h, err)
+	}
+	var ds []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &ds); err != nil {
+		return nil, err
+	}
+	d := delegation{Tx: tx, Delegations: []json.RawMessage{}}
+	for _, one := range ds {
+		withPool, err := r.withPool(ctx, db, one)
+		if err != nil {
+			return nil, err
+		}
+		d.Delegations = append(d.Delegations, withPool)
+	}
+	return json.Marshal(d)
 }
 
 // withPool is one /txs/{hash}/delegations item with its pool appended,

@@ -17,13 +17,14 @@ import (
 // its payload. internal/answer/bfevents implements it over the Blockfrost
 // dialect's answers.
 type Blockfrost interface {
-	// Transactions is a transaction event's payload: per transaction its
-	// tx (/txs/{hash}), inputs and outputs (/txs/{hash}/utxos).
-	Transactions(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error)
-	// Delegations is a delegation event's payload: per transaction its tx
-	// and its pool delegations (/txs/{hash}/delegations), each with its
-	// pool (/pools/{pool_id}).
-	Delegations(ctx context.Context, db *dbsync.DB, hashes [][]byte) ([]byte, error)
+	// Transaction is one item of a transaction event's payload (a JSON
+	// array of them): the transaction's tx (/txs/{hash}), inputs and
+	// outputs (/txs/{hash}/utxos).
+	Transaction(ctx context.Context, db *dbsync.DB, hash []byte) ([]byte, error)
+	// Delegation is one item of a delegation event's payload: the
+	// transaction's tx and its pool delegations (/txs/{hash}/delegations),
+	// each with its pool (/pools/{pool_id}).
+	Delegation(ctx context.Context, db *dbsync.DB, hash []byte) ([]byte, error)
 	// Block is a block event's payload (/blocks/{hash}).
 	Block(ctx context.Context, db *dbsync.DB, hash []byte) ([]byte, error)
 	// Epoch is an epoch event's payload: the previous epoch (/epochs/{n})
@@ -78,6 +79,25 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		}
 		out = append(out, e)
 	}
+	// A transaction many webhooks watch is rendered once a step.
+	memo := map[string][]byte{}
+	item := func(typ string, hash []byte) ([]byte, error) {
+		k := fmt.Sprintf("%s %x", typ, hash)
+		if b, ok := memo[k]; ok {
+			return b, nil
+		}
+		var b []byte
+		var err error
+		if typ == events.BlockfrostTransaction {
+			b, err = s.o.Blockfrost.Transaction(ctx, s.o.DB, hash)
+		} else {
+			b, err = s.o.Blockfrost.Delegation(ctx, s.o.DB, hash)
+		}
+		if err == nil {
+			memo[k] = b
+		}
+		return b, err
+	}
 	for _, k := range order {
 		g := groups[k]
 		e := &out[g.at]
@@ -85,21 +105,23 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		if len(g.hashes) == 1 {
 			e.TxHash = g.hashes[0]
 		}
-		var p []byte
-		var err error
+		typ := events.BlockfrostDelegation
 		if e.Type == events.TypeTxConfirmed {
-			p, err = s.o.Blockfrost.Transactions(ctx, s.o.DB, g.hashes)
-			e.Blockfrost = &events.BlockfrostPayload{Type: events.BlockfrostTransaction}
-		} else {
-			p, err = s.o.Blockfrost.Delegations(ctx, s.o.DB, g.hashes)
-			e.Blockfrost = &events.BlockfrostPayload{Type: events.BlockfrostDelegation}
+			typ = events.BlockfrostTransaction
 		}
-		if err != nil {
-			return nil, wrap("blockfrost payload", err)
+		p := []byte{'['}
+		for i, h := range g.hashes {
+			b, err := item(typ, h)
+			if err != nil {
+				return nil, wrap("blockfrost payload", err)
+			}
+			if i > 0 {
+				p = append(p, ',')
+			}
+			p = append(p, b...)
 		}
-		e.Blockfrost.Payload = p
+		e.Blockfrost = &events.BlockfrostPayload{Type: typ, Payload: append(p, ']')}
 	}
-	memo := map[string][]byte{}
 	for i := range out {
 		e := &out[i]
 		if !bf[e.WebhookID] || e.Blockfrost != nil {

@@ -101,7 +101,8 @@ func (s *Store[K]) Start(ctx context.Context, key K, seq Sequence, rank int64) (
 		if err != nil || rank-a.Rank < 2*s.stride || tries == 3 {
 			return a, err
 		}
-		if err := s.harvest(ctx, key, seq, a, rank-a.Rank+1); err != nil {
+		more, err := s.harvest(ctx, key, seq, a, rank-a.Rank+1)
+		if err != nil || !more { // !more: rank lies past the end
 			return a, err
 		}
 	}
@@ -125,7 +126,7 @@ func (s *Store[K]) Total(ctx context.Context, key K, seq Sequence) (int64, error
 		if n <= limit {
 			return a.Rank + n, nil
 		}
-		if err := s.harvest(ctx, key, seq, a, math.MaxInt64); err != nil {
+		if _, err := s.harvest(ctx, key, seq, a, math.MaxInt64); err != nil {
 			return 0, err
 		}
 	}
@@ -211,25 +212,26 @@ func (s *Store[K]) below(ctx context.Context, key K, seq Sequence, rank int64) (
 }
 
 // harvest walks from a, remembering anchors, unless another request is
-// harvesting key: it then waits for that one to end (and the caller looks
-// again).
-func (s *Store[K]) harvest(ctx context.Context, key K, seq Sequence, a Anchor, walk int64) error {
+// harvesting key: it then waits for that one to end. more reports whether
+// looking again may find a nearer anchor (false: the walk found none past
+// a, the sequence ends before).
+func (s *Store[K]) harvest(ctx context.Context, key K, seq Sequence, a Anchor, walk int64) (more bool, err error) {
 	done, wait := s.turn(key)
 	if wait != nil {
 		select {
 		case <-wait:
-			return nil
+			return true, nil
 		case <-ctx.Done():
-			return context.Cause(ctx)
+			return false, context.Cause(ctx)
 		}
 	}
 	defer done()
 	found, err := seq.Harvest(ctx, a, walk, s.stride)
 	if err != nil {
-		return err
+		return false, err
 	}
 	s.add(key, found)
-	return nil
+	return slices.ContainsFunc(found, func(x Anchor) bool { return x.Rank > a.Rank }), nil
 }
 
 // turn lets one request at a time harvest key: it returns done (call it

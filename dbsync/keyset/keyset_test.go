@@ -178,3 +178,26 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("%d anchors over %d keys", s.Len(), len(s.by))
 	}
 }
+
+// TestPastTheEnd: a page past the end walks there once; asked again, it
+// walks only what lies after the last anchor (under a stride), once, and
+// reads nothing.
+func TestPastTheEnd(t *testing.T) {
+	q := &ids{}
+	for id := int64(1); id <= 1000; id++ {
+		q.list = append(q.list, id)
+	}
+	s := NewStore[int](10, 1000)
+	for range 3 {
+		c, err := s.Cut(context.Background(), 1, q, 5000, 10, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.page(c); len(got) != 0 {
+			t.Fatalf("cut %+v read %v", c, got)
+		}
+	}
+	if h, w := q.harvests.Load(), q.walked.Load(); h > 4 || w > 1000+3*10 {
+		t.Errorf("%d harvests walked %d items for three pages past the end of 1,000", h, w)
+	}
+}

@@ -45,8 +45,8 @@ type Page struct {
 	Desc          bool
 }
 
-func ordered(db *dbsync.DB, p Page, ascending, descending *dbsync.Statement) dbsync.Query {
-	if p.Desc {
+func ordered(db *dbsync.DB, desc bool, ascending, descending *dbsync.Statement) dbsync.Query {
+	if desc {
 		return db.SQL(descending)
 	}
 	return db.SQL(ascending)
@@ -98,19 +98,26 @@ type Quantity struct {
 	Quantity string `db:"quantity" json:"quantity"`
 }
 
-// List returns a page of every asset, in the order db-sync first saw them.
+// List returns a page of every asset, in the order db-sync first saw them
+// (a deep page from a keyset anchor: anchors.go).
 func List(ctx context.Context, db *dbsync.DB, p Page) ([]Quantity, error) {
-	items := []Quantity{}
-	err := db.Reader().Select(ctx, &items, ordered(db, p, sqlListAsc, sqlListDesc), p.Limit, p.Offset)
+	var items []Quantity
+	err := db.Reader().ReadTx(ctx, func(tx *dbsync.Snapshot) error {
+		var err error
+		items, err = listPage(ctx, db, tx, p)
+		return err
+	})
 	return items, wrap("List", err)
 }
 
 // Policy returns a page of the policy's assets in the order db-sync first
-// saw them, or dbsync.ErrNotFound for a policy with none.
+// saw them (a deep page from a keyset anchor: anchors.go), or
+// dbsync.ErrNotFound for a policy with none.
 func Policy(ctx context.Context, db *dbsync.DB, policy []byte, p Page) ([]Quantity, error) {
-	items := []Quantity{}
+	var items []Quantity
 	err := db.Reader().ReadTx(ctx, func(tx *dbsync.Snapshot) error {
-		if err := tx.SelectContext(ctx, &items, ordered(db, p, sqlPolicyAsc, sqlPolicyDesc), policy, p.Limit, p.Offset); err != nil {
+		var err error
+		if items, err = policyPage(ctx, db, tx, policy, p); err != nil {
 			return err
 		}
 		if len(items) > 0 {
@@ -138,7 +145,7 @@ type Action struct {
 // (empty for an asset never minted: the caller tells it apart).
 func History(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Page) ([]Action, error) {
 	items := []Action{}
-	err := db.Reader().Select(ctx, &items, ordered(db, p, sqlHistoryAsc, sqlHistoryDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset)
+	err := db.Reader().Select(ctx, &items, ordered(db, p.Desc, sqlHistoryAsc, sqlHistoryDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset)
 	return items, wrap("History", err)
 }
 
@@ -159,7 +166,7 @@ func Txs(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Page, within 
 		lo, hi = within[0], within[1]
 	}
 	items := []Tx{}
-	err := db.Reader().Select(ctx, &items, ordered(db, p, sqlTxsAsc, sqlTxsDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset, lo, hi)
+	err := db.Reader().Select(ctx, &items, ordered(db, p.Desc, sqlTxsAsc, sqlTxsDesc), id.Policy[:], nonNil(id.Name), p.Limit, p.Offset, lo, hi)
 	return items, wrap("Txs", err)
 }
 

@@ -8,18 +8,29 @@ package metadata
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/dbsync/engine"
+	"github.com/syncgate/syncgate/dbsync/keyset"
+	"github.com/syncgate/syncgate/sql"
 )
 
 var (
 	sqlPageAsc  = engine.Template("dbsync/metadata_label_page.sql", engine.AlwaysGeneric, map[string]any{"Order": "ASC"})
 	sqlPageDesc = engine.Template("dbsync/metadata_label_page.sql", engine.AlwaysGeneric, map[string]any{"Order": "DESC"})
+	sqlAnchors  = engine.Template("dbsync/metadata_label_anchors.sql", engine.AlwaysGeneric, nil)
+	sqlCount    = engine.Template("dbsync/metadata_label_count.sql", engine.AlwaysGeneric, nil)
+	sqlTxIs     = engine.Prepared(sqlfiles.Load("dbsync/tx_is.sql"))
 	sqlKnown    = engine.Fixed("dbsync/metadata_label_known.sql")
 	sqlCounts   = engine.Fixed("dbsync/metadata_label_counts.sql")
 	sqlBounds   = engine.Fixed("dbsync/metadata_tx_bounds.sql")
 )
+
+// labelAnchors: about one anchor every 256 entries, 100,000 (about 80
+// bytes each) for every label of every network, the least recently used
+// label forgotten first.
+var labelAnchors = keyset.NewFamily[string](256, 100_000)
 
 // Page selects Limit items after Offset, oldest first unless Desc (then
 // counted from the newest).
@@ -37,15 +48,14 @@ type Entry struct {
 
 // Label returns a page of the transactions carrying label (decimal) in
 // chain order, or dbsync.ErrNotFound when no transaction carries it; a
-// page past the end of a label in use is empty.
+// page past the end of a label in use is empty. A deep page starts at a
+// keyset anchor (dbsync/keyset: a label's entries in transaction id
+// order, ids only growing) and skips fewer than two strides.
 func Label(ctx context.Context, db *dbsync.DB, label string, p Page) ([]Entry, error) {
-	items := []Entry{}
-	q := db.SQL(sqlPageAsc)
-	if p.Desc {
-		q = db.SQL(sqlPageDesc)
-	}
+	var items []Entry
 	err := db.Reader().ReadTx(ctx, func(tx *dbsync.Snapshot) error {
-		if err := tx.SelectContext(ctx, &items, q, label, p.Limit, p.Offset); err != nil || len(items) > 0 {
+		var err error
+		if items, err = labelPage(ctx, db, tx, label, p); err != nil || len(items) > 0 {
 			return err
 		}
 		var known bool
@@ -62,6 +72,43 @@ func Label(ctx context.Context, db *dbsync.DB, label string, p Page) ([]Entry, e
 	}
 	return items, err
 }
+
+// labelPage reads a page of label's entries in tx's snapshot.
+func labelPage(ctx context.Context, db *dbsync.DB, tx *dbsync.Snapshot, label string, p Page) ([]Entry, error) {
+	store := labelAnchors.For(db)
+	seq := keyset.Statements{Tx: tx, IsQ: sqlTxIs, HarvestQ: db.SQL(sqlAnchors), CountQ: db.SQL(sqlCount), Args: []any{label}}
+	c, err := store.Cut(ctx, label, seq, int64(p.Offset), int64(p.Limit), p.Desc)
+	if err != nil {
+		return nil, err
+	}
+	q := db.SQL(sqlPageAsc)
+	if c.Desc {
+		q = db.SQL(sqlPageDesc)
+	}
+	var rows []struct {
+		Entry
+		ID   int64  `db:"id"`
+		Hash []byte `db:"hash"`
+	}
+	if err := tx.SelectContext(ctx, &rows, q, label, c.FromID, c.Limit, c.Skip); err != nil {
+		return nil, err
+	}
+	if n := len(rows); n > 0 {
+		store.Served(label, c, n, func(i int) int64 { return rows[i].ID }, rows[n-1].Hash)
+	}
+	if c.Reverse {
+		slices.Reverse(rows)
+	}
+	items := make([]Entry, len(rows))
+	for i, r := range rows {
+		items[i] = r.Entry
+	}
+	return items, nil
+}
+
+// SetAnchorStride replaces db's label anchor stride and forgets its
+// anchors (tests: a small stride makes short labels use anchors).
+func SetAnchorStride(db *dbsync.DB, stride int64) { labelAnchors.SetStride(db, stride) }
 
 // Bounds are the transaction ids the labels' counts are taken up to: the
 // newest (Tip) and the newest Depth blocks below the tip (Final).

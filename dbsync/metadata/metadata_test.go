@@ -3,6 +3,7 @@ package metadata_test
 import (
 	"context"
 	"maps"
+	"math"
 	"strings"
 	"testing"
 
@@ -35,13 +36,17 @@ func TestExplainIndexBacked(t *testing.T) {
 			args   []any
 			tables map[string]bool
 		}{
-			{"metadata_label_page.sql", map[string]any{"Order": "ASC"}, []any{"721", 100, 0}, testdb.BigTables},
-			{"metadata_label_page.sql", map[string]any{"Order": "DESC"}, []any{"721", 5, 10}, testdb.BigTables},
+			{"metadata_label_page.sql", map[string]any{"Order": "ASC"}, []any{"721", 0, 100, 0}, testdb.BigTables},
+			{"metadata_label_page.sql", map[string]any{"Order": "ASC"}, []any{"721", tip / 2, 100, 7}, testdb.BigTables},
+			{"metadata_label_page.sql", map[string]any{"Order": "DESC"}, []any{"721", 0, 5, 10}, testdb.BigTables},
+			{"metadata_label_anchors.sql", nil, []any{"721", 0, 0, int64(math.MaxInt64), 256}, testdb.BigTables},
+			{"metadata_label_anchors.sql", nil, []any{"721", tip / 2, 300, 600, 256}, testdb.BigTables},
+			{"metadata_label_count.sql", nil, []any{"721", tip / 2, 513}, testdb.BigTables},
 			{"metadata_label_known.sql", nil, []any{"721"}, testdb.BigTables},
 			{"metadata_label_counts.sql", nil, []any{tip - 50, tip}, testdb.BigTables},
 			{"metadata_tx_bounds.sql", nil, []any{2160}, testdb.BigTables},
 		}
-		walks := map[string]string{"metadata_label_page.sql": "sg_tx_metadata_key_tx_id"}
+		walks := map[string]string{"metadata_label_page.sql": "sg_tx_metadata_key_tx_id", "metadata_label_anchors.sql": "sg_tx_metadata_key_tx_id", "metadata_label_count.sql": "sg_tx_metadata_key_tx_id"}
 		for _, tc := range cases {
 			query := engine.MustRender("dbsync/"+tc.file, layout, tc.params).Text
 			custom, generic := testdb.Plans(t, raw, query, tc.args...)

@@ -409,7 +409,7 @@ func (e *env) blockEvent(ev eventRow) (typ, pool, hash string, revokes uuid.UUID
 		Payload json.RawMessage `json:"payload"`
 	}
 	if err := json.Unmarshal([]byte(ev.Body), &env); err != nil {
-		e.t.Fatal(err)
+		e.t.Fatalf("event %+v: %v", ev, err)
 	}
 	switch {
 	case env.Type == events.BlockfrostBlock: // Blockfrost's block_content
@@ -418,7 +418,7 @@ func (e *env) blockEvent(ev eventRow) (typ, pool, hash string, revokes uuid.UUID
 			SlotLeader string `json:"slot_leader"`
 		}
 		if err := json.Unmarshal(env.Payload, &p); err != nil {
-			e.t.Fatal(err)
+			e.t.Fatalf("event %+v: %v", ev, err)
 		}
 		return events.TypeBlockAdded, p.SlotLeader, p.Hash, uuid.Nil
 	case env.Type == events.TypeBlockAdded:
@@ -437,7 +437,7 @@ func (e *env) blockEvent(ev eventRow) (typ, pool, hash string, revokes uuid.UUID
 		}
 		var r events.Revocation
 		if err := json.Unmarshal(raw, &r); err != nil {
-			e.t.Fatal(err)
+			e.t.Fatalf("event %+v: %v", ev, err)
 		}
 		return env.Type, "", "", r.Revokes
 	}

@@ -27,6 +27,7 @@ var bigBodyRoutes = map[string]bool{
 	"/v1/webhooks":                  true,
 	"/v1/webhooks/:id/items":        true,
 	"/v1/webhooks/:id/items/delete": true,
+	"/v1/admin/users/:id/webhooks":  true,
 }
 
 // longPollRoutes may wait for news before answering (events.MaxWait).

@@ -203,6 +203,7 @@ func (s *Server) routes() {
 	adm.POST("/users/:id/reactivate", s.adm.RequireAdmin(admin.PermManageUsers), httpx.H(s.adm.ReactivateUser))
 
 	userHooks := adm.Group("/users/:id/webhooks", s.adm.RequireAdmin(admin.PermManageUsers), s.hooks.Available)
+	userHooks.POST("", httpx.H(s.hooks.AdminCreate))
 	userHooks.GET("", httpx.H(s.hooks.AdminList))
 	userHooks.GET("/:webhookId", httpx.H(s.hooks.AdminGet))
 	userHooks.POST("/:webhookId/disable", httpx.H(s.hooks.AdminDisable))

@@ -144,7 +144,7 @@ func New(deps Deps) *Server {
 	s.adm = adminapi.New(adminapi.Deps{Config: deps.Config, Admin: deps.Admin, AdminReady: deps.AdminReady,
 		Limiter: deps.Limiter, Guard: s.guard, Quota: deps.Quota, Now: deps.Now})
 	s.hooks = webhookapi.New(webhookapi.Deps{Config: deps.Config, Events: deps.Events, Admin: deps.Admin,
-		AdminReady: deps.AdminReady, Caller: callerOf, ChainDB: s.chainDB, AdminOf: adminapi.AdminOf, Now: deps.Now})
+		AdminReady: deps.AdminReady, Caller: callerOf, ChainDB: s.chainDB, Networks: deps.Networks, AdminOf: adminapi.AdminOf, Now: deps.Now})
 	var subLog txstatus.Log
 	if deps.Admin != nil {
 		subLog = deps.Admin

@@ -34,6 +34,12 @@ func ErrWebhookFormat(formats []string) *APIError {
 	return NewAPIError(http.StatusBadRequest, "Invalid format: must be one of: "+strings.Join(formats, ", "))
 }
 
+// ErrWebhookNetwork: the admin creation's network is missing or not one
+// this server serves (served, in network_id order).
+func ErrWebhookNetwork(served []string) *APIError {
+	return NewAPIError(http.StatusBadRequest, "Invalid network: required, one of the networks this server serves: "+strings.Join(served, ", "))
+}
+
 // ErrWebhookEventTypes names the event types a webhook may ask for.
 func ErrWebhookEventTypes(types []string) *APIError {
 	return NewAPIError(http.StatusBadRequest, "Invalid event_types: must be a non-empty array of: "+strings.Join(types, ", "))
@@ -61,8 +67,8 @@ func ErrItemsField(max int, required bool) *APIError {
 // Watch item problems (ErrWatchItem's problem).
 const (
 	ItemNotObject     = "must be an object with string fields kind and value"
-	ItemAddress       = "not a payment address (bech32 or Byron base58) of this key's network"
-	ItemStakeAddress  = "not a stake address (bech32) of this key's network"
+	ItemAddress       = "not a payment address (bech32 or Byron base58) of the webhook's network"
+	ItemStakeAddress  = "not a stake address (bech32) of the webhook's network"
 	ItemCredential    = "not a payment credential (56 hex characters, addr_vkh1… or script1…)"
 	ItemPolicy        = "not a policy id (56 hex characters)"
 	ItemAsset         = "not an asset unit (policy id followed by the asset name: 56 to 120 hex characters, or policy.name)"

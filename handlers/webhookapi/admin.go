@@ -1,12 +1,15 @@
 package webhookapi
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/httpx"
+	"github.com/syncgate/syncgate/internal/cardano"
 	"github.com/syncgate/syncgate/internal/events"
 )
 
@@ -37,6 +40,50 @@ func (a *API) adminHook(c *gin.Context) (hook, error) {
 	}
 	id, err := webhookID(c, "webhookId")
 	return hook{owner: o, id: id, audit: audit}, err
+}
+
+// AdminCreate: POST /v1/admin/users/:id/webhooks, the data route's
+// creation for user :id on the body's network (required: a user's
+// webhook belongs to one network, which the data route takes from the
+// key). Audited as webhook.created.
+func (a *API) AdminCreate(c *gin.Context) error {
+	o, audit, err := a.adminScope(c)
+	if err != nil {
+		return err
+	}
+	obj, err := httpx.DecodeJSONObject(c)
+	if err != nil {
+		return err
+	}
+	if err := httpx.OnlyFields(obj, append([]string{"network"}, createFields...)...); err != nil {
+		return err
+	}
+	net, db, err := a.networkField(obj["network"])
+	if err != nil {
+		return err
+	}
+	o.Network = net.Name
+	return a.create(c, obj, newHook{owner: o, mainnet: net.Mainnet, chainDB: func() (*dbsync.DB, error) { return db, nil }, audit: audit})
+}
+
+// networkField reads the admin creation's network: the name of a network
+// this server serves (absent, null or any other value: 400 naming them).
+func (a *API) networkField(raw json.RawMessage) (cardano.Network, *dbsync.DB, error) {
+	var name string
+	if raw != nil && json.Unmarshal(raw, &name) == nil {
+		if n, known := cardano.NetworkByName(name); known {
+			if db, served := a.deps.Networks[n.Name]; served {
+				return n, db, nil
+			}
+		}
+	}
+	var served []string
+	for _, n := range cardano.Networks {
+		if _, ok := a.deps.Networks[n.Name]; ok {
+			served = append(served, n.Name)
+		}
+	}
+	return cardano.Network{}, nil, httpx.ErrWebhookNetwork(served)
 }
 
 // AdminList: GET /v1/admin/users/:id/webhooks (every network).

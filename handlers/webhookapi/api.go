@@ -34,6 +34,9 @@ type Deps struct {
 	Caller func(*gin.Context) (auth.Caller, bool)
 	// ChainDB is the caller's network's db-sync (the tip at creation).
 	ChainDB func(*gin.Context) (*dbsync.DB, error)
+	// Networks are the served networks' db-syncs by name (the admin
+	// creation names its network).
+	Networks map[string]*dbsync.DB
 	// AdminOf is the authenticated admin key (adminapi.RequireAdmin).
 	AdminOf func(*gin.Context) admin.Admin
 	Now     func() time.Time

@@ -59,14 +59,18 @@ type deliveryJSON struct {
 	LastLatencyMS *int      `json:"last_latency_ms"`
 	LastError     *string   `json:"last_error"`
 	LastAttemptAt *string   `json:"last_attempt_at"`
-	DeliveredAt   *string   `json:"delivered_at"`
-	CreatedAt     string    `json:"created_at"`
+	// LastSignatureHeaders: what the last attempt sent to be verified
+	// (null until a request is sent).
+	LastSignatureHeaders events.SentHeaders `json:"last_signature_headers"`
+	DeliveredAt          *string            `json:"delivered_at"`
+	CreatedAt            string             `json:"created_at"`
 }
 
 func deliveryView(d events.Delivery) deliveryJSON {
 	return deliveryJSON{EventID: d.EventID, EventSeq: d.Seq, EventType: d.Type, Status: d.Status, Attempts: d.Attempts,
 		LastCode: d.LastCode, LastLatencyMS: d.LastLatencyMS, LastError: d.LastError,
-		LastAttemptAt: isoTimePtr(d.LastAttemptAt), DeliveredAt: isoTimePtr(d.DeliveredAt), CreatedAt: isoTime(d.CreatedAt)}
+		LastAttemptAt: isoTimePtr(d.LastAttemptAt), LastSignatureHeaders: d.LastHeaders, DeliveredAt: isoTimePtr(d.DeliveredAt),
+		CreatedAt: isoTime(d.CreatedAt)}
 }
 
 // isoTime is how records write times (as the admin API: ISO 8601, UTC,

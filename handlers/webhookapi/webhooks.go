@@ -7,12 +7,16 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/handlers/httpx"
 	"github.com/syncgate/syncgate/internal/events"
 )
 
-// Create: POST /v1/webhooks. The webhook starts at the current db-sync
-// tip (its depth applied), so its first events are about new blocks.
+// createFields are the body fields of a creation (the admin route takes
+// network too).
+var createFields = []string{"url", "description", "depth", "event_types", "format", "items"}
+
+// Create: POST /v1/webhooks, on the key's network.
 func (a *API) Create(c *gin.Context) error {
 	o, net, err := a.owner(c)
 	if err != nil {
@@ -22,10 +26,28 @@ func (a *API) Create(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := httpx.OnlyFields(obj, "url", "description", "depth", "event_types", "format", "items"); err != nil {
+	if err := httpx.OnlyFields(obj, createFields...); err != nil {
 		return err
 	}
-	in := events.NewWebhook{Owner: o, Limit: a.deps.Config.WebhooksPerUser}
+	return a.create(c, obj, newHook{owner: o, mainnet: net.Mainnet, chainDB: func() (*dbsync.DB, error) { return a.deps.ChainDB(c) }})
+}
+
+// newHook is whom a creation is for: the owner (its network set), that
+// network's db-sync and, on the admin route, the audit writer.
+type newHook struct {
+	owner   events.Owner
+	mainnet bool
+	chainDB func() (*dbsync.DB, error)
+	audit   events.Audit
+}
+
+// create reads a creation body (its fields already checked by name) and
+// creates the webhook. It starts at the current db-sync tip (its depth
+// applied), so its first events are about new blocks. The secret is in
+// this answer only.
+func (a *API) create(c *gin.Context, obj map[string]json.RawMessage, to newHook) error {
+	var err error
+	in := events.NewWebhook{Owner: to.owner, Limit: a.deps.Config.WebhooksPerUser, Audit: to.audit}
 	if raw, ok := obj["url"]; ok {
 		if in.URL, err = a.urlField(raw); err != nil {
 			return err
@@ -52,11 +74,11 @@ func (a *API) Create(c *gin.Context) error {
 		}
 	}
 	if raw, ok := obj["items"]; ok && !isNull(raw) {
-		if in.Items, err = itemsField(raw, net.Mainnet, false); err != nil {
+		if in.Items, err = itemsField(raw, to.mainnet, false); err != nil {
 			return err
 		}
 	}
-	db, err := a.deps.ChainDB(c)
+	db, err := to.chainDB()
 	if err != nil {
 		return err
 	}

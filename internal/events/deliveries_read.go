@@ -29,8 +29,10 @@ type Delivery struct {
 	LastLatencyMS *int       `db:"last_latency_ms"`
 	LastError     *string    `db:"last_error"`
 	LastAttemptAt *time.Time `db:"last_attempt_at"`
-	DeliveredAt   *time.Time `db:"delivered_at"`
-	CreatedAt     time.Time  `db:"created_at"`
+	// LastHeaders are the signature headers the last attempt sent.
+	LastHeaders SentHeaders `db:"last_signature_headers"`
+	DeliveredAt *time.Time  `db:"delivered_at"`
+	CreatedAt   time.Time   `db:"created_at"`
 }
 
 // ErrEventNotFound: the webhook has no such event (or it was purged).

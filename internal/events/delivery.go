@@ -87,6 +87,42 @@ type Attempt struct {
 	Latency time.Duration
 	Error   string // "": none
 	At      time.Time
+	// Headers are the signature headers the request carried, in the
+	// order sent (none when no request was made).
+	Headers SentHeaders
+}
+
+// SentHeader is one header of a push as sent.
+type SentHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// SentHeaders are a push's signature headers; stored as a JSON array
+// (webhook_deliveries.last_signature_headers), nil for none.
+type SentHeaders []SentHeader
+
+// Scan reads the jsonb column (NULL: nil).
+func (h *SentHeaders) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*h = nil
+		return nil
+	case []byte:
+		return json.Unmarshal(v, h)
+	case string:
+		return json.Unmarshal([]byte(v), h)
+	}
+	return fmt.Errorf("events: sent headers from %T", src)
+}
+
+// text is the array parameter's element: "" for none.
+func (h SentHeaders) text() (string, error) {
+	if len(h) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(h)
+	return string(b), err
 }
 
 // RecordAttempts writes attempts' outcomes to their deliveries (one
@@ -96,14 +132,18 @@ type Attempt struct {
 func (s *Store) RecordAttempts(ctx context.Context, as []Attempt) (map[uuid.UUID]bool, error) {
 	ids, statuses, errs := make([]string, len(as)), make([]string, len(as)), make([]string, len(as))
 	codes, latencies := make([]int64, len(as)), make([]int64, len(as))
-	ats := make([]time.Time, len(as))
+	ats, headers := make([]time.Time, len(as)), make([]string, len(as))
 	for i, a := range as {
 		ids[i], statuses[i], errs[i] = a.EventID.String(), a.Status, a.Error
 		codes[i], latencies[i], ats[i] = int64(a.Code), a.Latency.Milliseconds(), a.At.UTC()
+		var err error
+		if headers[i], err = a.Headers.text(); err != nil {
+			return nil, err
+		}
 	}
 	var recorded []uuid.UUID
 	if err := s.db.SelectContext(ctx, &recorded, sqlDeliveryRecord, pq.Array(ids), pq.Array(statuses),
-		pq.Array(codes), pq.Array(latencies), pq.Array(errs), pq.Array(ats)); err != nil {
+		pq.Array(codes), pq.Array(latencies), pq.Array(errs), pq.Array(ats), pq.Array(headers)); err != nil {
 		return nil, fmt.Errorf("events: record attempts: %w", err)
 	}
 	out := make(map[uuid.UUID]bool, len(recorded))

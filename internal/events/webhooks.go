@@ -74,6 +74,7 @@ type Audit func(ctx context.Context, tx *sqlx.Tx, action string, webhookID *uuid
 
 // Audit actions of the admin webhook routes.
 const (
+	AuditWebhookCreated  = "webhook.created"
 	AuditWebhookListed   = "webhook.listed"
 	AuditWebhookViewed   = "webhook.viewed"
 	AuditWebhookDisabled = "webhook.disabled"
@@ -125,6 +126,9 @@ type NewWebhook struct {
 	// Limit is the most webhooks one user may hold (0: no limit) unless
 	// the user's plan sets max_webhooks_per_user, which then applies.
 	Limit int
+	// Audit: the admin API's entry, written with the webhook (nil for the
+	// data API).
+	Audit Audit
 }
 
 // CreateWebhook creates a webhook with a fresh signing secret and its
@@ -180,12 +184,20 @@ func (s *Store) CreateWebhook(ctx context.Context, in NewWebhook) (w Webhook, se
 			return err
 		}
 		w = row.webhook()
-		if len(in.Items) == 0 {
+		if len(in.Items) > 0 {
+			n, err := addItems(ctx, tx, w, in.Items, now)
+			if err != nil {
+				return err
+			}
+			w.Items = n
+		}
+		if in.Audit == nil {
 			return nil
 		}
-		n, err := addItems(ctx, tx, w, in.Items, now)
-		w.Items = n
-		return err
+		// What was asked, never the URL (it may carry the receiver's token)
+		// nor the secret.
+		return in.Audit(ctx, tx, AuditWebhookCreated, &w.ID, map[string]any{"user_account_id": in.Owner.UserID,
+			"network": w.Network, "format": w.Format, "event_types": w.EventTypes, "items": w.Items, "pushes": w.URL != nil})
 	})
 	if err != nil {
 		return Webhook{}, "", err

@@ -7,15 +7,17 @@
 -- batches wait for each other instead of deadlocking.
 -- $1 event ids (uuid[]), $2 statuses (text[]: 'succeeded', 'failed' or 'gone'), $3 HTTP
 -- statuses (int[], 0: no answer), $4 latencies in ms (int[]), $5 errors (text[], '': none),
--- $6 attempt times (timestamptz[]). Uses the primary keys of webhook_deliveries and webhooks.
+-- $6 attempt times (timestamptz[]), $7 the signature headers sent (text[] of JSON arrays of
+-- {name, value}; '': none sent). Uses the primary keys of webhook_deliveries and webhooks.
 WITH a AS (
   SELECT *
-  FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[])
-    AS a(event_id, status, code, latency_ms, error, at)
+  FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::timestamptz[], $7::text[])
+    AS a(event_id, status, code, latency_ms, error, at, headers)
 ), d AS (
   UPDATE syncgate.webhook_deliveries d
   SET attempts = d.attempts + 1, status = a.status, last_code = NULLIF(a.code, 0),
       last_latency_ms = a.latency_ms, last_error = NULLIF(a.error, ''), last_attempt_at = a.at,
+      last_signature_headers = NULLIF(a.headers, '')::jsonb,
       delivered_at = CASE WHEN a.status = 'succeeded' THEN a.at ELSE d.delivered_at END
   FROM a
   WHERE d.event_id = a.event_id AND d.status IN ('pending', 'failed')

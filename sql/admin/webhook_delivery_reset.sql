@@ -6,4 +6,4 @@ INSERT INTO syncgate.webhook_deliveries AS d (event_id, webhook_id, created_at)
 VALUES ($1, $2, $3)
 ON CONFLICT (event_id) DO UPDATE SET status = 'pending', delivered_at = NULL
 RETURNING d.event_id, d.status, d.attempts, d.last_code, d.last_latency_ms, d.last_error,
-  d.last_attempt_at, d.delivered_at, d.created_at
+  d.last_attempt_at, d.last_signature_headers, d.delivered_at, d.created_at

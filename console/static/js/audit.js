@@ -9,6 +9,8 @@ const ACTIONS = [
   'user_account.viewed', 'user_account.listed', 'admin_key.created', 'admin_key.revoked', 'admin_key.rolled', 'admin_key.listed', 'security_event.viewed',
   'plan.created', 'plan.updated', 'plan.deleted', 'plan.viewed', 'plan.listed',
   'usage.viewed', 'audit_log.viewed',
+  'webhook.created', 'webhook.listed', 'webhook.viewed', 'webhook.disabled', 'webhook.deleted', 'webhook.deliveries_viewed',
+  'webhook.items_viewed', 'webhook.redelivered', 'webhook.tested', 'webhook.secret_rolled',
 ];
 const filters = { action: '', admin_key_id: '', target_id: '', offset: 0 };
 

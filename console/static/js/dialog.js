@@ -26,7 +26,8 @@ export function field(label, name, attrs = {}, hint) {
 
 // formDialog shows fields; submit(values) may throw ApiError, whose words
 // show in the dialog. It resolves to submit's result, or null if cancelled.
-export function formDialog(title, fields, submitLabel, submit) {
+// opts.wide: a wider dialog for long forms.
+export function formDialog(title, fields, submitLabel, submit, opts = {}) {
   return new Promise((resolve) => {
     const err = alertBox();
     const ok = h('button', { type: 'submit', class: 'btn primary' }, submitLabel);
@@ -48,7 +49,7 @@ export function formDialog(title, fields, submitLabel, submit) {
         ok.disabled = false;
       }
     });
-    const dlg = open(title, form);
+    const dlg = open(title, form, opts);
     dlg.addEventListener('close', () => resolve(result));
   });
 }

@@ -1,9 +1,11 @@
-// Users' webhooks: pick a user, list their webhooks (every network), open
-// one: deliveries with redelivery, a test event, secret roll, disable,
+// Users' webhooks: pick a user, list their webhooks (every network),
+// create one (webhookform.js), open one: deliveries with the headers each
+// last attempt sent and redelivery, a test event, secret roll, disable,
 // delete, and the watch set.
 import { api, get, getAll, query } from './api.js';
 import { h, table, pager, badge, fmtTime, fmtNum, alertBox, busy } from './dom.js';
 import { formDialog, confirmDialog, keyOnce, field } from './dialog.js';
+import { createWebhook } from './webhookform.js';
 
 const PAGE = 20;
 const SEARCH_MAX = 2000;
@@ -83,7 +85,16 @@ export async function userWebhooksView(view, ctx, userId) {
   view.append(
     h('p', { class: 'crumbs' }, h('a', { href: '#/webhooks' }, '‹ Webhooks'), ' · ', h('a', { href: '#/users/' + userId }, u.data.name)),
     h('div', { class: 'head' }, h('h1', {}, 'Webhooks of ', u.data.name),
-      h('span', { class: 'muted' }, 'users create webhooks with their API key (POST /v1/webhooks)')),
+      h('button', {
+        type: 'button', class: 'btn primary', id: 'new-webhook', onclick: async () => {
+          // The network of the user's newest webhook first: most users have one.
+          const w = await createWebhook(userId, hooks.data.at(-1)?.network ?? 'mainnet');
+          if (!w) return;
+          flash = 'Webhook created.';
+          location.hash = hookHref(userId, w.id);
+        },
+      }, 'New webhook')),
+    h('p', { class: 'muted small' }, 'Created here or by the user with their API key (POST /v1/webhooks).'),
     table([
       { label: 'Endpoint', cell: (w) => h('a', { href: hookHref(userId, w.id), 'data-webhook': w.id }, endpoint(w)) },
       { label: 'Network', cell: (w) => w.network, opt: true },
@@ -175,6 +186,15 @@ async function rollSecret(base, after) {
   after('Secret rolled.');
 }
 
+// sentHeaders shows the signature headers the last attempt sent (what
+// the receiver was asked to verify).
+function sentHeaders(d) {
+  const hs = d.last_signature_headers;
+  if (!hs || hs.length === 0) return '—';
+  return h('div', { class: 'sent-headers', 'data-sent-headers': '' }, hs.map((x) =>
+    h('code', {}, `${x.name}: ${x.value}`)));
+}
+
 function deliveryTime(d) {
   return fmtTime(d.last_attempt_at || d.created_at);
 }
@@ -194,6 +214,7 @@ async function deliveriesSection(sec, ctx, w, base, err, after) {
       { label: 'Last code', cell: (d) => d.last_code ?? '—', num: true, opt: true },
       { label: 'Latency', cell: (d) => d.last_latency_ms === null ? '—' : fmtNum(d.last_latency_ms) + ' ms', num: true, opt: true },
       { label: 'Error', cell: (d) => d.last_error ? h('code', { class: 'details', title: d.last_error }, d.last_error) : '—', opt: true },
+      { label: 'Sent headers', cell: sentHeaders, opt: true },
       { label: 'Time', cell: deliveryTime, opt: true },
       {
         label: '', cell: (d) => h('div', { class: 'row-actions', 'data-delivery': d.event_id },

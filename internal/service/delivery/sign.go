@@ -11,6 +11,22 @@ import (
 	"github.com/syncgate/syncgate/internal/events"
 )
 
+// signatureHeaders are the headers that sign a push of p's body at
+// timestamp: Blockfrost-Signature for a Blockfrost-format webhook, the
+// Standard Webhooks trio (webhook-id, webhook-timestamp,
+// webhook-signature) otherwise, in the order they are set.
+func signatureHeaders(p *events.PushTarget, keys [][]byte, timestamp int64, body []byte) events.SentHeaders {
+	if p.Format == events.FormatBlockfrost {
+		return events.SentHeaders{{Name: "Blockfrost-Signature", Value: blockfrostSignature(keys, timestamp, body)}}
+	}
+	id := p.EventID.String()
+	return events.SentHeaders{
+		{Name: "webhook-id", Value: id},
+		{Name: "webhook-timestamp", Value: strconv.FormatInt(timestamp, 10)},
+		{Name: "webhook-signature", Value: signature(keys, id, timestamp, body)},
+	}
+}
+
 // signature is the webhook-signature header (Standard Webhooks): one
 // "v1,<base64 HMAC-SHA256>" per key, space separated, of
 // id "." timestamp "." body.

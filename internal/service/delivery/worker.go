@@ -140,16 +140,13 @@ func (s *Service) send(ctx context.Context, p *events.PushTarget, keys [][]byte,
 		a.Error = "URL not allowed"
 		return a
 	}
-	id := p.EventID.String()
-	ts := now.Unix()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "syncgate-webhooks")
-	if p.Format == events.FormatBlockfrost {
-		req.Header.Set("Blockfrost-Signature", blockfrostSignature(keys, ts, body))
-	} else {
-		req.Header.Set("webhook-id", id)
-		req.Header.Set("webhook-timestamp", strconv.FormatInt(ts, 10))
-		req.Header.Set("webhook-signature", signature(keys, id, ts, body))
+	// The delivery log keeps what the receiver was asked to verify (an
+	// HMAC, not the secret); never logged.
+	a.Headers = signatureHeaders(p, keys, now.Unix(), body)
+	for _, h := range a.Headers {
+		req.Header.Set(h.Name, h.Value)
 	}
 	start := time.Now()
 	resp, err := s.http.Do(req)

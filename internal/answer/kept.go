@@ -23,10 +23,10 @@ import (
 // stays on the chain (history.go).
 
 // subject is what an answer is about: its kind and name in cache keys
-// ("address", "credential", "stake"; the address text, the credential's
-// hex, a stake key's candidates in hex), and what the tracker knows it by
-// (ids): the address, the credential, or a stake key's reward addresses
-// as bech32 views (a bare stake credential names two, the key and the
+// ("address", "credential", "stake", "asset"; the address text, the
+// credential's hex, a stake key's candidates in hex, the asset's unit),
+// and what the tracker knows it by (ids): the address, the credential,
+// the unit, or a stake key's reward addresses as bech32 views (a bare stake credential names two, the key and the
 // script one: the answer reads whichever exists, so it holds while
 // neither moved).
 type subject struct {
@@ -47,6 +47,11 @@ func credentialSubject(cred cardano.PaymentCredential) subject {
 
 func stakeSubject(key cardano.StakeKey) subject {
 	return subject{kind: touched.Stake, name: stakeKeyID(key), ids: key.CandidateAddresses()}
+}
+
+func assetSubject(id cardano.AssetID) subject {
+	u := id.Unit()
+	return subject{kind: touched.Asset, name: u, ids: []string{u}}
 }
 
 // keptWay is a request's tracked view: the tracker of its network, the

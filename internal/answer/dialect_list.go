@@ -124,13 +124,24 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 // would otherwise leave a copy for the longer time.
 const listKeptFor = dialectCacheTTL
 
+// keptListWait bounds how long a list allowed more than one block kept
+// waits for the tracker to read a new tip's block (milliseconds, where
+// the list's read can take hundreds).
+const keptListWait = 250 * time.Millisecond
+
 // keptListPage answers a page from the list kept across tips about the
 // list's subject; otherwise it says how a list read now at block now is
 // kept (nil: it is not) and how long its blocks are stored (0: as under
 // the tip). A kept list's blocks after block 0 are under blockBase of
 // the block it was read at.
 func (s *Service) keptListPage(ctx context.Context, db *dbsync.DB, name string, l DialectList, now touched.Point, p ListPage, blockBase func(hash string) string) (page []byte, keep func(total int, head []byte), blockTTL time.Duration, hit bool) {
-	w, tracked := s.keptWayOf(ctx, db)
+	wait := time.Duration(0)
+	if l.MaxKept > listBlock {
+		// The first request at a new tip mostly comes before the tracker
+		// has read its block; building a long list costs far more.
+		wait = keptListWait
+	}
+	w, tracked := s.keptWayWithin(ctx, db, wait)
 	if !tracked || w.now != now {
 		return nil, nil, 0, false
 	}

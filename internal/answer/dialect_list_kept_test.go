@@ -253,4 +253,16 @@ func TestAssetHoldersKeptAcrossTips(t *testing.T) {
 	expect("after a rollback", nil, true)
 	k.appendBlock("")
 	expect("an empty block after the rollback", nil, false)
+
+	// A new tip the trackers have not read yet: a list allowed several
+	// blocks waits for its tracker rather than being read again.
+	if _, err := k.f.AppendBlock(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitTip(t, k.db, k.tipNow().BlockHash)
+	before := reads[long.ident]
+	check(long)
+	if reads[long.ident] != before {
+		t.Errorf("at a tip the tracker had not read: the long list read %d times, want 0", reads[long.ident]-before)
+	}
 }

@@ -67,6 +67,15 @@ type keptWay struct {
 // tracker does not hold the request's tip (it is starting or catching up,
 // or the tip cannot be had): the caller answers by the tip-keyed way, as without it.
 func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok bool) {
+	return s.keptWayWithin(ctx, db, 0)
+}
+
+// keptWayWithin is keptWayOf that waits up to wait for the tracker to
+// reach the request's tip. Without a wait the tracker catches up in the
+// background: its reads go to the primary (which may be the server that
+// is frozen while a replica answers), so only an answer whose read costs
+// more than a catch-up waits, and a bounded time.
+func (s *Service) keptWayWithin(ctx context.Context, db *dbsync.DB, wait time.Duration) (w keptWay, ok bool) {
 	tr := s.touched.For(db)
 	pinned, tip, err := s.readAt(ctx, db)
 	if tr == nil || err != nil || tip.BlockNo == nil {
@@ -74,11 +83,16 @@ func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok b
 	}
 	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
 	if !tr.Holds(now) {
-		// Caught up in the background: a request never waits for the
-		// tracker, whose reads go to the primary (which may be the server
-		// that is frozen while a replica answers).
-		tr.Observe(now)
-		return w, false
+		if wait <= 0 {
+			tr.Observe(now)
+			return w, false
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, wait)
+		held := tr.Await(waitCtx, now)
+		cancel()
+		if !held {
+			return w, false
+		}
 	}
 	return keptWay{tr: tr, pinned: pinned, tip: tip, now: now}, true
 }

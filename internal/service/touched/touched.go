@@ -148,6 +148,26 @@ func (t *Tracker) Observe(p Point) {
 	}()
 }
 
+// awaitPoll is how often Await looks whether the catch-up got there.
+const awaitPoll = 5 * time.Millisecond
+
+// Await is Observe that waits, until ctx ends, for the tracker to hold p
+// (a new tip: its catch-up reads a block's movements, milliseconds), for
+// an answer whose read costs more than waiting; false when it did not.
+func (t *Tracker) Await(ctx context.Context, p Point) bool {
+	tick := time.NewTicker(awaitPoll)
+	defer tick.Stop()
+	for !t.Holds(p) {
+		t.Observe(p)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
 // CatchUp reads, on the primary, the blocks after the tracker's head up to
 // a window of them, and records who they touched. A head whose hash
 // changed (a rollback) or a tip more than a window ahead starts the

@@ -1,9 +1,11 @@
 package touched
 
 import (
+	"context"
 	"crypto/rand"
 	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
@@ -246,5 +248,32 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Error("the tip after the rollback is not held")
 			}
 		})
+	}
+}
+
+// Await catches the tracker up to a new tip it is asked about, and gives
+// up on one it cannot reach when its context ends.
+func TestTrackerAwait(t *testing.T) {
+	e := newEnv(t, chaingen.ModeCore)
+	tr := New(e.db, 8, nil)
+	if err := tr.CatchUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.f.AppendBlock(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	next := e.tip()
+	if tr.Holds(next) {
+		t.Fatal("holds a block it has not read")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if !tr.Await(ctx, next) || !tr.Holds(next) {
+		t.Fatal("Await did not catch up to the new tip")
+	}
+	short, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if tr.Await(short, Point{Height: next.Height + 1, Hash: "00"}) {
+		t.Fatal("Await held a block that does not exist")
 	}
 }

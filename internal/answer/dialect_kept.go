@@ -11,8 +11,9 @@ import (
 )
 
 // Subject is what another dialect's answer kept across tips is about: an
-// address or a payment credential, known to the tracker by the same
-// names as /v1's kept balances and UTxO lists.
+// address, a payment credential or a stake key, known to the tracker by
+// the same names as /v1's kept balances and UTxO lists, or a native
+// asset.
 type Subject struct{ s subject }
 
 // AddressSubject is an answer about one address.
@@ -26,6 +27,11 @@ func CredentialSubject(cred cardano.PaymentCredential) Subject {
 
 // StakeSubject is an answer about every address of one stake key.
 func StakeSubject(key cardano.StakeKey) Subject { return Subject{stakeSubject(key)} }
+
+// AssetSubject is an answer about the unspent outputs holding one native
+// asset (its holders): it changes only when a block creates or spends
+// such an output.
+func AssetSubject(id cardano.AssetID) Subject { return Subject{assetSubject(id)} }
 
 // DialectKept is another dialect's answer about an address or a payment
 // credential, kept across tips as /v1's balances are (kept.go): read at

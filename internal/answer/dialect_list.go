@@ -18,9 +18,11 @@ import (
 // request, so reading the whole list for each page would cost a list of n
 // items n/100 reads. A list read once is stored under the tip in blocks of
 // listBlock items (block 0 with the list's length), from which any page
-// is cut (at most two blocks a page); a short list about an address or a
-// payment credential is also kept across tips while no block touches it
-// (kept.go), as /v1's short UTxO lists are (utxo_kept.go).
+// is cut (at most two blocks a page); a list about a subject (an address,
+// a payment credential, a stake key, an asset) is also kept across tips
+// while no block touches it (kept.go): block 0 as the kept record, naming
+// the block it was read at, and the other blocks, for a list allowed more
+// than one (MaxKept), where they were stored under that block.
 
 // listBlock is the items of one stored block: Blockfrost's largest page,
 // so a page of the default count is at most two blocks (one, oldest
@@ -41,9 +43,15 @@ type DialectList struct {
 	// Params name the list in cache keys: the dialect's and the route's
 	// names first, then what selects the list (not the page).
 	Params []string
-	// About, when set, is the address or payment credential the list is
-	// about: a list of one block is then kept across tips.
+	// About, when set, is what the list is about: a list of one block
+	// (MaxKept items when more) is then kept across tips.
 	About *Subject
+	// MaxKept is the most items of a list kept across tips (≤ listBlock:
+	// one block, within keptListMaxBytes). A longer list is kept for
+	// listKeptFor, its blocks with it (one copy in Redis in place of one
+	// per tip); a list found longer than MaxKept is cached under the tip
+	// only, as without About.
+	MaxKept int
 	// Each calls fn with the list's items in chain order, each one JSON
 	// value as sent, reading through db in one snapshot; an error from fn
 	// stops it and is returned.
@@ -70,16 +78,20 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 	}
 	name := pinned.Network.Name + ":" + strings.Join(l.Params, ":")
 	var keep func(total int, head []byte)
-	// Any page of a short list comes from the one kept (Lucid asks for
-	// page 2 of every wallet to learn that page 1 was the last).
-	if l.About != nil {
-		b, k, hit := s.keptListPage(ctx, db, name, *l.About, p)
+	var blockTTL time.Duration
+	// Any page of a kept list comes from it (Lucid asks for page 2 of
+	// every wallet to learn that page 1 was the last).
+	if l.About != nil && tip.BlockNo != nil {
+		at := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
+		b, k, ttl, hit := s.keptListPage(ctx, db, name, l, at, p, func(hash string) string {
+			return tipKey(pinned, dbsync.Tip{BlockHash: hash}, l.Params)
+		})
 		if hit {
 			return b, nil
 		}
-		keep = k
+		keep, blockTTL = k, ttl
 	}
-	st := &listStore{cache: s, ctx: ctx, base: tipKey(pinned, tip, l.Params), keep: keep}
+	st := &listStore{cache: s, ctx: ctx, base: tipKey(pinned, tip, l.Params), keep: keep, ttl: blockTTL}
 	// Stored from the list's second ask (any page, any tip) on: a
 	// client walking the pages asks for it again at once.
 	if !s.admit.Again("dialectlist:" + name) {
@@ -91,7 +103,7 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 	// One read stores the list for every request asking for it meanwhile
 	// (blockfrost-js asks for ten pages at once); each then cuts its page.
 	_, err = s.caches.dialectList.Load(ctx, st.key(0), "fill", false, func(ctx context.Context) ([]byte, time.Duration, error) {
-		fill := &listStore{cache: s, ctx: ctx, base: st.base, keep: keep, on: true}
+		fill := &listStore{cache: s, ctx: ctx, base: st.base, keep: keep, ttl: blockTTL, on: true}
 		_, err := readListPage(ctx, pinned, l, ListPage{Count: listBlock}, fill)
 		return nil, 0, err
 	})
@@ -105,38 +117,74 @@ func (s *Service) DialectPage(ctx context.Context, db *dbsync.DB, l DialectList,
 	return readListPage(ctx, pinned, l, p, st)
 }
 
+// listKeptFor: how long a list of more than one block is kept across tips
+// at most, and its blocks with it (a block touching its subject ends it
+// sooner). A list whose kept record was found moved is stored for the
+// tip-keyed lists' time instead: its subject moves often, and each read
+// would otherwise leave a copy for the longer time.
+const listKeptFor = dialectCacheTTL
+
+// keptListWait bounds how long a list allowed more than one block kept
+// waits for the tracker to read a new tip's block (milliseconds, where
+// the list's read can take hundreds).
+const keptListWait = 250 * time.Millisecond
+
 // keptListPage answers a page from the list kept across tips about the
-// subject (a list of one block); otherwise it says how a list read now is
-// kept (nil: it is not).
-func (s *Service) keptListPage(ctx context.Context, db *dbsync.DB, name string, about Subject, p ListPage) (page []byte, keep func(total int, head []byte), hit bool) {
-	w, tracked := s.keptWayOf(ctx, db)
-	if !tracked {
-		return nil, nil, false
+// list's subject; otherwise it says how a list read now at block now is
+// kept (nil: it is not) and how long its blocks are stored (0: as under
+// the tip). A kept list's blocks after block 0 are under blockBase of
+// the block it was read at.
+func (s *Service) keptListPage(ctx context.Context, db *dbsync.DB, name string, l DialectList, now touched.Point, p ListPage, blockBase func(hash string) string) (page []byte, keep func(total int, head []byte), blockTTL time.Duration, hit bool) {
+	wait := time.Duration(0)
+	if l.MaxKept > listBlock {
+		// The first request at a new tip mostly comes before the tracker
+		// has read its block; building a long list costs far more.
+		wait = keptListWait
+	}
+	w, tracked := s.keptWayWithin(ctx, db, wait)
+	if !tracked || w.now != now {
+		return nil, nil, 0, false
 	}
 	if _, long := s.longLists.Get("dialect:" + name); long {
-		return nil, nil, false
+		return nil, nil, 0, false
 	}
-	_, body, hit, again := w.lookup(ctx, s.caches.dialectKept, name, false, func(at touched.Point) bool {
-		return w.untouched(about.s, at)
+	moved := false
+	at, body, hit, again := w.lookup(ctx, s.caches.dialectKept, name, false, func(at touched.Point) bool {
+		still := w.untouched(l.About.s, at)
+		moved = moved || !still
+		return still
 	})
 	if hit {
 		if b, ok := headPage(body, p); ok {
-			return b, nil, true
+			return b, nil, 0, true
 		}
 		if total, items, err := parseHead(body); err == nil && total <= len(items) {
-			return cutPage(total, p, func(int) [][]byte { return items }), nil, true
+			return cutPage(total, p, func(int) [][]byte { return items }), nil, 0, true
 		}
+		kept := &listStore{cache: s, ctx: ctx, base: blockBase(at.Hash)}
+		if b, ok := kept.cut(body, p); ok {
+			return b, nil, 0, true
+		}
+		// A block of it is gone (expired, evicted): read it again.
 	}
 	if !again {
-		return nil, nil, false
+		return nil, nil, 0, false
+	}
+	maxItems, ttl := max(l.MaxKept, listBlock), listKeptFor
+	if moved {
+		ttl = utxoCacheTTL
 	}
 	return nil, func(total int, head []byte) {
-		if total > listBlock || len(head) > keptListMaxBytes {
+		if total > maxItems || len(head) > keptListMaxBytes {
 			s.longLists.Set("dialect:"+name, time.Now(), len(name)+56)
 			return
 		}
-		s.caches.dialectKept.Put(ctx, name, keptRecord(w.now, head), utxoKeptTTL)
-	}, false
+		if total <= listBlock {
+			s.caches.dialectKept.Put(ctx, name, keptRecord(now, head), utxoKeptTTL)
+			return
+		}
+		s.caches.dialectKept.Put(ctx, name, keptRecord(now, head), ttl)
+	}, ttl, false
 }
 
 // listStore is where a list read now is stored (on), under base.
@@ -145,25 +193,32 @@ type listStore struct {
 	ctx   context.Context
 	base  string
 	on    bool
-	keep  func(total int, head []byte)
+	// keep, when set, is told block 0 as the list's last step (a list of
+	// more than one block only when its blocks were stored: on).
+	keep func(total int, head []byte)
+	ttl  time.Duration // of the blocks stored (0: utxoCacheTTL)
 }
 
 func (st *listStore) key(block int) string { return st.base + ":" + strconv.Itoa(block) }
 
 // put stores a block of items (block 0 with the list's length).
 func (st *listStore) put(block int, total int, items [][]byte) {
+	ttl := st.ttl
+	if ttl <= 0 {
+		ttl = utxoCacheTTL
+	}
 	if block == 0 {
 		head := headOf(total, items)
-		if st.keep != nil {
-			st.keep(total, head)
-		}
 		if st.on {
-			st.cache.caches.dialectList.Put(st.ctx, st.key(0), head, utxoCacheTTL)
+			st.cache.caches.dialectList.Put(st.ctx, st.key(0), head, ttl)
+		}
+		if st.keep != nil && (total <= listBlock || st.on) {
+			st.keep(total, head)
 		}
 		return
 	}
 	if st.on {
-		st.cache.caches.dialectList.Put(st.ctx, st.key(block), arrayOf(items), utxoCacheTTL)
+		st.cache.caches.dialectList.Put(st.ctx, st.key(block), arrayOf(items), ttl)
 	}
 }
 
@@ -179,6 +234,12 @@ func (st *listStore) page(p ListPage) (_ []byte, ok bool) {
 	if !hit {
 		return nil, false
 	}
+	return st.cut(head, p)
+}
+
+// cut cuts p from block 0 (head) and the stored blocks after it; ok is
+// false when one is missing.
+func (st *listStore) cut(head []byte, p ListPage) (_ []byte, ok bool) {
 	if b, ok := headPage(head, p); ok {
 		return b, true
 	}

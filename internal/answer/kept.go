@@ -23,10 +23,10 @@ import (
 // stays on the chain (history.go).
 
 // subject is what an answer is about: its kind and name in cache keys
-// ("address", "credential", "stake"; the address text, the credential's
-// hex, a stake key's candidates in hex), and what the tracker knows it by
-// (ids): the address, the credential, or a stake key's reward addresses
-// as bech32 views (a bare stake credential names two, the key and the
+// ("address", "credential", "stake", "asset"; the address text, the
+// credential's hex, a stake key's candidates in hex, the asset's unit),
+// and what the tracker knows it by (ids): the address, the credential,
+// the unit, or a stake key's reward addresses as bech32 views (a bare stake credential names two, the key and the
 // script one: the answer reads whichever exists, so it holds while
 // neither moved).
 type subject struct {
@@ -49,6 +49,11 @@ func stakeSubject(key cardano.StakeKey) subject {
 	return subject{kind: touched.Stake, name: stakeKeyID(key), ids: key.CandidateAddresses()}
 }
 
+func assetSubject(id cardano.AssetID) subject {
+	u := id.Unit()
+	return subject{kind: touched.Asset, name: u, ids: []string{u}}
+}
+
 // keptWay is a request's tracked view: the tracker of its network, the
 // database pinned for it, and the tip it is read at (readAt).
 type keptWay struct {
@@ -62,6 +67,15 @@ type keptWay struct {
 // tracker does not hold the request's tip (it is starting or catching up,
 // or the tip cannot be had): the caller answers by the tip-keyed way, as without it.
 func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok bool) {
+	return s.keptWayWithin(ctx, db, 0)
+}
+
+// keptWayWithin is keptWayOf that waits up to wait for the tracker to
+// reach the request's tip. Without a wait the tracker catches up in the
+// background: its reads go to the primary (which may be the server that
+// is frozen while a replica answers), so only an answer whose read costs
+// more than a catch-up waits, and a bounded time.
+func (s *Service) keptWayWithin(ctx context.Context, db *dbsync.DB, wait time.Duration) (w keptWay, ok bool) {
 	tr := s.touched.For(db)
 	pinned, tip, err := s.readAt(ctx, db)
 	if tr == nil || err != nil || tip.BlockNo == nil {
@@ -69,11 +83,16 @@ func (s *Service) keptWayOf(ctx context.Context, db *dbsync.DB) (w keptWay, ok b
 	}
 	now := touched.Point{Height: *tip.BlockNo, Hash: tip.BlockHash}
 	if !tr.Holds(now) {
-		// Caught up in the background: a request never waits for the
-		// tracker, whose reads go to the primary (which may be the server
-		// that is frozen while a replica answers).
-		tr.Observe(now)
-		return w, false
+		if wait <= 0 {
+			tr.Observe(now)
+			return w, false
+		}
+		waitCtx, cancel := context.WithTimeout(ctx, wait)
+		held := tr.Await(waitCtx, now)
+		cancel()
+		if !held {
+			return w, false
+		}
 	}
 	return keptWay{tr: tr, pinned: pinned, tip: tip, now: now}, true
 }

@@ -67,15 +67,22 @@ func (k *keptChain) tipNow() dbsync.Tip {
 
 // appendBlock appends a block, paying to (when not "") and waits until
 // the services see it.
-func (k *keptChain) appendBlock(to string) {
+func (k *keptChain) appendBlock(to string) { k.t.Helper(); k.appendBlockWith(to, nil) }
+
+// appendBlockWith is appendBlock that calls written (when set) with the
+// payment's hash once the block is written, before anyone reads it.
+func (k *keptChain) appendBlockWith(to string, written func(txHash []byte)) {
 	k.t.Helper()
+	hash := make([]byte, 32)
 	if to != "" {
-		hash := make([]byte, 32)
 		_, _ = rand.Read(hash)
 		k.pending = append(k.pending, chaingen.PendingTx{Hash: hash, To: []chaingen.PendingOutput{{Address: to, Lovelace: 4_321_000}}})
 	}
 	if _, err := k.f.AppendBlock(k.t.Context()); err != nil {
 		k.t.Fatal(err)
+	}
+	if written != nil {
+		written(hash)
 	}
 	waitTip(k.t, k.db, k.tipNow().BlockHash)
 	k.catchUp()

@@ -123,10 +123,13 @@ func (a *Answers) AssetHistory(ctx context.Context, db *dbsync.DB, id cardano.As
 // AssetAddresses answers /assets/{asset}/addresses: a page of the
 // addresses holding the asset in their unspent outputs, in the order of
 // the oldest such output each still has; the list is read whole and
-// stored under the tip for its pages (answer.DialectPage). An asset never
+// stored for its pages (answer.DialectPage), kept across tips while no
+// block creates or spends an output holding the asset (up to
+// maxKeptHolders; a longer list is read once per tip). An asset never
 // minted is a 404; one all burnt, an empty list.
 func (a *Answers) AssetAddresses(ctx context.Context, db *dbsync.DB, id cardano.AssetID, p Paging) ([]byte, error) {
-	list := answer.DialectList{Params: []string{"bf", "assetaddresses", id.Unit()},
+	about := answer.AssetSubject(id)
+	list := answer.DialectList{Params: []string{"bf", "assetaddresses", id.Unit()}, About: &about, MaxKept: maxKeptHolders,
 		Each: func(ctx context.Context, db *dbsync.DB, fn func([]byte) error) error {
 			holders, err := assets.Holders(ctx, db, id)
 			if err != nil {
@@ -152,6 +155,11 @@ func (a *Answers) AssetAddresses(ctx context.Context, db *dbsync.DB, id cardano.
 	}
 	return b, nil
 }
+
+// maxKeptHolders bounds the holder lists kept across tips (about 140
+// bytes an item in Redis: 14 MB at most, one copy while the asset sits
+// still, where the list cached under the tip is a copy per tip).
+const maxKeptHolders = 100_000
 
 // assetTxs reads a page of the transactions with an output carrying the
 // asset, within r; an empty page of an asset never minted is a 404.

@@ -1,10 +1,13 @@
 // Package touched follows a network's chain block by block and keeps, over
 // a window of recent blocks, the last block that paid to or spent from each
-// address. An answer about an address read at one block is still the answer
-// at a later block when no block between touched the address: a custodian's
-// vault addresses mostly sit still between its polls, so their answers can
-// outlive the tip they were read at instead of being read again at every
-// block.
+// address, and the last that created or spent an output holding each
+// native asset. An answer about an address read at one block is still the
+// answer at a later block when no block between touched the address: a
+// custodian's vault addresses mostly sit still between its polls, so their
+// answers can outlive the tip they were read at instead of being read again
+// at every block. An asset's holders change only when an output holding it
+// is created or spent (a mint or burn has such an output), so its holder
+// list outlives the tip the same way.
 package touched
 
 import (
@@ -27,24 +30,29 @@ const DefaultWindow = 120
 const catchUpTimeout = 10 * time.Second
 
 // Kind is what a movement touches: its address (the text db-sync stores),
-// its payment credential (lower hex; Byron addresses have none) and its
+// its payment credential (lower hex; Byron addresses have none), its
 // stake address (db-sync's bech32 view; enterprise and Byron addresses
-// have none).
+// have none) and the native assets its output holds (unit: policy and
+// name in lower hex, as cardano.AssetID.Unit).
 type Kind uint64
 
 const (
 	Address Kind = iota
 	Credential
 	Stake
+	Asset
 )
 
-// String names the kind in cache keys: "address", "credential" or "stake".
+// String names the kind in cache keys: "address", "credential", "stake"
+// or "asset".
 func (k Kind) String() string {
 	switch k {
 	case Credential:
 		return "credential"
 	case Stake:
 		return "stake"
+	case Asset:
+		return "asset"
 	}
 	return "address"
 }
@@ -72,10 +80,11 @@ type Tracker struct {
 	// are in last; hashes holds the blocks base..head.
 	base, head int64
 	hashes     map[int64]string
-	// last: an address's or credential's digest → the highest height
-	// above base that touched it. Digests keep the map small (mainnet blocks touch about
-	// a thousand addresses each); two addresses sharing one only make
-	// the quiet one look touched, which reads it again.
+	// last: an address's, credential's, stake address's or asset's
+	// digest → the highest height above base that touched it. Digests
+	// keep the map small (mainnet blocks touch about a thousand
+	// addresses each, and rarely more assets); two ids sharing one only
+	// make the quiet one look touched, which reads it again.
 	last     map[uint64]int64
 	seed     maphash.Seed
 	prunedAt int64
@@ -95,8 +104,8 @@ func New(db *dbsync.DB, window int, log *slog.Logger) *Tracker {
 	return &Tracker{db: db, window: int64(window), log: log, base: -1, head: -1, seed: maphash.MakeSeed()}
 }
 
-// Untouched reports whether the address, payment credential or stake
-// address id (kind) is known to have been neither paid nor spent from by
+// Untouched reports whether the address, payment credential, stake
+// address or asset id (kind) is known to have been neither paid nor spent from by
 // any block after the lower of a and b up to the higher, both being blocks
 // of the chain the tracker follows. Anything it does not know (a block
 // outside its window, a hash that is not the one it holds at that height:
@@ -137,6 +146,26 @@ func (t *Tracker) Observe(p Point) {
 			t.log.Debug("touched addresses: catch-up failed", "network", t.db.Network.Name, "error", err)
 		}
 	}()
+}
+
+// awaitPoll is how often Await looks whether the catch-up got there.
+const awaitPoll = 5 * time.Millisecond
+
+// Await is Observe that waits, until ctx ends, for the tracker to hold p
+// (a new tip: its catch-up reads a block's movements, milliseconds), for
+// an answer whose read costs more than waiting; false when it did not.
+func (t *Tracker) Await(ctx context.Context, p Point) bool {
+	tick := time.NewTicker(awaitPoll)
+	defer tick.Stop()
+	for !t.Holds(p) {
+		t.Observe(p)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
 }
 
 // CatchUp reads, on the primary, the blocks after the tracker's head up to
@@ -195,6 +224,9 @@ func (t *Tracker) touch(m dbsync.Movement, height int64) {
 	}
 	if m.StakeAddress != "" {
 		t.last[t.digest(Stake, m.StakeAddress)] = height
+	}
+	for _, a := range m.Assets {
+		t.last[t.digest(Asset, a.Unit)] = height
 	}
 }
 

@@ -1,9 +1,11 @@
 package touched
 
 import (
+	"context"
 	"crypto/rand"
 	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/syncgate/syncgate/dbsync"
 	"github.com/syncgate/syncgate/internal/devtools/chaingen"
@@ -11,8 +13,9 @@ import (
 )
 
 // touchedSQL is, independently of dbsync, the addresses (kind Address),
-// payment credentials in lower hex (Credential) or stake addresses' bech32
-// views (Stake) whose outputs the blocks above a height created or spent.
+// payment credentials in lower hex (Credential), stake addresses' bech32
+// views (Stake) or asset units (Asset) whose outputs the blocks above a
+// height created or spent.
 func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, kind Kind, above int64) map[string]bool {
 	t.Helper()
 	spent := `JOIN tx_in i ON i.tx_in_id = t.id JOIN tx_out o ON o.tx_id = i.tx_out_id AND o.index = i.tx_out_index`
@@ -25,6 +28,8 @@ func touchedSQL(t *testing.T, raw *sql.DB, mode chaingen.Mode, kind Kind, above 
 		col = "encode(o.payment_cred, 'hex')"
 	case Stake:
 		col, stake = "sa.view", " LEFT JOIN stake_address sa ON sa.id = o.stake_address_id"
+	case Asset:
+		col, stake = "encode(ma.policy || ma.name, 'hex')", " JOIN ma_tx_out mto ON mto.tx_out_id = o.id JOIN multi_asset ma ON ma.id = mto.ident"
 	}
 	rows, err := raw.QueryContext(t.Context(), `
 SELECT `+col+` FROM block b JOIN tx t ON t.block_id = b.id JOIN tx_out o ON o.tx_id = t.id`+stake+` WHERE b.block_no > $1
@@ -79,10 +84,33 @@ func newEnv(t *testing.T, mode chaingen.Mode) *env {
 	return e
 }
 
-func (e *env) pay(addr string) {
+func (e *env) pay(addr string) (txHash []byte) {
 	hash := make([]byte, 32)
 	_, _ = rand.Read(hash)
 	e.pending = append(e.pending, chaingen.PendingTx{Hash: hash, To: []chaingen.PendingOutput{{Address: addr, Lovelace: 1_234_567}}})
+	return hash
+}
+
+// addAsset puts the chain's first asset on the outputs of the
+// transaction txHash (written by the follower, not yet read by the
+// tracker), as db-sync writes an output holding an asset, and returns its
+// unit.
+func (e *env) addAsset(txHash []byte) string {
+	e.t.Helper()
+	var unit string
+	err := e.raw.QueryRowContext(e.t.Context(), `
+WITH a AS (SELECT id, encode(policy || name, 'hex') AS unit FROM multi_asset ORDER BY id LIMIT 1),
+ins AS (
+  INSERT INTO ma_tx_out (id, quantity, tx_out_id, ident)
+  SELECT (SELECT max(id) FROM ma_tx_out) + 1000000 + o.index, 5, o.id, a.id
+  FROM tx t JOIN tx_out o ON o.tx_id = t.id, a
+  WHERE t.hash = $1
+  RETURNING 1)
+SELECT a.unit FROM a WHERE (SELECT count(*) FROM ins) > 0`, txHash).Scan(&unit)
+	if err != nil {
+		e.t.Fatalf("an asset on the paid outputs: %v", err)
+	}
+	return unit
 }
 
 func (e *env) tip() Point {
@@ -111,10 +139,14 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Fatal("the block it started at is not held")
 			}
 			paid := e.m.ByronAddress.Address
-			e.pay(paid)
-			for range 3 {
+			paidTx := e.pay(paid)
+			var moved string // an asset the new blocks surely moved
+			for i := range 3 {
 				if _, err := e.f.AppendBlock(t.Context()); err != nil {
 					t.Fatal(err)
+				}
+				if i == 0 {
+					moved = e.addAsset(paidTx)
 				}
 			}
 			if err := tr.CatchUp(t.Context()); err != nil {
@@ -150,7 +182,10 @@ func TestTrackerFollowsTouches(t *testing.T) {
 			if vouched == 0 {
 				t.Fatal("no untouched address to check")
 			}
-			for _, kind := range []Kind{Credential, Stake} {
+			if !touchedSQL(t, e.raw, mode, Asset, start.Height)[moved] {
+				t.Fatalf("asset %s: not among the moved ones", moved)
+			}
+			for _, kind := range []Kind{Credential, Stake, Asset} {
 				moved, all := touchedSQL(t, e.raw, mode, kind, start.Height), touchedSQL(t, e.raw, mode, kind, -1)
 				if len(moved) == 0 {
 					t.Fatalf("the blocks touched no %s", kind)
@@ -213,5 +248,32 @@ func TestTrackerFollowsTouches(t *testing.T) {
 				t.Error("the tip after the rollback is not held")
 			}
 		})
+	}
+}
+
+// Await catches the tracker up to a new tip it is asked about, and gives
+// up on one it cannot reach when its context ends.
+func TestTrackerAwait(t *testing.T) {
+	e := newEnv(t, chaingen.ModeCore)
+	tr := New(e.db, 8, nil)
+	if err := tr.CatchUp(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.f.AppendBlock(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	next := e.tip()
+	if tr.Holds(next) {
+		t.Fatal("holds a block it has not read")
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if !tr.Await(ctx, next) || !tr.Holds(next) {
+		t.Fatal("Await did not catch up to the new tip")
+	}
+	short, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if tr.Await(short, Point{Height: next.Height + 1, Hash: "00"}) {
+		t.Fatal("Await held a block that does not exist")
 	}
 }

@@ -370,7 +370,7 @@ func buildScenarios(m *chaingen.Manifest, p prepared, raw *rawRunner) (_ []Scena
 			return b.credential("/v1/assets/balance/credential/", credentials(m))
 		}},
 	}
-	for _, s := range slices.Concat(blockfrostSpecs(m, p, b, mixed), blockfrostChainSpecs(m), bigSpecs(p.Big)) {
+	for _, s := range slices.Concat(blockfrostSpecs(m, p, b, mixed), blockfrostChainSpecs(m), blockfrostRouteSpecs(m), bigSpecs(p.Big)) {
 		specs = append(specs, spec(s))
 	}
 	// Transaction status: hashes in blocks (the ones the history walks

@@ -37,9 +37,7 @@ func TestBlockfrostFormat(t *testing.T) {
 	}
 	addr := e.m.Addresses[0].Address
 	hook := func(depth int, typ string, items ...events.Item) uuid.UUID {
-		id := e.webhook(depth, []string{typ}, events.StatusActive, start, items...)
-		e.admin.MustExec(`UPDATE syncgate.webhooks SET format = 'blockfrost' WHERE id = $1`, id)
-		return id
+		return e.webhookIn(events.FormatBlockfrost, depth, []string{typ}, events.StatusActive, start, items...)
 	}
 	txHook := hook(0, events.TypeTxConfirmed, events.Item{Kind: events.KindAddress, Value: addr})
 	blockHook := hook(0, events.TypeBlockAdded)

@@ -136,11 +136,19 @@ func (e *env) scanner(ctx context.Context, tweak func(*Scanner)) (*Scanner, <-ch
 // API does: a scanner never sees the webhook without its items).
 func (e *env) webhook(depth int, types []string, status string, scannedThrough int64, items ...events.Item) uuid.UUID {
 	e.t.Helper()
+	return e.webhookIn(events.FormatStandard, depth, types, status, scannedThrough, items...)
+}
+
+// webhookIn is webhook in a body format. The format is written with the
+// row (as the API does; no route changes it): a running scanner must not
+// see the webhook in one format and its events written in another.
+func (e *env) webhookIn(format string, depth int, types []string, status string, scannedThrough int64, items ...events.Item) uuid.UUID {
+	e.t.Helper()
 	tx := e.admin.MustBegin()
 	defer tx.Rollback() //nolint:errcheck // no-op after commit
 	var id uuid.UUID
-	if err := tx.Get(&id, `INSERT INTO syncgate.webhooks (user_account_id, network, depth, event_types, status, secret_sealed, scanned_through, items)
-		VALUES ($1, $2, $3, $4, $5, '\x00', $6, $7) RETURNING id`, e.user, e.net, depth, pq.Array(types), status, scannedThrough, len(items)); err != nil {
+	if err := tx.Get(&id, `INSERT INTO syncgate.webhooks (user_account_id, network, depth, event_types, status, secret_sealed, scanned_through, items, format)
+		VALUES ($1, $2, $3, $4, $5, '\x00', $6, $7, $8) RETURNING id`, e.user, e.net, depth, pq.Array(types), status, scannedThrough, len(items), format); err != nil {
 		e.t.Fatal(err)
 	}
 	for _, it := range items {

@@ -277,9 +277,8 @@ func TestBlockAddedPoolItems(t *testing.T) {
 	// and grows again, scanned block by block.
 	types := []string{events.TypeBlockAdded, events.TypeBlockRolledBack}
 	hookA := e.webhook(0, types, events.StatusActive, start, events.Item{Kind: events.KindPool, Value: poolA})
-	hookB := e.webhook(1, types, events.StatusActive, start,
+	hookB := e.webhookIn(events.FormatBlockfrost, 1, types, events.StatusActive, start,
 		events.Item{Kind: events.KindPool, Value: poolB}, events.Item{Kind: events.KindPool, Value: idle})
-	e.admin.MustExec(`UPDATE syncgate.webhooks SET format = 'blockfrost' WHERE id = $1`, hookB)
 	hookIdle := e.webhook(0, types, events.StatusActive, start, events.Item{Kind: events.KindPool, Value: idle})
 	e.waitScanned(tip1)
 	if _, err := e.f.Rollback(t.Context(), removed); err != nil {
@@ -424,7 +423,7 @@ func (e *env) blockEvent(ev eventRow) (typ, pool, hash string, revokes uuid.UUID
 	case env.Type == events.TypeBlockAdded:
 		var d events.BlockAdded
 		if err := json.Unmarshal(env.Data, &d); err != nil {
-			e.t.Fatal(err)
+			e.t.Fatalf("event %+v: %v", ev, err)
 		}
 		if d.Pool != nil {
 			pool = *d.Pool

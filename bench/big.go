@@ -176,16 +176,9 @@ func addBig(ctx context.Context, dbURL, inPath, outPath string, s bigSizes) erro
 	if dbURL == "" {
 		return errors.New("--add-big needs --db")
 	}
-	m, err := chaingen.ReadManifest(inPath)
+	m, nw, err := readManifestNetwork(inPath)
 	if err != nil {
 		return err
-	}
-	if m.Network == "" {
-		m.Network = "mainnet"
-	}
-	nw, ok := cardano.NetworkByName(m.Network)
-	if !ok {
-		return fmt.Errorf("unknown network %q in the manifest", m.Network)
 	}
 	id, err := bigIdentityFor(nw.Mainnet)
 	if err != nil {

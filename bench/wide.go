@@ -311,16 +311,9 @@ func addWideShaped(ctx context.Context, dbURL, inPath, outPath string, n int, s 
 	if err := s.check(); err != nil {
 		return err
 	}
-	m, err := chaingen.ReadManifest(inPath)
+	m, nw, err := readManifestNetwork(inPath)
 	if err != nil {
 		return err
-	}
-	if m.Network == "" {
-		m.Network = "mainnet"
-	}
-	nw, ok := cardano.NetworkByName(m.Network)
-	if !ok {
-		return fmt.Errorf("unknown network %q in the manifest", m.Network)
 	}
 	id, err := wideIdentityFor(nw.Mainnet)
 	if err != nil {
@@ -542,4 +535,22 @@ func applyWide(m *chaingen.Manifest, id wideIdentity, n, txs, blocks int, tip ch
 	m.Counts.TxOut += int64(n + txs)
 	m.Counts.Blocks += int64(blocks)
 	m.Counts.StakeAddresses++
+}
+
+// readManifestNetwork reads the seed's manifest and the network it names
+// (mainnet when it names none): what the steps adding to a seeded chain
+// (--add-wide, --add-big) start from.
+func readManifestNetwork(path string) (*chaingen.Manifest, cardano.Network, error) {
+	m, err := chaingen.ReadManifest(path)
+	if err != nil {
+		return nil, cardano.Network{}, err
+	}
+	if m.Network == "" {
+		m.Network = "mainnet"
+	}
+	nw, ok := cardano.NetworkByName(m.Network)
+	if !ok {
+		return nil, cardano.Network{}, fmt.Errorf("unknown network %q in the manifest", m.Network)
+	}
+	return m, nw, nil
 }

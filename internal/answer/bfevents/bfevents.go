@@ -32,13 +32,9 @@ type transaction struct {
 
 // Transaction is one item of a transaction event's payload.
 func (r *Renderer) Transaction(ctx context.Context, db *dbsync.DB, h []byte) ([]byte, error) {
-	hash, err := txHash(h)
+	hash, tx, err := r.tx(ctx, db, h)
 	if err != nil {
 		return nil, err
-	}
-	tx, err := r.a.Tx(ctx, db, hash)
-	if err != nil {
-		return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
 	}
 	raw, err := r.a.TxUTxOs(ctx, db, hash)
 	if err != nil {
@@ -64,13 +60,9 @@ type delegation struct {
 // delegation of /txs/{hash}/delegations with a "pool" field, the pool's
 // /pools/{id}.
 func (r *Renderer) Delegation(ctx context.Context, db *dbsync.DB, h []byte) ([]byte, error) {
-	hash, err := txHash(h)
+	hash, tx, err := r.tx(ctx, db, h)
 	if err != nil {
 		return nil, err
-	}
-	tx, err := r.a.Tx(ctx, db, hash)
-	if err != nil {
-		return nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
 	}
 	raw, err := r.a.TxDelegations(ctx, db, hash)
 	if err != nil {
@@ -153,6 +145,19 @@ func (r *Renderer) Epoch(ctx context.Context, db *dbsync.DB, epoch int64) ([]byt
 		return nil, err
 	}
 	return json.Marshal(epochPayload{Previous: prev, Current: c})
+}
+
+// tx is the transaction's hash and its /txs/{hash} answer.
+func (r *Renderer) tx(ctx context.Context, db *dbsync.DB, h []byte) (cardano.TxHash, json.RawMessage, error) {
+	hash, err := txHash(h)
+	if err != nil {
+		return hash, nil, err
+	}
+	tx, err := r.a.Tx(ctx, db, hash)
+	if err != nil {
+		return hash, nil, fmt.Errorf("bfevents: tx %x: %w", h, err)
+	}
+	return hash, tx, nil
 }
 
 func txHash(h []byte) (cardano.TxHash, error) {

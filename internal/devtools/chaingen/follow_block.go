@@ -130,6 +130,9 @@ func (f *Follower) AppendBlock(ctx context.Context) (ev FollowEvent, err error) 
 		}
 	}
 
+	if err := f.propose(ctx, txs, boundary, epoch); err != nil {
+		return ev, err
+	}
 	if err := f.votes(ctx, txs); err != nil {
 		return ev, err
 	}

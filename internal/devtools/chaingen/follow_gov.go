@@ -8,11 +8,35 @@ import (
 )
 
 // The follower's governance: at each Conway boundary the proposals' life
-// moves on (follow_gov_boundary.sql) and the new epoch's drep_distr is
-// written from the new snapshot (follow_drep_distr.sql); between, some
-// blocks carry a vote on an open proposal by a registered DRep or a
-// committee hot key. Rollbacks undo all of it (the votes go with their
-// transactions, the rest with the epoch rows).
+// moves on (follow_gov_boundary.sql), the new epoch's drep_distr is
+// written from the new snapshot (follow_drep_distr.sql) and the epoch's
+// first block carries a new info action, so open proposals keep coming;
+// between, some blocks carry a vote on an open proposal by a registered
+// DRep or a committee hot key. Rollbacks undo all of it (the votes and
+// proposals go with their transactions, the rest with the epoch rows).
+
+// propose writes, at an epoch's first Conway block, an info action
+// carried by the block's first transaction: deposit and return address
+// as the chain's proposals have them, open until it expires (no info
+// action is ever ratified).
+func (f *Follower) propose(ctx context.Context, txs []FollowTx, boundary bool, epoch int) error {
+	if !boundary || len(txs) == 0 || eraOf(epoch) < eraConway {
+		return nil
+	}
+	var ret sql.NullInt64
+	if err := f.db.QueryRowContext(ctx, sqlFollowGovReturn).Scan(&ret); err != nil && err != sql.ErrNoRows {
+		return followErr("proposal return address", err)
+	}
+	if !ret.Valid {
+		return nil // a chain without proposals: none to follow
+	}
+	g := f.g
+	g.ids.govActionProposal++
+	g.t.govActionProposal.int(g.ids.govActionProposal).int(txs[0].ID).int(0).null().
+		uint(govActionDeposit).int(ret.Int64).int(int64(epoch + govLifetime)).null().text("InfoAction").
+		text(`{"tag":"InfoAction"}`).null().null().null().null().null().end()
+	return nil
+}
 
 // loadGovParams reads the parameters governance may have changed.
 func (f *Follower) loadGovParams(ctx context.Context) error {

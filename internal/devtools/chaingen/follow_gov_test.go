@@ -47,6 +47,13 @@ func TestFollowGovernance(t *testing.T) {
 			t.Errorf("epoch %d: the committee and constitution in force not carried on", e)
 		}
 	}
+	// Each new epoch's first block brings an info action, open until it
+	// expires, with a proposal's deposit and return address.
+	if n := queryInt(t, db, `SELECT count(*) FROM gov_action_proposal p JOIN tx t ON t.id = p.tx_id JOIN block b ON b.id = t.block_id
+		WHERE b.epoch_no > $1 AND p.type = 'InfoAction' AND p.expiration = b.epoch_no + 1 AND p.deposit > 0
+		AND p.return_address IS NOT NULL AND b.id = (SELECT min(id) FROM block WHERE epoch_no = b.epoch_no)`, tip); n != 2 {
+		t.Errorf("%d new info actions at the first blocks of epochs %d and %d, want 2", n, tip+1, tip+2)
+	}
 	if n := queryInt(t, db, `SELECT count(*) FROM gov_action_proposal WHERE expired_epoch = $1 OR ratified_epoch = $1`, tip+1); n == 0 {
 		t.Errorf("no proposal expired or ratified at epoch %d", tip+1)
 	}
@@ -63,5 +70,9 @@ func TestFollowGovernance(t *testing.T) {
 	if n := queryInt(t, db, `SELECT count(*) FROM gov_action_proposal
 		WHERE GREATEST(ratified_epoch, enacted_epoch, dropped_epoch, expired_epoch) > $1`, tip+1); n != 0 {
 		t.Errorf("%d proposals keep the rolled-back boundary's life", n)
+	}
+	if n := queryInt(t, db, `SELECT count(*) FROM gov_action_proposal p JOIN tx t ON t.id = p.tx_id JOIN block b ON b.id = t.block_id
+		WHERE b.epoch_no > $1 AND p.type = 'InfoAction'`, tip); n != 1 {
+		t.Errorf("%d info actions after the rollback of epoch %d's first block, want 1", n, tip+2)
 	}
 }

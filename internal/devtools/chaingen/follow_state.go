@@ -37,6 +37,7 @@ var (
 	sqlFollowConstitution = sqlfiles.Must("chaingen/follow_constitution.sql")
 	sqlFollowGovParams    = sqlfiles.Must("chaingen/follow_gov_params.sql")
 	sqlFollowGovBoundary  = sqlfiles.Must("chaingen/follow_gov_boundary.sql")
+	sqlFollowGovReturn    = sqlfiles.Must("chaingen/follow_gov_return.sql")
 	sqlFollowDRepDistr    = sqlfiles.Must("chaingen/follow_drep_distr.sql")
 	sqlFollowGovVoters    = sqlfiles.Must("chaingen/follow_gov_voters.sql")
 	sqlRollbackParamProp  = sqlfiles.Must("chaingen/follow_rollback_param_proposal.sql")

@@ -98,8 +98,10 @@ func TestRunEndsWithoutDeadline(t *testing.T) {
 			return ctx.Err()
 		}
 	})
-	if res.Errors != 0 || res.Requests == 0 || res.Incomplete != 2 {
-		t.Fatalf("%+v: want requests, no errors, the 2 calls in flight at the end cut", res)
+	// Each worker is in a call nearly all the time, but one may be between
+	// two calls when the run ends (seen under -race on a loaded box).
+	if res.Errors != 0 || res.Requests == 0 || res.Incomplete < 1 || res.Incomplete > 2 {
+		t.Fatalf("%+v: want requests, no errors, the calls in flight at the end (1 or 2) cut", res)
 	}
 }
 

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -16,32 +15,15 @@ import (
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
-
-// lockedBuffer is a log sink safe for concurrent handlers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestLogsNoPresentedKey: no part of a presented key reaches the logs,
 // whether the key is unknown, malformed or valid; after authentication the
 // access log names the credential or admin key by id.
 func TestLogsNoPresentedKey(t *testing.T) {
 	e := newAdminEnv(t)
-	var buf lockedBuffer
+	var buf testdb.LogBuffer
 	e.log = slog.New(slog.NewJSONHandler(&buf, nil))
 	in := e.instance()
 	adminID, p := e.adminKey(in, "P", allPerms...)

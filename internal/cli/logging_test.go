@@ -3,13 +3,15 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
 // serve's log holds info lines briefly but writes a warning at once, with
 // the lines before it, in order; flush writes the rest. Loggers derived
 // with attributes keep the behaviour.
 func TestServiceLoggerWritesWarningsAtOnce(t *testing.T) {
-	out := &syncBuffer{}
+	out := &testdb.LogBuffer{}
 	log, flush := newServiceLogger(out, "info")
 	log.Info("first")
 	if got := out.String(); got != "" {

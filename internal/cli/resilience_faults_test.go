@@ -191,7 +191,7 @@ func TestStartWithDBSyncDown(t *testing.T) {
 	if r.status != http.StatusServiceUnavailable || ready.Networks["mainnet"] != "unavailable" {
 		t.Errorf("readyz with db-sync down: %d %+v", r.status, ready)
 	}
-	if warns := s.logs.lines("db-sync server out of rotation; retrying"); len(warns) == 0 || warns[0]["level"] != "WARN" {
+	if warns := logLines(s.logs, "db-sync server out of rotation; retrying"); len(warns) == 0 || warns[0]["level"] != "WARN" {
 		t.Errorf("no Warn about the unreachable db-sync: %v", warns)
 	}
 
@@ -208,7 +208,7 @@ func TestStartWithDBSyncDown(t *testing.T) {
 			t.Errorf("%s after db-sync came up: %d %s", p, r.status, r.body)
 		}
 	}
-	if caps := s.logs.lines("db-sync capabilities"); len(caps) != 1 {
+	if caps := logLines(s.logs, "db-sync capabilities"); len(caps) != 1 {
 		t.Errorf("capabilities logged %d times, want once", len(caps))
 	}
 }

@@ -99,7 +99,7 @@ func flood(tb testing.TB) floodRun {
 	wg.Wait()
 	out.took = time.Since(start)
 	out.noRetryAfter = noRetryAfter.Load()
-	for _, l := range s.logs.lines("request") {
+	for _, l := range logLines(s.logs, "request") {
 		if l["status"] == float64(http.StatusServiceUnavailable) {
 			out.refusals = append(out.refusals, result{status: 503, elapsed: time.Duration(l["duration"].(float64))})
 		}
@@ -226,7 +226,7 @@ func TestReplicaEjectedAndReadmitted(t *testing.T) {
 		t.Errorf("replica frozen: %s; want every request answered by the primary", sum)
 	}
 	var ejectedAt time.Time
-	for _, l := range s.logs.lines("db-sync server out of rotation; retrying") {
+	for _, l := range logLines(s.logs, "db-sync server out of rotation; retrying") {
 		at, _ := time.Parse(time.RFC3339Nano, l["time"].(string))
 		if l["server"] == "replica1" && !at.Before(frozeAt) {
 			ejectedAt = at
@@ -234,12 +234,12 @@ func TestReplicaEjectedAndReadmitted(t *testing.T) {
 		}
 	}
 	if ejectedAt.IsZero() {
-		t.Fatalf("replica not taken out of rotation: %v", s.logs.lines("db-sync server out of rotation; retrying"))
+		t.Fatalf("replica not taken out of rotation: %v", logLines(s.logs, "db-sync server out of rotation; retrying"))
 	}
 	t.Logf("replica frozen: out of rotation after %s; requests meanwhile: 200 p50 %s p99 %s max %s",
 		ejectedAt.Sub(frozeAt).Round(time.Millisecond), percentile(rs, 200, 50), percentile(rs, 200, 99), sum.maxElapsed.Round(time.Millisecond))
 
-	inRotation := func() int { return len(s.logs.lines("db-sync server in rotation")) }
+	inRotation := func() int { return len(logLines(s.logs, "db-sync server in rotation")) }
 	wasIn := inRotation()
 	c.Thaw()
 	back := until(t, "replica back in rotation", 15*time.Second, func() bool { return inRotation() > wasIn })

@@ -37,12 +37,10 @@ const (
 	resSlack = 500 * time.Millisecond
 )
 
-// lines returns the JSON log lines whose msg is msg.
-func (s *syncBuffer) lines(msg string) []map[string]any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// logLines returns the JSON log lines of logs whose msg is msg.
+func logLines(logs *testdb.LogBuffer, msg string) []map[string]any {
 	var out []map[string]any
-	for _, l := range strings.Split(s.b.String(), "\n") {
+	for _, l := range strings.Split(logs.String(), "\n") {
 		var m map[string]any
 		if json.Unmarshal([]byte(l), &m) == nil && m["msg"] == msg {
 			out = append(out, m)
@@ -56,7 +54,7 @@ type service struct {
 	t      testing.TB
 	base   string
 	addr   string
-	logs   *syncBuffer
+	logs   *testdb.LogBuffer
 	cancel context.CancelFunc
 	done   chan error
 	client *http.Client
@@ -91,7 +89,7 @@ func startService(t testing.TB, ctx context.Context, env []string) *service {
 		ctx = context.Background()
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	s := &service{t: t, logs: &syncBuffer{}, cancel: cancel, done: make(chan error, 1),
+	s := &service{t: t, logs: &testdb.LogBuffer{}, cancel: cancel, done: make(chan error, 1),
 		client: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 	log := slog.New(slog.NewJSONHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	addr := make(chan string, 1)

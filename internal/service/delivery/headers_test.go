@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"log/slog"
@@ -9,31 +8,13 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/uuid"
 
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 	"github.com/syncgate/syncgate/internal/events"
 )
-
-// syncBuffer is a log destination the workers may write to concurrently.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // lastHeaders reads the delivery log's entry for event id as the
 // deliveries routes do (the store's page).
@@ -81,7 +62,7 @@ func TestDeliveryRecordsSignatureHeaders(t *testing.T) {
 	if _, err := e.db.Exec(`UPDATE syncgate.webhooks SET format = 'blockfrost' WHERE id = $1`, bf); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testdb.LogBuffer{}
 	e.service(t, Options{AllowPrivate: true, Log: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, true)
 
 	// Standard: a failed attempt, then a successful retry.

@@ -37,45 +37,17 @@ import (
 // violation or foreign request fails it.
 func TestConsoleWebhooksInBrowser(t *testing.T) {
 	requireServices(t) // and Chromium
-	chain := seededChains(t)[0]
 	env := newAdminEnv(t)
-	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
-	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})
-	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
-	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
 	cfg := config.Config{StatementTimeout: 10 * time.Second, WebhookSecretKey: make([]byte, 32), WebhooksPerUser: 20}
 	sealer, err := events.NewSealer(cfg.WebhookSecretKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{
-		Config:      cfg,
-		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
-		Redis:       env.redis,
-		Credentials: authn,
-		Admin:       store,
-		Events:      events.NewStore(env.db, events.Options{Sealer: sealer}),
-		Limiter:     cache.NewLimiter(fast, time.Now),
-		Log:         slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
-	})
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
+	ts := webhookConsoleServer(t, env, cfg, events.NewStore(env.db, events.Options{Sealer: sealer}))
 
 	// A partner, its user and the user's data key, then two webhooks made
 	// with that key: one pushing with a watch set of three, one pull only.
-	var created struct {
-		Data struct {
-			Key    string `json:"key"`
-			ID     string `json:"id"`
-			APIKey string `json:"api_key"`
-		} `json:"data"`
-	}
-	httpJSON(t, "POST", ts.URL+"/v1/admin/keys", testBootstrapKey, `{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials"]}`, 201, &created)
-	partnerKey := created.Data.Key
-	httpJSON(t, "POST", ts.URL+"/v1/admin/users", partnerKey, `{"name":"Acme Wallet"}`, 201, &created)
-	userID := created.Data.ID
-	httpJSON(t, "POST", ts.URL+"/v1/admin/credentials", partnerKey, `{"name":"hooks","user_account_id":"`+userID+`","network_id":0}`, 201, &created)
-	dataKey := created.Data.APIKey
+	partnerKey, userID, dataKey := consoleUserKey(t, ts.URL)
 	var hook struct {
 		Data struct {
 			ID     string `json:"id"`
@@ -271,6 +243,49 @@ func (rc *hookReceiver) last(path string) (receivedPush, bool) {
 	return receivedPush{}, false
 }
 
+// webhookConsoleServer serves the API and console on the first seeded
+// chain with hooks as its webhooks store, authenticating against env.
+func webhookConsoleServer(t *testing.T, env *adminEnv, cfg config.Config, hooks *events.Store) *httptest.Server {
+	t.Helper()
+	chain := seededChains(t)[0]
+	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
+	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})
+	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
+	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
+	srv := New(Deps{
+		Config:      cfg,
+		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
+		Redis:       env.redis,
+		Credentials: authn,
+		Admin:       store,
+		Events:      hooks,
+		Limiter:     cache.NewLimiter(fast, time.Now),
+		Log:         slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+	})
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// consoleUserKey makes, through the admin API at url, a partner's admin
+// key, its user and the user's mainnet data key.
+func consoleUserKey(t *testing.T, url string) (partnerKey, userID, dataKey string) {
+	t.Helper()
+	var created struct {
+		Data struct {
+			Key    string `json:"key"`
+			ID     string `json:"id"`
+			APIKey string `json:"api_key"`
+		} `json:"data"`
+	}
+	httpJSON(t, "POST", url+"/v1/admin/keys", testBootstrapKey, `{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials"]}`, 201, &created)
+	partnerKey = created.Data.Key
+	httpJSON(t, "POST", url+"/v1/admin/users", partnerKey, `{"name":"Acme Wallet"}`, 201, &created)
+	userID = created.Data.ID
+	httpJSON(t, "POST", url+"/v1/admin/credentials", partnerKey, `{"name":"hooks","user_account_id":"`+userID+`","network_id":0}`, 201, &created)
+	return partnerKey, userID, created.Data.APIKey
+}
+
 // TestConsoleWebhookCreateInBrowser drives the New webhook form in
 // headless Chromium: a watch item of another network is refused in the
 // dialog (the row marked, nothing created); then a Blockfrost-format
@@ -282,12 +297,7 @@ func (rc *hookReceiver) last(path string) (receivedPush, bool) {
 // The same watch as TestConsoleInBrowser.
 func TestConsoleWebhookCreateInBrowser(t *testing.T) {
 	requireServices(t) // and Chromium
-	chain := seededChains(t)[0]
 	env := newAdminEnv(t)
-	fast := cache.NewFastClient(env.redis, cache.FastOptions{})
-	authn := auth.New(auth.Options{DB: env.db, Redis: fast, Log: quiet, RetryInterval: time.Second})
-	store := admin.NewStore(env.db, admin.Options{BootstrapAdminKey: testBootstrapKey, Invalidator: authn, Log: quiet})
-	t.Cleanup(func() { store.Close(); authn.Close(); fast.Close() })
 	// Private targets allowed: the receiver is on this machine.
 	cfg := config.Config{StatementTimeout: 10 * time.Second, WebhookSecretKey: make([]byte, 32), WebhooksPerUser: 20, WebhookAllowPrivate: true}
 	sealer, err := events.NewSealer(cfg.WebhookSecretKey)
@@ -311,32 +321,8 @@ func TestConsoleWebhookCreateInBrowser(t *testing.T) {
 	rc := &hookReceiver{}
 	receiver := httptest.NewServer(rc)
 	t.Cleanup(receiver.Close)
-	srv := New(Deps{
-		Config:      cfg,
-		Networks:    map[string]*dbsync.DB{"mainnet": chain.db},
-		Redis:       env.redis,
-		Credentials: authn,
-		Admin:       store,
-		Events:      hooks,
-		Limiter:     cache.NewLimiter(fast, time.Now),
-		Log:         slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})),
-	})
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-
-	var created struct {
-		Data struct {
-			Key    string `json:"key"`
-			ID     string `json:"id"`
-			APIKey string `json:"api_key"`
-		} `json:"data"`
-	}
-	httpJSON(t, "POST", ts.URL+"/v1/admin/keys", testBootstrapKey, `{"admin_entity_name":"Acme Partners","permissions":["manage_users","manage_credentials"]}`, 201, &created)
-	partnerKey := created.Data.Key
-	httpJSON(t, "POST", ts.URL+"/v1/admin/users", partnerKey, `{"name":"Acme Wallet"}`, 201, &created)
-	userID := created.Data.ID
-	httpJSON(t, "POST", ts.URL+"/v1/admin/credentials", partnerKey, `{"name":"hooks","user_account_id":"`+userID+`","network_id":0}`, 201, &created)
-	dataKey := created.Data.APIKey
+	ts := webhookConsoleServer(t, env, cfg, hooks)
+	partnerKey, userID, dataKey := consoleUserKey(t, ts.URL)
 
 	ctx, must, finish := startBrowser(t, ts.URL)
 	defer finish()

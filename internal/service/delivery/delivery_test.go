@@ -140,11 +140,13 @@ func (e *env) delivery(t testing.TB, id uuid.UUID) deliveryRow {
 	return r
 }
 
-// jobState is river's state of event id's latest push job.
+// jobState is river's state of event id's latest push job (its first
+// push's, or the job of its own that retries or redelivers it).
 func (e *env) jobState(t testing.TB, id uuid.UUID) string {
 	t.Helper()
 	var s string
-	if err := e.db.Get(&s, `SELECT state FROM syncgate_river.river_job WHERE args->>'event_id' = $1 ORDER BY id DESC LIMIT 1`, id.String()); err != nil {
+	if err := e.db.Get(&s, `SELECT state FROM syncgate_river.river_job
+		WHERE args->>'event_id' = $1 OR args->'event_ids' ? $1 ORDER BY id DESC LIMIT 1`, id.String()); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -497,8 +499,9 @@ func TestDisabledAfterFailureWindow(t *testing.T) {
 	}
 }
 
-// An event is pushed once per job while owed; once delivered it may be
-// owed and pushed again (redelivery).
+// An event's first push is made by its decision's job; a redelivery
+// gets a job of its own, not doubled while it waits, and once delivered
+// the event may be owed and pushed again.
 func TestRedeliveryAfterCompletion(t *testing.T) {
 	e := newEnv(t)
 	rc := &receiver{}
@@ -506,36 +509,54 @@ func TestRedeliveryAfterCompletion(t *testing.T) {
 	defer srv.Close()
 	hook := e.webhook(t, srv.URL, randomKey(t))
 	s := e.service(t, Options{AllowPrivate: true}, false)
-	d := e.decide(t, hook, 1)
-	// The same event enqueued again while its job waits: still one job.
+	d := e.decide(t, hook, 3)
 	ctx := context.Background()
-	tx := e.db.MustBeginTx(ctx, nil)
-	if err := s.EnqueueTx(ctx, tx.Tx, d); err != nil {
-		t.Fatal(err)
+	jobs := func() (first, own int) {
+		t.Helper()
+		if err := e.db.Get(&first, `SELECT count(*) FROM syncgate_river.river_job WHERE kind = 'webhook_first_push'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.Get(&own, `SELECT count(*) FROM syncgate_river.river_job WHERE kind = 'webhook_push'`); err != nil {
+			t.Fatal(err)
+		}
+		return first, own
 	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	var jobs int
-	if err := e.db.Get(&jobs, `SELECT count(*) FROM syncgate_river.river_job`); err != nil || jobs != 1 {
-		t.Fatalf("%d jobs %v", jobs, err)
+	if first, own := jobs(); first != 1 || own != 0 {
+		t.Fatalf("a decision of 3 events made %d first-push jobs and %d of their own", first, own)
 	}
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Stop(context.Background()) }) //nolint:errcheck
 	eventually(t, "delivered", func() bool { return e.jobState(t, d[0].ID) == "completed" })
-	// The store's redelivery, as the API calls it, with this service as
-	// its Enqueuer.
-	e.store.SetEnqueuer(s)
-	again, err := e.store.Redeliver(ctx, events.Owner{UserID: e.user}, hook, d[0].ID, nil)
-	if err != nil || again.Seq != d[0].Seq || again.Status != events.DeliveryPending {
-		t.Fatalf("redeliver %+v %v", again, err)
+	if n := len(rc.requests()); n != 3 {
+		t.Fatalf("%d pushes of 3 events", n)
 	}
-	eventually(t, "delivered again", func() bool { return len(rc.requests()) == 2 })
+	if err := s.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The store's redelivery, as the API calls it, with this service as
+	// its Enqueuer; asked twice while the first waits: still one job.
+	e.store.SetEnqueuer(s)
+	for range 2 {
+		again, err := e.store.Redeliver(ctx, events.Owner{UserID: e.user}, hook, d[0].ID, nil)
+		if err != nil || again.Seq != d[0].Seq || again.Status != events.DeliveryPending {
+			t.Fatalf("redeliver %+v %v", again, err)
+		}
+	}
+	if first, own := jobs(); first != 1 || own != 1 {
+		t.Fatalf("%d first-push jobs and %d of their own after two redeliveries", first, own)
+	}
+	s2 := e.service(t, Options{AllowPrivate: true}, true)
+	e.store.SetEnqueuer(s2)
+	eventually(t, "delivered again", func() bool { return len(rc.requests()) == 4 })
 	eventually(t, "recorded", func() bool { return e.delivery(t, d[0].ID).Attempts == 2 })
 	if r := e.delivery(t, d[0].ID); r.Status != events.DeliverySucceeded {
 		t.Fatalf("delivery %+v", r)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := len(rc.requests()); n != 4 {
+		t.Fatalf("%d pushes, want 4 (3 first, 1 redelivery)", n)
 	}
 }
 

@@ -1,8 +1,9 @@
 // Package delivery pushes decided events to their webhooks' URLs: a river
-// job per event (inserted in the transaction that decides it), a worker
-// that signs the body (Standard Webhooks) and POSTs it, retries with
-// exponential backoff for longer than 72 hours, and disables a webhook
-// that has been failing for 72 hours.
+// job per decision's events (inserted in the transaction that decides
+// them) makes each first push, signed (Standard Webhooks or Blockfrost);
+// a push that fails gets a job of its own, which retries it with
+// exponential backoff for longer than 72 hours, and a webhook that has
+// been failing for 72 hours is disabled.
 package delivery
 
 import (
@@ -82,6 +83,10 @@ type Service struct {
 	targets     *batcher[uuid.UUID, *events.PushTarget]
 	records     *batcher[events.Attempt, bool]
 	stopBatches context.CancelFunc
+	// slots bounds the pushes first-push jobs make at once (workers).
+	slots                   chan struct{}
+	workers                 int
+	jobTimeout, pushTimeout time.Duration
 }
 
 var _ events.Enqueuer = (*Service)(nil)
@@ -127,9 +132,14 @@ func New(o Options) (*Service, error) {
 		}
 		return out, nil
 	})
-	s.http = newHTTPClient(o.AllowPrivate, cmpOr(o.pushTimeout, pushTimeout), workers)
+	s.workers, s.slots = workers, make(chan struct{}, workers)
+	s.jobTimeout, s.pushTimeout = cmpOr(o.jobTimeout, jobTimeout), cmpOr(o.pushTimeout, pushTimeout)
+	s.http = newHTTPClient(o.AllowPrivate, s.pushTimeout, workers)
 	ws := river.NewWorkers()
 	if err := river.AddWorkerSafely(ws, &pushWorker{s: s}); err != nil {
+		return nil, fmt.Errorf("delivery: %w", err)
+	}
+	if err := river.AddWorkerSafely(ws, &firstPushWorker{s: s}); err != nil {
 		return nil, fmt.Errorf("delivery: %w", err)
 	}
 	c, err := river.NewClient(riverdatabasesql.New(o.DB.DB), &river.Config{
@@ -139,7 +149,7 @@ func New(o Options) (*Service, error) {
 		PollOnly:               true,
 		FetchPollInterval:      fetchPoll,
 		FetchCooldown:          fetchCooldown,
-		JobTimeout:             cmpOr(o.jobTimeout, jobTimeout),
+		JobTimeout:             s.jobTimeout,
 		RescueStuckJobsAfter:   cmpOr(o.rescueAfter, rescueAfter),
 		MaxAttempts:            s.retry.attempts,
 		LeaderElectionDisabled: o.noLeader,
@@ -200,12 +210,13 @@ func (s *Service) EnqueueTx(ctx context.Context, tx *sql.Tx, evs []events.Decide
 	return nil
 }
 
-// EnqueueNewTx schedules the pushes of events decided in tx. No job can
-// exist for a new event, so river's insert without conflict handling and
-// without reading the jobs back serves (each job still carries its unique
-// key, which later redeliveries are checked against).
+// EnqueueNewTx schedules the first pushes of events decided in tx: one job
+// for up to firstMax of them, not one each (a job row, with river's
+// indexes, cost more to write than the event and its delivery together).
+// No job can exist for a new event, so river's insert without conflict
+// handling and without reading the jobs back serves.
 func (s *Service) EnqueueNewTx(ctx context.Context, tx *sql.Tx, evs []events.Decided) error {
-	params := pushParams(evs)
+	params := firstPushParams(evs)
 	if len(params) == 0 {
 		return nil
 	}

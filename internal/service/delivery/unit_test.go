@@ -3,6 +3,12 @@ package delivery
 import (
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/syncgate/syncgate/internal/events"
 )
 
 func TestRefuseForbiddenAtConnect(t *testing.T) {
@@ -39,5 +45,62 @@ func TestSignatureFormat(t *testing.T) {
 	two := signature([][]byte{key, {1}}, "msg_1", 1700000000, []byte(`{"a":1}`))
 	if two[:len(got)] != got || two[len(got)] != ' ' {
 		t.Fatalf("two signatures %q", two)
+	}
+}
+
+// A decision's pushed events go in one first-push job per firstMax of
+// them; events that do not push get none.
+func TestFirstPushParams(t *testing.T) {
+	var evs []events.Decided
+	for i := range 2*firstMax + 1 {
+		evs = append(evs, events.Decided{ID: uuid.New(), Push: i%3 != 0})
+	}
+	params := firstPushParams(evs)
+	var got []uuid.UUID
+	for _, p := range params {
+		got = append(got, p.Args.(firstPushArgs).EventIDs...)
+	}
+	var want []uuid.UUID
+	for _, e := range evs {
+		if e.Push {
+			want = append(want, e.ID)
+		}
+	}
+	if len(params) != 2 || len(got) != len(want) {
+		t.Fatalf("%d jobs for %d pushed events, holding %d", len(params), len(want), len(got))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("event %d is %s, want %s", i, got[i], want[i])
+		}
+	}
+	if firstPushParams([]events.Decided{{ID: uuid.New()}}) != nil {
+		t.Fatal("a job for events that do not push")
+	}
+}
+
+// A first push's retry job counts the attempts made before it: its
+// backoff continues the first's, and its attempts end where the policy's do.
+func TestRetryParamsContinueTheBackoff(t *testing.T) {
+	s := &Service{retry: retryPolicy{base: time.Second, max: time.Minute, attempts: 10}}
+	p := &events.PushTarget{EventID: uuid.New(), WebhookID: uuid.New(), Attempts: 2}
+	r, ok := s.retryParams(p)
+	if !ok {
+		t.Fatal("no retry after the third attempt of ten")
+	}
+	args := r.Args.(pushArgs)
+	if args.Made != 3 || r.InsertOpts.MaxAttempts != 7 || r.InsertOpts.Queue != queue {
+		t.Fatalf("retry %+v %+v", args, r.InsertOpts)
+	}
+	if wait := time.Until(r.InsertOpts.ScheduledAt); wait < 3*time.Second || wait > 4*time.Second {
+		t.Fatalf("due in %s, want the fourth delay (4 s)", wait)
+	}
+	w := &pushWorker{s: s}
+	if next := time.Until(w.NextRetry(&river.Job[pushArgs]{JobRow: &rivertype.JobRow{Attempt: 1}, Args: args})); next < 7*time.Second || next > 8*time.Second {
+		t.Fatalf("the job's first retry in %s, want 8 s", next)
+	}
+	p.Attempts = 9
+	if _, ok := s.retryParams(p); ok {
+		t.Fatal("a retry after the last attempt")
 	}
 }

@@ -22,10 +22,12 @@ import (
 // queue is river's queue for pushes.
 const queue = "webhooks"
 
-// pushArgs is one push job: the event to deliver.
+// pushArgs is one event's push job: a redelivery, or the retries of a
+// first push that failed. Made is how many attempts came before the job.
 type pushArgs struct {
 	EventID   uuid.UUID `json:"event_id" river:"unique"`
 	WebhookID uuid.UUID `json:"webhook_id"`
+	Made      int       `json:"made,omitempty"`
 }
 
 func (pushArgs) Kind() string { return "webhook_push" }
@@ -48,9 +50,10 @@ func (w *pushWorker) Work(ctx context.Context, job *river.Job[pushArgs]) error {
 	return w.s.push(ctx, job.Args.EventID)
 }
 
-// NextRetry is the service's backoff, on river's clock.
+// NextRetry is the service's backoff, on river's clock, counting the
+// attempts made before the job.
 func (w *pushWorker) NextRetry(job *river.Job[pushArgs]) time.Time {
-	return time.Now().Add(w.s.retry.delay(job.Attempt))
+	return time.Now().Add(w.s.retry.delay(job.Attempt + job.Args.Made))
 }
 
 type httpDoer interface {
@@ -68,11 +71,16 @@ func (s *Service) push(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
+	return s.attempt(ctx, p)
+}
+
+// attempt makes one attempt at delivering p (nil: gone), as push says.
+func (s *Service) attempt(ctx context.Context, p *events.PushTarget) error {
 	if p == nil || !p.Owed() {
 		return nil
 	}
 	if !p.Pushes() {
-		return s.opts.Events.CancelDelivery(ctx, id)
+		return s.opts.Events.CancelDelivery(ctx, p.EventID)
 	}
 	now := s.now()
 	keys, err := s.keys(p, now)

@@ -29,6 +29,7 @@ var (
 	sqlScanAdvance         = sqlfiles.Must("admin/scan_advance.sql")
 	sqlScanLiveEvents      = sqlfiles.Must("admin/scan_live_events.sql")
 	sqlScanRewind          = sqlfiles.Must("admin/scan_rewind.sql")
+	sqlScanUnfollow        = sqlfiles.Must("admin/scan_unfollow.sql")
 )
 
 // KeepBlocks is how many recent block hashes the scanner remembers per
@@ -63,6 +64,9 @@ type ScanHook struct {
 	ID     uuid.UUID
 	Types  []string
 	Format string
+	// Follows: it is scanned in step with the checkpoint, so its row is
+	// written only when it gets events or leaves the step (migration 0019).
+	Follows bool
 	// PoolFilter: it wants block.added and watches pools, so only their
 	// blocks are announced to it.
 	PoolFilter bool
@@ -144,9 +148,10 @@ func RecentBlocks(ctx context.Context, q sqlx.QueryerContext, network string, be
 }
 
 // ScanGroups returns the network's active webhooks grouped by (depth,
-// scanned_through).
-func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string) ([]ScanGroup, error) {
-	rows, err := q.QueryxContext(ctx, sqlScanGroups, network)
+// scanned through), a following webhook's position taken from the
+// checkpoint's height at.
+func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string, at int64) ([]ScanGroup, error) {
+	rows, err := q.QueryxContext(ctx, sqlScanGroups, network, at)
 	if err != nil {
 		return nil, fmt.Errorf("events: scan groups: %w", err)
 	}
@@ -157,7 +162,7 @@ func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string) ([]S
 		var depth int
 		var through int64
 		var types pq.StringArray
-		if err := rows.Scan(&h.ID, &depth, &through, &types, &h.Format, &h.PoolFilter); err != nil {
+		if err := rows.Scan(&h.ID, &depth, &through, &h.Follows, &types, &h.Format, &h.PoolFilter); err != nil {
 			return nil, fmt.Errorf("events: scan groups: %w", err)
 		}
 		h.Types = types
@@ -256,6 +261,16 @@ func LiveEventsAbove(ctx context.Context, tx *sqlx.Tx, network string, height in
 func RewindWebhooks(ctx context.Context, tx *sqlx.Tx, network string, height int64) error {
 	if _, err := tx.ExecContext(ctx, sqlScanRewind, network, height); err != nil {
 		return fmt.Errorf("events: rewind: %w", err)
+	}
+	return nil
+}
+
+// Unfollow writes, in tx, the position of every webhook of the network
+// that follows the checkpoint at height, and stops them following: a
+// rollback runs it before it reads or moves any position.
+func Unfollow(ctx context.Context, tx *sqlx.Tx, network string, height int64) error {
+	if _, err := tx.ExecContext(ctx, sqlScanUnfollow, network, height); err != nil {
+		return fmt.Errorf("events: unfollow: %w", err)
 	}
 	return nil
 }

@@ -80,31 +80,42 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 	return s.write(ctx, tx, network, evs, per)
 }
 
-// Advance is a scanner step's move of webhooks' scanned_through, compared
-// and set from From to To.
+// Advance is a scanner step's move of a group of webhooks from From to
+// To: Follows says which of them follow the checkpoint (ScanHook.Follows,
+// parallel to Webhooks), InStep that To is the new checkpoint's height
+// less their depth.
 type Advance struct {
 	Webhooks []uuid.UUID
+	Follows  []bool
 	From, To int64
+	InStep   bool
 }
 
 // AppendScanned decides a scanner step's events in tx, as AppendEvents,
-// after moving every webhook of advances in the same statement that
-// reserves the sequence numbers. Only the webhooks it moved get their
-// events (one changed or deleted since the step read it gets none);
-// Decided lists what was written.
-func (s *Store) AppendScanned(ctx context.Context, tx *sqlx.Tx, network string, advances []Advance, evs []NewEvent) ([]Decided, error) {
+// after moving the webhooks of advances in the same statement that
+// reserves the sequence numbers; the step moves the checkpoint from
+// height at to height to. A webhook that follows the checkpoint and stays
+// in step without events is not written (the checkpoint's move moves it;
+// whatever changes it meanwhile writes its position, migration 0019).
+// Only the webhooks it moved get their events (one changed or deleted
+// since the step read it gets none); Decided lists what was written.
+func (s *Store) AppendScanned(ctx context.Context, tx *sqlx.Tx, network string, at, to int64, advances []Advance, evs []NewEvent) ([]Decided, error) {
 	_, counts := perWebhook(evs)
 	var ids []uuid.UUID
-	var from, to, n []int64
+	var froms, tos, n []int64
 	for _, a := range advances {
-		for _, id := range a.Webhooks {
-			ids, from, to, n = append(ids, id), append(from, a.From), append(to, a.To), append(n, counts[id])
+		for i, id := range a.Webhooks {
+			if a.Follows[i] && a.InStep && counts[id] == 0 {
+				continue
+			}
+			ids, froms, tos, n = append(ids, id), append(froms, a.From), append(tos, a.To), append(n, counts[id])
 		}
 	}
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := tx.QueryxContext(ctx, sqlScanAdvance, network, pq.Array(uuidStrings(ids)), pq.Array(from), pq.Array(to), pq.Array(n))
+	rows, err := tx.QueryxContext(ctx, sqlScanAdvance, network, pq.Array(uuidStrings(ids)), pq.Array(froms), pq.Array(tos),
+		pq.Array(n), at, to)
 	if err != nil {
 		return nil, fmt.Errorf("events: advance: %w", err)
 	}

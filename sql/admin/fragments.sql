@@ -104,7 +104,9 @@ WHERE h.credential_id = $1
   w.disabled_at,
   w.items,
   w.last_seq,
-  w.scanned_through,
+  CASE WHEN w.follows
+    THEN (SELECT c.block_no FROM syncgate.scanner_checkpoints c WHERE c.network = w.network) - w.depth
+    ELSE w.scanned_through END AS scanned_through,
   w.failing_since,
   w.created_at,
   w.updated_at,

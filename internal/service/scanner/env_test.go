@@ -170,7 +170,7 @@ func (e *env) waitScanned(height int64) {
 	for {
 		var behind bool
 		if err := e.admin.Get(&behind, `SELECT (SELECT count(*) FROM syncgate.scanner_checkpoints WHERE network = $1 AND block_no = $2) = 0
-			OR EXISTS (SELECT 1 FROM syncgate.webhooks WHERE status = 'active' AND deleted_at IS NULL AND scanned_through <> $2 - depth)`, e.net, height); err != nil {
+			OR EXISTS (SELECT 1 FROM syncgate.webhooks WHERE status = 'active' AND deleted_at IS NULL AND NOT follows AND scanned_through <> $2 - depth)`, e.net, height); err != nil {
 			e.t.Fatal(err)
 		}
 		if !behind {
@@ -252,7 +252,7 @@ func (e *env) checkSequences() {
 			e.t.Errorf("webhook %s: seq %d where %d was due", ev.Webhook, ev.Seq, next[ev.Webhook])
 		}
 		k := fmt.Sprint(ev.Webhook, ev.Type, ev.TxHash, ev.BlockHash)
-		if seen[k] {
+		if seen[k] && ev.BlockHash != "" { // webhook.* notes may repeat
 			e.t.Errorf("decided twice: %s %s in block %s for %s", ev.Type, ev.TxHash, ev.BlockHash, ev.Webhook)
 		}
 		seen[k] = true

@@ -53,7 +53,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 		return true, s.rollback(ctx, conn, cp)
 	}
 
-	groups, err := events.ScanGroups(ctx, conn, net)
+	groups, err := events.ScanGroups(ctx, conn, net, cp.Height)
 	if err != nil {
 		return false, err
 	}
@@ -109,7 +109,12 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	advances := make([]events.Advance, len(work))
 	for i, w := range work {
 		evs = append(evs, groupEvents(w, blocksIn(read.Blocks, w.from, w.to), matched[i], &f, tipRef)...)
-		advances[i] = events.Advance{Webhooks: w.g.Webhooks, From: w.g.ScannedThrough, To: w.to}
+		follows := make([]bool, len(w.g.Hooks))
+		for j, h := range w.g.Hooks {
+			follows[j] = h.Follows
+		}
+		advances[i] = events.Advance{Webhooks: w.g.Webhooks, Follows: follows, From: w.g.ScannedThrough, To: w.to,
+			InStep: w.to == tip.Height-int64(w.g.Depth)}
 	}
 	lap("match")
 	if evs, err = s.blockfrost(ctx, work, evs); err != nil {
@@ -119,14 +124,17 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
 		lap("begin")
-		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
-		if err := events.MoveCheckpoint(ctx, tx, net, cp, to, seen); err != nil {
-			return err
-		}
-		lap("move")
-		d, err := s.o.Events.AppendScanned(ctx, tx, net, advances, evs)
+		// Webhook rows before the checkpoint's, as every writer locks them
+		// (migration 0019).
+		d, err := s.o.Events.AppendScanned(ctx, tx, net, cp.Height, tip.Height, advances, evs)
 		n = len(d)
 		lap("append")
+		if err != nil {
+			return err
+		}
+		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
+		err = events.MoveCheckpoint(ctx, tx, net, cp, to, seen)
+		lap("move")
 		return err
 	})
 	if err != nil {
@@ -218,7 +226,9 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 	tipRef := &events.BlockRef{Hash: read.Tip.Hash, Height: read.Tip.Height, Slot: read.Tip.Slot}
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
-		if err := events.MoveCheckpoint(ctx, tx, net, cp, fork, nil); err != nil {
+		// Every position written before any is read; webhook rows before
+		// the checkpoint's (migration 0019).
+		if err := events.Unfollow(ctx, tx, net, cp.Height); err != nil {
 			return err
 		}
 		live, err := events.LiveEventsAbove(ctx, tx, net, fork.Height)
@@ -239,7 +249,10 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 		}
 		d, err := s.o.Events.AppendEvents(ctx, tx, net, evs)
 		n = len(d)
-		return err
+		if err != nil {
+			return err
+		}
+		return events.MoveCheckpoint(ctx, tx, net, cp, fork, nil)
 	})
 	if err != nil {
 		return err

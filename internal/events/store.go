@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -173,34 +172,35 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 	var (
 		ids, hooks            []uuid.UUID
 		seqs, heights         []int64
-		types, bodies         []string
+		types                 []string
 		txHashes, blockHashes [][]byte
 		revoked, revokers     []uuid.UUID
 		decided               []Decided
 		pushIDs, pushHooks    []uuid.UUID
 	)
+	bw, err := newBodyWriter(network, now)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range evs {
 		r := per[e.WebhookID]
 		if r == nil {
 			continue
 		}
-		data, err := json.Marshal(e.Data)
+		data, err := eventData(e)
 		if err != nil {
-			return nil, fmt.Errorf("events: %s data: %w", e.Type, err)
+			return nil, err
 		}
 		id, err := newEventID()
 		if err != nil {
 			return nil, err
 		}
-		var body []byte
 		if r.format == FormatBlockfrost {
-			body, err = blockfrostBody(id, e, data, now)
+			if err := bw.blockfrost(id, e, data); err != nil {
+				return nil, err
+			}
 		} else {
-			body, err = json.Marshal(Body{ID: id, Type: e.Type, WebhookID: e.WebhookID, Seq: r.next, Network: network,
-				CreatedAt: now, Block: blockJSON(e.Block), Tip: blockJSON(e.Tip), Data: data})
-		}
-		if err != nil {
-			return nil, err
+			bw.standard(id, e, r.next, data)
 		}
 		var height *int64
 		var blockHash []byte
@@ -209,7 +209,7 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 			height, blockHash = &h, e.Block.Hash
 		}
 		ids, hooks, seqs, types = append(ids, id), append(hooks, e.WebhookID), append(seqs, r.next), append(types, e.Type)
-		txHashes, blockHashes, bodies = append(txHashes, e.TxHash), append(blockHashes, blockHash), append(bodies, string(body))
+		txHashes, blockHashes = append(txHashes, e.TxHash), append(blockHashes, blockHash)
 		heights = append(heights, valueOr(height))
 		if e.Revokes != nil {
 			revoked, revokers = append(revoked, *e.Revokes), append(revokers, id)
@@ -225,9 +225,13 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	bodies, err := bw.bodies()
+	if err != nil {
+		return nil, err
+	}
 	if _, err := tx.ExecContext(ctx, sqlInsertEvents, pq.Array(uuidStrings(ids)), pq.Array(uuidStrings(hooks)),
 		pq.Array(seqs), pq.Array(types), pq.ByteaArray(txHashes), pq.Array(heights),
-		pq.ByteaArray(blockHashes), pq.Array(bodies), now); err != nil {
+		pq.ByteaArray(blockHashes), bodies, now); err != nil {
 		return nil, fmt.Errorf("events: insert: %w", err)
 	}
 	if len(revoked) > 0 {

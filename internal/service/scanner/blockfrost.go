@@ -1,7 +1,6 @@
 package scanner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 
@@ -122,6 +121,7 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		}
 		e.Blockfrost = &events.BlockfrostPayload{Type: typ, Payload: append(p, ']')}
 	}
+	payloads := map[string]*events.BlockfrostPayload{}
 	for i := range out {
 		e := &out[i]
 		if !bf[e.WebhookID] || e.Blockfrost != nil {
@@ -129,26 +129,33 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		}
 		var typ string
 		var render func() ([]byte, error)
-		switch d := e.Data.(type) {
-		case events.BlockAdded:
+		switch e.Type {
+		case events.TypeBlockAdded: // its data is encoded once for every webhook
 			typ = events.BlockfrostBlock
 			render = func() ([]byte, error) { return s.o.Blockfrost.Block(ctx, s.o.DB, e.Block.Hash) }
-		case events.EpochStarted:
+		case events.TypeEpochStarted:
+			d, ok := e.Data.(events.EpochStarted)
+			if !ok {
+				continue
+			}
 			typ = events.BlockfrostEpoch
 			render = func() ([]byte, error) { return s.o.Blockfrost.Epoch(ctx, s.o.DB, d.Epoch) }
 		default:
 			continue
 		}
+		// One payload for every webhook it goes to: the store writes its
+		// JavaScript form once.
 		k := fmt.Sprintf("%s %x", typ, e.Block.Hash)
-		p, ok := memo[k]
+		p, ok := payloads[k]
 		if !ok {
-			var err error
-			if p, err = render(); err != nil {
+			raw, err := render()
+			if err != nil {
 				return nil, wrap("blockfrost payload", err)
 			}
-			memo[k] = p
+			p = &events.BlockfrostPayload{Type: typ, Payload: raw}
+			payloads[k] = p
 		}
-		e.Blockfrost = &events.BlockfrostPayload{Type: typ, Payload: bytes.Clone(p)}
+		e.Blockfrost = p
 	}
 	return out, nil
 }

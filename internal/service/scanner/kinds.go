@@ -3,6 +3,7 @@ package scanner
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -179,8 +180,11 @@ func groupEvents(w groupWork, blocks []dbsync.ScanBlock, matched []events.Match,
 			if fb.Pool.Valid {
 				data.Pool = &fb.Pool.String
 			}
+			// Encoded once for every webhook it goes to (numbers and
+			// strings: it cannot fail).
+			raw, _ := json.Marshal(data)
 			for _, id := range hooks {
-				out = append(out, events.NewEvent{WebhookID: id, Type: events.TypeBlockAdded, Block: ref, Tip: tip, Data: data})
+				out = append(out, events.NewEvent{WebhookID: id, Type: events.TypeBlockAdded, Block: ref, Tip: tip, Data: json.RawMessage(raw)})
 			}
 		}
 		for ti := range b.Txs {

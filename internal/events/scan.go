@@ -1,10 +1,13 @@
 package events
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
@@ -24,7 +27,8 @@ var (
 	sqlScanBlocksUpsert    = sqlfiles.Must("admin/scan_blocks_upsert.sql")
 	sqlScanBlocksPrune     = sqlfiles.Must("admin/scan_blocks_prune.sql")
 	sqlScanBlocksRecent    = sqlfiles.Must("admin/scan_blocks_recent.sql")
-	sqlScanGroups          = sqlfiles.Must("admin/scan_groups.sql")
+	sqlScanWebhooks        = sqlfiles.Must("admin/scan_webhooks.sql")
+	sqlScanVersion         = sqlfiles.Must("admin/scan_version.sql")
 	sqlScanMatch           = sqlfiles.Must("admin/scan_match.sql")
 	sqlScanAdvance         = sqlfiles.Must("admin/scan_advance.sql")
 	sqlScanLiveEvents      = sqlfiles.Must("admin/scan_live_events.sql")
@@ -46,6 +50,9 @@ var ErrConflict = errors.New("events: the scanner checkpoint moved")
 type Checkpoint struct {
 	Height int64  `db:"block_no"`
 	Hash   []byte `db:"block_hash"`
+	// Positions counts the steps that wrote webhook positions (a scanner
+	// keeps webhooks only while it stays, migration 0020).
+	Positions int64 `db:"positions"`
 }
 
 // ScanGroup is the active webhooks of a network that share a depth and a
@@ -62,6 +69,8 @@ type ScanGroup struct {
 // ScanHook is one webhook as the scanner sees it.
 type ScanHook struct {
 	ID     uuid.UUID
+	Depth  int
+	Stored int64 // scanned_through as stored (not kept while Follows)
 	Types  []string
 	Format string
 	// Follows: it is scanned in step with the checkpoint, so its row is
@@ -147,32 +156,65 @@ func RecentBlocks(ctx context.Context, q sqlx.QueryerContext, network string, be
 	return out, nil
 }
 
-// ScanGroups returns the network's active webhooks grouped by (depth,
-// scanned through), a following webhook's position taken from the
-// checkpoint's height at.
-func ScanGroups(ctx context.Context, q sqlx.QueryerContext, network string, at int64) ([]ScanGroup, error) {
-	rows, err := q.QueryxContext(ctx, sqlScanGroups, network, at)
+// ScanVersion is the version of the network's webhooks as the scanner
+// reads them: ReadScanWebhooks' answer holds while it stays (migration
+// 0020), barring the scanner's own writes.
+func ScanVersion(ctx context.Context, q sqlx.QueryerContext, network string) (int64, error) {
+	var v int64
+	if err := sqlx.GetContext(ctx, q, &v, sqlScanVersion, network); err != nil {
+		return 0, fmt.Errorf("events: scan version: %w", err)
+	}
+	return v, nil
+}
+
+// ReadScanWebhooks returns the network's active webhooks as the scanner
+// groups them (GroupScan).
+func ReadScanWebhooks(ctx context.Context, q sqlx.QueryerContext, network string) ([]ScanHook, error) {
+	rows, err := q.QueryxContext(ctx, sqlScanWebhooks, network)
 	if err != nil {
-		return nil, fmt.Errorf("events: scan groups: %w", err)
+		return nil, fmt.Errorf("events: scan webhooks: %w", err)
 	}
 	defer rows.Close()
-	var out []ScanGroup
+	var out []ScanHook
 	for rows.Next() {
 		var h ScanHook
-		var depth int
-		var through int64
 		var types pq.StringArray
-		if err := rows.Scan(&h.ID, &depth, &through, &h.Follows, &types, &h.Format, &h.PoolFilter); err != nil {
-			return nil, fmt.Errorf("events: scan groups: %w", err)
+		if err := rows.Scan(&h.ID, &h.Depth, &h.Stored, &h.Follows, &types, &h.Format, &h.PoolFilter); err != nil {
+			return nil, fmt.Errorf("events: scan webhooks: %w", err)
 		}
 		h.Types = types
-		if n := len(out); n == 0 || out[n-1].Depth != depth || out[n-1].ScannedThrough != through {
-			out = append(out, ScanGroup{Depth: depth, ScannedThrough: through})
-		}
-		g := &out[len(out)-1]
-		g.Webhooks, g.Hooks = append(g.Webhooks, h.ID), append(g.Hooks, h)
+		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// GroupScan groups hooks by (depth, scanned through) when the checkpoint
+// is at height at (a following webhook is scanned through at less its
+// depth), in order of that position, depth and id.
+func GroupScan(hooks []ScanHook, at int64) []ScanGroup {
+	through := func(h *ScanHook) int64 {
+		if h.Follows {
+			return at - int64(h.Depth)
+		}
+		return h.Stored
+	}
+	order := make([]*ScanHook, len(hooks))
+	for i := range hooks {
+		order[i] = &hooks[i]
+	}
+	slices.SortFunc(order, func(a, b *ScanHook) int {
+		return cmp.Or(cmp.Compare(through(a), through(b)), cmp.Compare(a.Depth, b.Depth), bytes.Compare(a.ID[:], b.ID[:]))
+	})
+	var out []ScanGroup
+	for _, h := range order {
+		t := through(h)
+		if n := len(out); n == 0 || out[n-1].Depth != h.Depth || out[n-1].ScannedThrough != t {
+			out = append(out, ScanGroup{Depth: h.Depth, ScannedThrough: t})
+		}
+		g := &out[len(out)-1]
+		g.Webhooks, g.Hooks = append(g.Webhooks, h.ID), append(g.Hooks, *h)
+	}
+	return out
 }
 
 // MatchItems finds, in one indexed query, the watch items of the webhooks
@@ -197,14 +239,15 @@ func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids 
 // against old (nil: the network has none yet), in tx; ErrConflict when it
 // had moved. Blocks are the hashes of the blocks seen since old (to
 // included): they are remembered, and those below to's height minus
-// KeepBlocks or above it forgotten.
-func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Checkpoint, to Checkpoint, blocks []Checkpoint) error {
+// KeepBlocks or above it forgotten. wrote: the step wrote webhook
+// positions (counted in Checkpoint.Positions).
+func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Checkpoint, to Checkpoint, blocks []Checkpoint, wrote bool) error {
 	var moved int64
 	var err error
 	if old == nil {
 		err = tx.GetContext(ctx, &moved, sqlScanCheckpointStart, network, to.Height, to.Hash)
 	} else {
-		err = tx.GetContext(ctx, &moved, sqlScanCheckpointMove, network, old.Height, old.Hash, to.Height, to.Hash)
+		err = tx.GetContext(ctx, &moved, sqlScanCheckpointMove, network, old.Height, old.Hash, to.Height, to.Hash, wrote)
 	}
 	if errors.Is(err, sqlNoRows) {
 		return ErrConflict

@@ -130,3 +130,47 @@ func TestFollowerChangesWhileScanning(t *testing.T) {
 	}
 	t.Logf("%d blocks, each announced once, through %d changes", len(heights), changes)
 }
+
+// The scanner keeps the webhooks it read while their version stays: a
+// webhook disabled, or told to want other events, stops getting blocks at
+// the next block, and a new webhook starts getting them, though none of
+// them moved a position the scanner wrote.
+func TestKeptWebhooksSeeChanges(t *testing.T) {
+	e := newEnv(t, chaingen.ModeCore)
+	e.scanner(t.Context(), nil)
+	start := e.tip()
+	e.waitScanned(start)
+	types := []string{events.TypeBlockAdded}
+	disabled := e.webhook(0, types, events.StatusActive, start)
+	retyped := e.webhook(0, types, events.StatusActive, start)
+	e.waitScanned(e.appendBlocks(2).BlockNo)
+	count := func(id uuid.UUID) int {
+		n := 0
+		for _, ev := range e.events(id) {
+			if ev.Type == events.TypeBlockAdded {
+				n++
+			}
+		}
+		return n
+	}
+	if count(disabled) != 2 || count(retyped) != 2 {
+		t.Fatalf("block.added before the changes: %d and %d, want 2 each", count(disabled), count(retyped))
+	}
+	o := events.Owner{UserID: e.user, Network: e.net}
+	if _, err := e.store.DisableWebhook(t.Context(), o, disabled, "test", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.UpdateWebhook(t.Context(), o, retyped, events.WebhookPatch{EventTypes: []string{events.TypeEpochStarted}}); err != nil {
+		t.Fatal(err)
+	}
+	tip := e.appendBlocks(2).BlockNo
+	e.waitScanned(tip)
+	if count(disabled) != 2 || count(retyped) != 2 {
+		t.Fatalf("block.added after the changes: %d disabled, %d retyped, want 2 each", count(disabled), count(retyped))
+	}
+	added := e.webhook(0, types, events.StatusActive, tip)
+	e.waitScanned(e.appendBlocks(2).BlockNo)
+	if n := count(added); n != 2 {
+		t.Fatalf("a new webhook got %d block.added, want 2", n)
+	}
+}

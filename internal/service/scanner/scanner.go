@@ -59,6 +59,9 @@ type Options struct {
 type Scanner struct {
 	o       Options
 	leading atomic.Bool
+	// kept is the network's webhooks as the last step read them, for the
+	// leading goroutine alone (see kept.go).
+	kept *keptHooks
 	// beforeCommit, when set (tests), runs between a step's writes and its
 	// commit.
 	beforeCommit func(ctx context.Context)
@@ -166,6 +169,8 @@ func (s *Scanner) release(ctx context.Context, conn *sqlx.Conn) {
 // scan steps every Interval (at once again while a step leaves work) until
 // ctx ends or the leadership connection fails.
 func (s *Scanner) scan(ctx context.Context, conn *sqlx.Conn) error {
+	// Another leader may have moved positions meanwhile.
+	s.kept = nil
 	t := time.NewTicker(s.o.Interval)
 	defer t.Stop()
 	for {
@@ -192,7 +197,12 @@ func (s *Scanner) scan(ctx context.Context, conn *sqlx.Conn) error {
 func (s *Scanner) stepTimed(ctx context.Context, conn *sqlx.Conn) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.o.StepTimeout)
 	defer cancel()
-	return s.step(ctx, conn)
+	more, err := s.step(ctx, conn)
+	if err != nil {
+		// A failed commit may have written after all.
+		s.kept = nil
+	}
+	return more, err
 }
 
 // alive says whether the leadership connection still answers.

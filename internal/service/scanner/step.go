@@ -46,14 +46,14 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 		// First run: scanning starts at the tip.
 		return false, s.commit(ctx, conn, func(tx *sqlx.Tx) error {
 			to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
-			return events.MoveCheckpoint(ctx, tx, net, nil, to, []events.Checkpoint{to})
+			return events.MoveCheckpoint(ctx, tx, net, nil, to, []events.Checkpoint{to}, false)
 		})
 	}
 	if !bytes.Equal(head.Hashes[cp.Height], cp.Hash) {
 		return true, s.rollback(ctx, conn, cp)
 	}
 
-	groups, err := events.ScanGroups(ctx, conn, net, cp.Height)
+	groups, err := s.groups(ctx, conn, cp)
 	if err != nil {
 		return false, err
 	}
@@ -121,6 +121,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 		return false, err
 	}
 	lap("render")
+	keep := keepAfter(work, tip.Height)
 	n := 0
 	err = s.commit(ctx, conn, func(tx *sqlx.Tx) error {
 		lap("begin")
@@ -133,12 +134,15 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 			return err
 		}
 		to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
-		err = events.MoveCheckpoint(ctx, tx, net, cp, to, seen)
+		err = events.MoveCheckpoint(ctx, tx, net, cp, to, seen, !keep)
 		lap("move")
 		return err
 	})
 	if err != nil {
 		return false, err
+	}
+	if !keep {
+		s.kept = nil
 	}
 	lap("commit")
 	elapsed := time.Since(start)
@@ -252,8 +256,9 @@ func (s *Scanner) rollback(ctx context.Context, conn *sqlx.Conn, cp *events.Chec
 		if err != nil {
 			return err
 		}
-		return events.MoveCheckpoint(ctx, tx, net, cp, fork, nil)
+		return events.MoveCheckpoint(ctx, tx, net, cp, fork, nil, true)
 	})
+	s.kept = nil // positions written, whether or not it committed
 	if err != nil {
 		return err
 	}

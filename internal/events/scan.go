@@ -227,10 +227,19 @@ func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids 
 	for i, k := range keys {
 		kinds[i], values[i], purposes[i] = k.Kind, k.Value, k.Purpose
 	}
-	var out []Match
-	if err := sqlx.SelectContext(ctx, q, &out, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(purposes),
-		pq.Array(uuidStrings(ids))); err != nil {
+	var all []Match
+	if err := sqlx.SelectContext(ctx, q, &all, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(purposes)); err != nil {
 		return nil, fmt.Errorf("events: match: %w", err)
+	}
+	want := make(map[uuid.UUID]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	out := all[:0]
+	for _, m := range all {
+		if want[m.WebhookID] {
+			out = append(out, m)
+		}
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package scanner
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 
@@ -36,7 +37,8 @@ type Blockfrost interface {
 // event per block with every matching transaction, so a webhook's
 // tx.confirmed (delegation.confirmed) events of one block become one
 // event, revoked as one by a rollback.
-func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events.NewEvent) ([]events.NewEvent, error) {
+// rendered holds block payloads rendered ahead (prefetchBlocks), by key.
+func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events.NewEvent, rendered map[string]*events.BlockfrostPayload) ([]events.NewEvent, error) {
 	bf := map[uuid.UUID]bool{}
 	for _, w := range work {
 		for _, h := range w.g.Hooks {
@@ -121,7 +123,10 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		}
 		e.Blockfrost = &events.BlockfrostPayload{Type: typ, Payload: append(p, ']')}
 	}
-	payloads := map[string]*events.BlockfrostPayload{}
+	payloads := rendered
+	if payloads == nil {
+		payloads = map[string]*events.BlockfrostPayload{}
+	}
 	for i := range out {
 		e := &out[i]
 		if !bf[e.WebhookID] || e.Blockfrost != nil {
@@ -145,7 +150,7 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		}
 		// One payload for every webhook it goes to: the store writes its
 		// JavaScript form once.
-		k := fmt.Sprintf("%s %x", typ, e.Block.Hash)
+		k := payloadKey(typ, e.Block.Hash)
 		p, ok := payloads[k]
 		if !ok {
 			raw, err := render()
@@ -158,4 +163,46 @@ func (s *Scanner) blockfrost(ctx context.Context, work []groupWork, evs []events
 		e.Blockfrost = p
 	}
 	return out, nil
+}
+
+func payloadKey(typ string, hash []byte) string { return fmt.Sprintf("%s %x", typ, hash) }
+
+// prefetchBlocks renders, on db-sync's pool while the step matches on the
+// admin connection, the block payload of each block read in the range of
+// a group with a Blockfrost-format webhook that wants block.added (a
+// pool-filtered one may not get every block; a payload not needed is
+// dropped). The
+// returned wait gives them (nil when there were none, or rendering
+// failed: blockfrost then renders what it needs itself).
+func (s *Scanner) prefetchBlocks(ctx context.Context, work []groupWork, blocks []dbsync.ScanBlock) (wait func() map[string]*events.BlockfrostPayload) {
+	var need []dbsync.ScanBlock
+	for _, b := range blocks {
+		for _, w := range work {
+			if b.Height < w.from || b.Height > w.to || !slices.ContainsFunc(w.g.Hooks, func(h events.ScanHook) bool {
+				return h.Format == events.FormatBlockfrost && h.Wants(events.TypeBlockAdded)
+			}) {
+				continue
+			}
+			need = append(need, b)
+			break
+		}
+	}
+	if len(need) == 0 || s.o.Blockfrost == nil {
+		return func() map[string]*events.BlockfrostPayload { return nil }
+	}
+	blocks = need
+	done := make(chan map[string]*events.BlockfrostPayload, 1)
+	go func() {
+		out := make(map[string]*events.BlockfrostPayload, len(blocks))
+		for _, b := range blocks {
+			raw, err := s.o.Blockfrost.Block(ctx, s.o.DB, b.Hash)
+			if err != nil {
+				done <- nil
+				return
+			}
+			out[payloadKey(events.BlockfrostBlock, b.Hash)] = &events.BlockfrostPayload{Type: events.BlockfrostBlock, Payload: raw}
+		}
+		done <- out
+	}()
+	return func() map[string]*events.BlockfrostPayload { return <-done }
 }

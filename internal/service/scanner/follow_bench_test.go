@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	"github.com/syncgate/syncgate/admin"
@@ -134,6 +135,7 @@ func BenchmarkScannerFollow(b *testing.B) {
 		return n == 1
 	})
 	load0 := loadAvg()
+	wal0 := walState(b, e.admin)
 	b.ResetTimer()
 	t := time.NewTicker(time.Second)
 	appended := 0
@@ -156,6 +158,7 @@ func BenchmarkScannerFollow(b *testing.B) {
 	})
 	b.StopTimer()
 	load1 := loadAvg()
+	wal1 := walState(b, e.admin)
 	stop()
 	<-done
 
@@ -169,6 +172,8 @@ func BenchmarkScannerFollow(b *testing.B) {
 	slices.Sort(perBlock)
 	at := func(q float64) float64 { return ms(perBlock[min(len(perBlock)-1, int(q*float64(len(perBlock))))]) }
 	b.ReportMetric(at(0.5), "p50-ms/block")
+	b.ReportMetric(at(0.9), "p90-ms/block")
+	b.ReportMetric(at(0.95), "p95-ms/block")
 	b.ReportMetric(at(0.99), "p99-ms/block")
 	b.ReportMetric(ms(perBlock[len(perBlock)-1]), "max-ms/block")
 	b.ReportMetric(float64(evs)/float64(blocks), "events/block")
@@ -176,8 +181,8 @@ func BenchmarkScannerFollow(b *testing.B) {
 	for p, d := range phases {
 		b.ReportMetric(ms(d)/float64(blocks), p+"-ms/block")
 	}
-	b.Logf("%d blocks appended in %d s (%d txs a block on average), %d scanned in %d steps (at most %d in one), %d behind when the follower stopped; %d events; load average %s at the start, %s at the end; webhooks (%s): %s",
-		appended, seconds, txs, blocks, steps, widest, target-cp, evs, load0, load1, mix, hooks)
+	b.Logf("%d blocks appended in %d s (%d txs a block on average), %d scanned in %d steps (at most %d in one), %d behind when the follower stopped; %d events; load average %s at the start, %s at the end; the server wrote %d MB of WAL (both databases) and made %d checkpoints meanwhile; webhooks (%s): %s",
+		appended, seconds, txs, blocks, steps, widest, target-cp, evs, load0, load1, (wal1.lsn-wal0.lsn)>>20, wal1.checkpoints-wal0.checkpoints, mix, hooks)
 }
 
 func envInt(b *testing.B, name string, def int) int {
@@ -200,6 +205,20 @@ func waitUntil(b *testing.B, timeout time.Duration, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// walPoint is the server's WAL position (bytes) and checkpoints so far.
+type walPoint struct {
+	lsn, checkpoints int64
+}
+
+func walState(b *testing.B, db *sqlx.DB) walPoint {
+	var w walPoint
+	if err := db.QueryRow(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint,
+		(SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)`).Scan(&w.lsn, &w.checkpoints); err != nil {
+		b.Fatal(err)
+	}
+	return w
 }
 
 // loadAvg is the 1-minute load average ("?" where it cannot be read).

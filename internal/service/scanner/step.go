@@ -98,11 +98,14 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	}
 
 	tipRef := &events.BlockRef{Hash: tip.Hash, Height: tip.Height, Slot: tip.Slot}
+	rendered := s.prefetchBlocks(ctx, work, read.Blocks)
 	matched, err := s.match(ctx, conn, read.Blocks, &f, work)
 	if err != nil {
+		rendered()
 		return false, err
 	}
 	if err := s.readEpochs(ctx, &f, work); err != nil {
+		rendered()
 		return false, err
 	}
 	var evs []events.NewEvent
@@ -117,7 +120,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 			InStep: w.to == tip.Height-int64(w.g.Depth)}
 	}
 	lap("match")
-	if evs, err = s.blockfrost(ctx, work, evs); err != nil {
+	if evs, err = s.blockfrost(ctx, work, evs, rendered()); err != nil {
 		return false, err
 	}
 	lap("render")

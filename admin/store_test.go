@@ -79,7 +79,7 @@ func TestMigrations(t *testing.T) {
 		WHERE table_schema IN ('syncgate', 'public') ORDER BY 1`); err != nil {
 		t.Fatal(err)
 	}
-	want := "syncgate.admin_keys syncgate.audit_log_counts syncgate.audit_logs syncgate.credentials syncgate.partners syncgate.plans syncgate.pool_stake syncgate.pool_stake_refresh syncgate.pool_stake_summary syncgate.scanner_blocks syncgate.scanner_checkpoints syncgate.schema_migrations syncgate.security_events syncgate.tx_submissions syncgate.usage_batches syncgate.usage_hourly syncgate.usage_route_hourly syncgate.user_accounts syncgate.webhook_deliveries syncgate.webhook_events syncgate.webhook_items syncgate.webhooks"
+	want := "syncgate.admin_keys syncgate.audit_log_counts syncgate.audit_logs syncgate.credentials syncgate.partners syncgate.plans syncgate.pool_stake syncgate.pool_stake_refresh syncgate.pool_stake_summary syncgate.scanner_blocks syncgate.scanner_checkpoints syncgate.schema_migrations syncgate.security_events syncgate.tx_submissions syncgate.usage_batches syncgate.usage_hourly syncgate.usage_route_hourly syncgate.user_accounts syncgate.webhook_deliveries syncgate.webhook_events syncgate.webhook_items syncgate.webhook_scan_versions syncgate.webhooks"
 	if got := strings.Join(tables, " "); got != want {
 		t.Fatalf("tables %q, want %q (nothing in public)", got, want)
 	}

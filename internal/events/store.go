@@ -14,10 +14,9 @@ import (
 )
 
 var (
-	sqlReserveSeq     = sqlfiles.Must("admin/event_reserve_seq.sql")
-	sqlInsertEvents   = sqlfiles.Must("admin/event_insert.sql")
-	sqlRevokeEvents   = sqlfiles.Must("admin/event_revoke.sql")
-	sqlInsertDelivery = sqlfiles.Must("admin/delivery_insert.sql")
+	sqlReserveSeq   = sqlfiles.Must("admin/event_reserve_seq.sql")
+	sqlInsertEvents = sqlfiles.Must("admin/event_insert.sql")
+	sqlRevokeEvents = sqlfiles.Must("admin/event_revoke.sql")
 )
 
 // Options configures a Store.
@@ -165,8 +164,8 @@ func reservations(rows *sqlx.Rows, counts map[uuid.UUID]int64) (map[uuid.UUID]*r
 	return per, rows.Err()
 }
 
-// write writes evs whose webhook has a reservation in per: ids, bodies,
-// revocations, deliveries and push jobs, one statement each.
+// write writes evs whose webhook has a reservation in per: events with
+// their deliveries, revocations and push jobs, one statement each.
 func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []NewEvent, per map[uuid.UUID]*reserved) ([]Decided, error) {
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var (
@@ -176,7 +175,8 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 		txHashes, blockHashes [][]byte
 		revoked, revokers     []uuid.UUID
 		decided               []Decided
-		pushIDs, pushHooks    []uuid.UUID
+		pushes                []bool
+		pushed                bool
 	)
 	bw, err := newBodyWriter(network, now)
 	if err != nil {
@@ -216,9 +216,7 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 		}
 		// webhook.disabled reaches the feed only: its webhook no longer pushes.
 		push := r.push && e.Type != TypeWebhookDisabled
-		if push {
-			pushIDs, pushHooks = append(pushIDs, id), append(pushHooks, e.WebhookID)
-		}
+		pushes, pushed = append(pushes, push), pushed || push
 		decided = append(decided, Decided{ID: id, WebhookID: e.WebhookID, Seq: r.next, Push: push})
 		r.next++
 	}
@@ -231,7 +229,7 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 	}
 	if _, err := tx.ExecContext(ctx, sqlInsertEvents, pq.Array(uuidStrings(ids)), pq.Array(uuidStrings(hooks)),
 		pq.Array(seqs), pq.Array(types), pq.ByteaArray(txHashes), pq.Array(heights),
-		pq.ByteaArray(blockHashes), bodies, now); err != nil {
+		pq.ByteaArray(blockHashes), bodies, now, pq.Array(pushes)); err != nil {
 		return nil, fmt.Errorf("events: insert: %w", err)
 	}
 	if len(revoked) > 0 {
@@ -239,20 +237,15 @@ func (s *Store) write(ctx context.Context, tx *sqlx.Tx, network string, evs []Ne
 			return nil, fmt.Errorf("events: revoke: %w", err)
 		}
 	}
-	if len(pushIDs) > 0 {
-		if _, err := tx.ExecContext(ctx, sqlInsertDelivery, pq.Array(uuidStrings(pushIDs)), pq.Array(uuidStrings(pushHooks)), now); err != nil {
-			return nil, fmt.Errorf("events: deliveries: %w", err)
+	if pushed && s.opts.Enqueuer != nil {
+		var push []Decided
+		for _, d := range decided {
+			if d.Push {
+				push = append(push, d)
+			}
 		}
-		if s.opts.Enqueuer != nil {
-			var push []Decided
-			for _, d := range decided {
-				if d.Push {
-					push = append(push, d)
-				}
-			}
-			if err := s.opts.Enqueuer.EnqueueNewTx(ctx, tx.Tx, push); err != nil {
-				return nil, fmt.Errorf("events: enqueue: %w", err)
-			}
+		if err := s.opts.Enqueuer.EnqueueNewTx(ctx, tx.Tx, push); err != nil {
+			return nil, fmt.Errorf("events: enqueue: %w", err)
 		}
 	}
 	return decided, nil

@@ -25,7 +25,6 @@ var (
 	sqlScanCheckpointStart = sqlfiles.Must("admin/scan_checkpoint_start.sql")
 	sqlScanCheckpointMove  = sqlfiles.Must("admin/scan_checkpoint_move.sql")
 	sqlScanBlocksUpsert    = sqlfiles.Must("admin/scan_blocks_upsert.sql")
-	sqlScanBlocksPrune     = sqlfiles.Must("admin/scan_blocks_prune.sql")
 	sqlScanBlocksRecent    = sqlfiles.Must("admin/scan_blocks_recent.sql")
 	sqlScanWebhooks        = sqlfiles.Must("admin/scan_webhooks.sql")
 	sqlScanVersion         = sqlfiles.Must("admin/scan_version.sql")
@@ -251,13 +250,26 @@ func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids 
 // KeepBlocks or above it forgotten. wrote: the step wrote webhook
 // positions (counted in Checkpoint.Positions).
 func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Checkpoint, to Checkpoint, blocks []Checkpoint, wrote bool) error {
-	var moved int64
-	var err error
-	if old == nil {
-		err = tx.GetContext(ctx, &moved, sqlScanCheckpointStart, network, to.Height, to.Hash)
-	} else {
-		err = tx.GetContext(ctx, &moved, sqlScanCheckpointMove, network, old.Height, old.Hash, to.Height, to.Hash, wrote)
+	heights := make([]int64, len(blocks))
+	hashes := make([][]byte, len(blocks))
+	for i, b := range blocks {
+		heights[i], hashes[i] = b.Height, b.Hash
 	}
+	low := to.Height - KeepBlocks + 1
+	var moved int64
+	if old != nil {
+		// The move, the blocks remembered and forgotten: one statement.
+		err := tx.GetContext(ctx, &moved, sqlScanCheckpointMove, network, old.Height, old.Hash, to.Height, to.Hash, wrote,
+			pq.Array(heights), low, pq.ByteaArray(hashes))
+		if errors.Is(err, sqlNoRows) {
+			return ErrConflict
+		}
+		if err != nil {
+			return fmt.Errorf("events: checkpoint: %w", err)
+		}
+		return nil
+	}
+	err := tx.GetContext(ctx, &moved, sqlScanCheckpointStart, network, to.Height, to.Hash)
 	if errors.Is(err, sqlNoRows) {
 		return ErrConflict
 	}
@@ -265,17 +277,9 @@ func MoveCheckpoint(ctx context.Context, tx *sqlx.Tx, network string, old *Check
 		return fmt.Errorf("events: checkpoint: %w", err)
 	}
 	if len(blocks) > 0 {
-		heights := make([]int64, len(blocks))
-		hashes := make([][]byte, len(blocks))
-		for i, b := range blocks {
-			heights[i], hashes[i] = b.Height, b.Hash
-		}
 		if _, err := tx.ExecContext(ctx, sqlScanBlocksUpsert, network, pq.Array(heights), pq.ByteaArray(hashes)); err != nil {
 			return fmt.Errorf("events: scanner blocks: %w", err)
 		}
-	}
-	if _, err := tx.ExecContext(ctx, sqlScanBlocksPrune, network, to.Height-KeepBlocks+1, to.Height); err != nil {
-		return fmt.Errorf("events: scanner blocks: %w", err)
 	}
 	return nil
 }

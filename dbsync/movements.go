@@ -121,6 +121,19 @@ func (db *DB) ReadChain(ctx context.Context, heights []int64, ranges []HeightRan
 // ReadChainWith is ReadChain that runs also (when set) in the same snapshot
 // over the merged ranges: the event scanner's block facts and certificates.
 func (db *DB) ReadChainWith(ctx context.Context, heights []int64, ranges []HeightRange, also func(context.Context, *Snapshot, []HeightRange) error) (ChainRead, error) {
+	return db.ReadChainPlanned(ctx, func(ChainPoint) []int64 { return heights },
+		func(*ChainRead) ([]HeightRange, func(context.Context, *Snapshot, []HeightRange) error) {
+			return ranges, also
+		})
+}
+
+// ReadChainPlanned is ReadChainWith whose heights and ranges follow from
+// what the snapshot holds: heights(tip) are the heights whose hashes are
+// read (the tip's with them), then plan, given the tip and those hashes,
+// gives the ranges to read and what to run over them (none: the read ends
+// there). The event scanner reads its whole step this way, in one snapshot.
+func (db *DB) ReadChainPlanned(ctx context.Context, heights func(tip ChainPoint) []int64,
+	plan func(*ChainRead) ([]HeightRange, func(context.Context, *Snapshot, []HeightRange) error)) (ChainRead, error) {
 	var out ChainRead
 	err := db.eng.PrimaryTx(ctx, func(tx *Snapshot) error {
 		out = ChainRead{Hashes: map[int64][]byte{}}
@@ -132,8 +145,8 @@ func (db *DB) ReadChainWith(ctx context.Context, heights []int64, ranges []Heigh
 			return fmt.Errorf("%w: the newest block has no height", ErrNotFound)
 		}
 		out.Tip = ChainPoint{Height: *tip.BlockNo, Slot: tip.SlotNo, Time: tip.BlockTime}
-		heights = append(heights, *tip.BlockNo)
-		hashes, err := engine.SelectRows[blockHashRow](ctx, tx, sqlScanBlockHashes, pq.Array(heights))
+		hs := append(heights(out.Tip), *tip.BlockNo)
+		hashes, err := engine.SelectRows[blockHashRow](ctx, tx, sqlScanBlockHashes, pq.Array(hs))
 		if err != nil {
 			return err
 		}
@@ -141,6 +154,7 @@ func (db *DB) ReadChainWith(ctx context.Context, heights []int64, ranges []Heigh
 			out.Hashes[h.BlockNo] = h.Hash
 		}
 		out.Tip.Hash = out.Hashes[out.Tip.Height]
+		ranges, also := plan(&out)
 		for _, r := range mergeRanges(ranges) {
 			blocks, err := db.scanBlocks(ctx, tx, r)
 			if err != nil {

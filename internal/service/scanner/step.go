@@ -20,6 +20,25 @@ type groupWork struct {
 	from, to int64
 }
 
+// plan is the groups' work at tip: each group behind tip less its depth is
+// decided from its position on, at most batch heights in a step. more:
+// a group was left behind by the bound.
+func plan(groups []events.ScanGroup, tip int64, batch int) (work []groupWork, ranges []dbsync.HeightRange, more bool) {
+	for _, g := range groups {
+		through := tip - int64(g.Depth)
+		if g.ScannedThrough >= through {
+			continue
+		}
+		w := groupWork{g: g, from: g.ScannedThrough + 1, to: min(through, g.ScannedThrough+int64(batch))}
+		if w.to < through {
+			more = true
+		}
+		work = append(work, w)
+		ranges = append(ranges, dbsync.HeightRange{From: w.from, To: w.to})
+	}
+	return work, ranges, more
+}
+
 // step does one step on the leadership connection: the first checkpoint,
 // a rollback, or the new blocks' events. more: work is left (a batch
 // bound was reached), step again at once.
@@ -32,66 +51,63 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	if err != nil {
 		return false, err
 	}
-	var heights []int64
-	if cp != nil {
-		heights = []int64{cp.Height}
-	}
-	head, err := s.o.DB.ReadChain(ctx, heights, nil)
-	if err != nil {
-		return false, wrap("tip", err)
-	}
-	lap("head")
-	tip := head.Tip
 	if cp == nil {
+		head, err := s.o.DB.ReadChain(ctx, nil, nil)
+		if err != nil {
+			return false, wrap("tip", err)
+		}
 		// First run: scanning starts at the tip.
+		tip := head.Tip
 		return false, s.commit(ctx, conn, func(tx *sqlx.Tx) error {
 			to := events.Checkpoint{Height: tip.Height, Hash: tip.Hash}
 			return events.MoveCheckpoint(ctx, tx, net, nil, to, []events.Checkpoint{to}, false)
 		})
 	}
-	if !bytes.Equal(head.Hashes[cp.Height], cp.Hash) {
-		return true, s.rollback(ctx, conn, cp)
-	}
-
 	groups, err := s.groups(ctx, conn, cp)
 	if err != nil {
 		return false, err
 	}
 	lap("groups")
-	var work []groupWork
-	var ranges []dbsync.HeightRange
-	for _, g := range groups {
-		through := tip.Height - int64(g.Depth)
-		if g.ScannedThrough >= through {
-			continue
-		}
-		w := groupWork{g: g, from: g.ScannedThrough + 1, to: min(through, g.ScannedThrough+int64(s.o.BatchBlocks))}
-		if w.to < through {
-			more = true
-		}
-		work = append(work, w)
-		ranges = append(ranges, dbsync.HeightRange{From: w.from, To: w.to})
-	}
-	if tip.Height == cp.Height && len(work) == 0 {
-		return false, nil
-	}
 
-	// The new blocks' hashes (at most KeepBlocks of them), the checkpoint's
-	// and the tip's, and the groups' blocks, all in one snapshot.
-	seenFrom := max(cp.Height+1, tip.Height-events.KeepBlocks+1)
-	heights = []int64{cp.Height}
-	for h := seenFrom; h <= tip.Height; h++ {
-		heights = append(heights, h)
-	}
-	var f facts
-	read, err := s.o.DB.ReadChainWith(ctx, heights, ranges, f.readFacts(needs(work)))
+	// One snapshot: the tip, the hashes of the checkpoint's block and of
+	// the new blocks (at most KeepBlocks of them), and, when the
+	// checkpoint's block is still db-sync's, the groups' blocks.
+	var (
+		work     []groupWork
+		f        facts
+		rollback bool
+	)
+	read, err := s.o.DB.ReadChainPlanned(ctx, func(tip dbsync.ChainPoint) []int64 {
+		heights := []int64{cp.Height}
+		for h := max(cp.Height+1, tip.Height-events.KeepBlocks+1); h <= tip.Height; h++ {
+			heights = append(heights, h)
+		}
+		return heights
+	}, func(r *dbsync.ChainRead) ([]dbsync.HeightRange, func(context.Context, *dbsync.Snapshot, []dbsync.HeightRange) error) {
+		rollback, work, more = false, nil, false
+		if !bytes.Equal(r.Hashes[cp.Height], cp.Hash) {
+			rollback = true
+			return nil, nil
+		}
+		var ranges []dbsync.HeightRange
+		work, ranges, more = plan(groups, r.Tip.Height, s.o.BatchBlocks)
+		if len(work) == 0 {
+			return nil, nil
+		}
+		return ranges, f.readFacts(needs(work))
+	})
 	if err != nil {
 		return false, wrap("read", err)
 	}
 	lap("read")
-	if !bytes.Equal(read.Hashes[cp.Height], cp.Hash) || !bytes.Equal(read.Hashes[tip.Height], tip.Hash) {
-		return false, errChainMoved
+	if rollback {
+		return true, s.rollback(ctx, conn, cp)
 	}
+	tip := read.Tip
+	if tip.Height == cp.Height && len(work) == 0 {
+		return false, nil
+	}
+	seenFrom := max(cp.Height+1, tip.Height-events.KeepBlocks+1)
 	var seen []events.Checkpoint
 	for h := seenFrom; h <= tip.Height; h++ {
 		seen = append(seen, events.Checkpoint{Height: h, Hash: read.Hashes[h]})

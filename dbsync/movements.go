@@ -115,23 +115,18 @@ func (r *blockHashRow) ScanRow(rows *sql.Rows) error { return rows.Scan(&r.Block
 // the blocks of ranges with every transaction's movements. An empty chain
 // is ErrNotFound.
 func (db *DB) ReadChain(ctx context.Context, heights []int64, ranges []HeightRange) (ChainRead, error) {
-	return db.ReadChainWith(ctx, heights, ranges, nil)
-}
-
-// ReadChainWith is ReadChain that runs also (when set) in the same snapshot
-// over the merged ranges: the event scanner's block facts and certificates.
-func (db *DB) ReadChainWith(ctx context.Context, heights []int64, ranges []HeightRange, also func(context.Context, *Snapshot, []HeightRange) error) (ChainRead, error) {
 	return db.ReadChainPlanned(ctx, func(ChainPoint) []int64 { return heights },
 		func(*ChainRead) ([]HeightRange, func(context.Context, *Snapshot, []HeightRange) error) {
-			return ranges, also
+			return ranges, nil
 		})
 }
 
-// ReadChainPlanned is ReadChainWith whose heights and ranges follow from
-// what the snapshot holds: heights(tip) are the heights whose hashes are
-// read (the tip's with them), then plan, given the tip and those hashes,
-// gives the ranges to read and what to run over them (none: the read ends
-// there). The event scanner reads its whole step this way, in one snapshot.
+// ReadChainPlanned is ReadChain whose heights and ranges follow from what
+// the snapshot holds: heights(tip) are the heights whose hashes are read
+// (the tip's with them), then plan, given the tip and those hashes, gives
+// the ranges to read and what to run in the snapshot over them (the event
+// scanner's block facts and certificates; no ranges: the read ends
+// there). The event scanner reads its whole step this way.
 func (db *DB) ReadChainPlanned(ctx context.Context, heights func(tip ChainPoint) []int64,
 	plan func(*ChainRead) ([]HeightRange, func(context.Context, *Snapshot, []HeightRange) error)) (ChainRead, error) {
 	var out ChainRead

@@ -1,6 +1,6 @@
 // Package chainfacts reads what the event scanner's block, epoch and
 // delegation events say, inside the scanner's snapshot
-// (dbsync.DB.ReadChainWith): each block's epoch and pool, and the stake
+// (dbsync.DB.ReadChainPlanned): each block's epoch and pool, and the stake
 // certificates of its transactions.
 package chainfacts
 

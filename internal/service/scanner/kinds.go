@@ -43,7 +43,7 @@ func needs(work []groupWork) (blocks, certs bool) {
 	return blocks, certs
 }
 
-// readFacts is the ReadChainWith step that reads the facts (nil when no
+// readFacts is the ReadChainPlanned step that reads the facts (nil when no
 // webhook needs any).
 func (f *facts) readFacts(blocks, certs bool) func(context.Context, *dbsync.Snapshot, []dbsync.HeightRange) error {
 	if !blocks && !certs {

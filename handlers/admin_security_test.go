@@ -1,37 +1,22 @@
 package handlers
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/syncgate/syncgate/admin"
+	"github.com/syncgate/syncgate/internal/devtools/testdb"
 )
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// lines returns the JSON log lines with the given message.
-func (s *syncBuffer) lines(t *testing.T, msg string) []map[string]any {
+// logLines returns the JSON log lines in logs with the given message.
+func logLines(t *testing.T, logs *testdb.LogBuffer, msg string) []map[string]any {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var out []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(s.b.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatalf("log line is not JSON: %q", l)
@@ -59,7 +44,7 @@ func (in *instance) callFromIP(t *testing.T, ip, method, path, key string) int {
 // paginated; nothing of a presented key is kept anywhere.
 func TestSecurityEvents(t *testing.T) {
 	e := newAdminEnv(t)
-	logs := &syncBuffer{}
+	logs := &testdb.LogBuffer{}
 	e.log = slog.New(slog.NewJSONHandler(logs, nil))
 	e.secOpts = admin.SecurityEventOptions{PerIPPerMinute: 3, PerMinute: 5, MaxRows: 4, FlushInterval: 10 * time.Millisecond}
 	in := e.instance()
@@ -102,7 +87,7 @@ func TestSecurityEvents(t *testing.T) {
 		}
 	}
 	waitRows(5, 4)
-	if n := len(logs.lines(t, "security event")); n != 5 {
+	if n := len(logLines(t, logs, "security event")); n != 5 {
 		t.Fatalf("%d security event log lines, want 5", n)
 	}
 
@@ -128,7 +113,7 @@ func TestSecurityEvents(t *testing.T) {
 	e.clock.Add(time.Minute)
 	in.callFromIP(t, "198.51.100.1", "GET", "/v1/admin/users", unknown)
 	waitRows(6, 4)
-	sup := logs.lines(t, "security events not recorded (per-minute caps)")
+	sup := logLines(t, logs, "security events not recorded (per-minute caps)")
 	if len(sup) != 1 || sup[0]["suppressed"] != float64(4) {
 		t.Fatalf("suppression lines: %v", sup)
 	}
@@ -138,7 +123,7 @@ func TestSecurityEvents(t *testing.T) {
 	if err := e.db.Get(&dump, `SELECT coalesce(string_agg(e::text, '|'), '') FROM syncgate.security_events e`); err != nil {
 		t.Fatal(err)
 	}
-	evLines, _ := json.Marshal(logs.lines(t, "security event"))
+	evLines, _ := json.Marshal(logLines(t, logs, "security event"))
 	for _, part := range []string{secret[:8], usersOnly[5:13], testBootstrapKey[10:24]} {
 		if strings.Contains(dump, part) || strings.Contains(string(evLines), part) {
 			t.Fatalf("key material %q stored or logged", part)

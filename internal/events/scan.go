@@ -80,6 +80,13 @@ type ScanHook struct {
 	PoolFilter bool
 }
 
+// StaysInStep reports whether the webhook follows the checkpoint and still
+// does once a step has decided it through height to and moved the
+// checkpoint to tip: then the step need not write its row.
+func (h ScanHook) StaysInStep(to, tip int64) bool {
+	return h.Follows && to == tip-int64(h.Depth)
+}
+
 // Wants says whether the webhook subscribes to event type t.
 func (h ScanHook) Wants(t string) bool {
 	for _, x := range h.Types {
@@ -216,29 +223,20 @@ func GroupScan(hooks []ScanHook, at int64) []ScanGroup {
 	return out
 }
 
-// MatchItems finds, in one indexed query, the watch items of the webhooks
-// ids among keys, each kept for the webhooks that want its Purpose.
-func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, ids []uuid.UUID, keys []MatchKey) ([]Match, error) {
-	if len(keys) == 0 || len(ids) == 0 {
+// MatchItems finds, in one indexed query, the watch items of the
+// network's active webhooks among keys, each kept for the webhooks that
+// want its Purpose.
+func MatchItems(ctx context.Context, q sqlx.QueryerContext, network string, keys []MatchKey) ([]Match, error) {
+	if len(keys) == 0 {
 		return nil, nil
 	}
 	kinds, values, purposes := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		kinds[i], values[i], purposes[i] = k.Kind, k.Value, k.Purpose
 	}
-	var all []Match
-	if err := sqlx.SelectContext(ctx, q, &all, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(purposes)); err != nil {
+	var out []Match
+	if err := sqlx.SelectContext(ctx, q, &out, sqlScanMatch, network, pq.Array(kinds), pq.Array(values), pq.Array(purposes)); err != nil {
 		return nil, fmt.Errorf("events: match: %w", err)
-	}
-	want := make(map[uuid.UUID]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
-	out := all[:0]
-	for _, m := range all {
-		if want[m.WebhookID] {
-			out = append(out, m)
-		}
 	}
 	return out, nil
 }

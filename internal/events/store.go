@@ -79,14 +79,10 @@ func (s *Store) AppendEvents(ctx context.Context, tx *sqlx.Tx, network string, e
 }
 
 // Advance is a scanner step's move of a group of webhooks from From to
-// To: Follows says which of them follow the checkpoint (ScanHook.Follows,
-// parallel to Webhooks), InStep that To is the new checkpoint's height
-// less their depth.
+// To.
 type Advance struct {
-	Webhooks []uuid.UUID
-	Follows  []bool
+	Hooks    []ScanHook
 	From, To int64
-	InStep   bool
 }
 
 // AppendScanned decides a scanner step's events in tx, as AppendEvents,
@@ -102,11 +98,11 @@ func (s *Store) AppendScanned(ctx context.Context, tx *sqlx.Tx, network string, 
 	var ids []uuid.UUID
 	var froms, tos, n []int64
 	for _, a := range advances {
-		for i, id := range a.Webhooks {
-			if a.Follows[i] && a.InStep && counts[id] == 0 {
+		for _, h := range a.Hooks {
+			if h.StaysInStep(a.To, to) && counts[h.ID] == 0 {
 				continue
 			}
-			ids, froms, tos, n = append(ids, id), append(froms, a.From), append(tos, a.To), append(n, counts[id])
+			ids, froms, tos, n = append(ids, h.ID), append(froms, a.From), append(tos, a.To), append(n, counts[h.ID])
 		}
 	}
 	if len(ids) == 0 {

@@ -171,9 +171,8 @@ func payloadKey(typ string, hash []byte) string { return fmt.Sprintf("%s %x", ty
 // admin connection, the block payload of each block read in the range of
 // a group with a Blockfrost-format webhook that wants block.added (a
 // pool-filtered one may not get every block; a payload not needed is
-// dropped). The
-// returned wait gives them (nil when there were none, or rendering
-// failed: blockfrost then renders what it needs itself).
+// dropped). The returned wait gives them (nil when there were none, or
+// rendering failed: blockfrost then renders what it needs itself).
 func (s *Scanner) prefetchBlocks(ctx context.Context, work []groupWork, blocks []dbsync.ScanBlock) (wait func() map[string]*events.BlockfrostPayload) {
 	var need []dbsync.ScanBlock
 	for _, b := range blocks {

@@ -42,11 +42,8 @@ func (s *Scanner) groups(ctx context.Context, conn *sqlx.Conn, cp *events.Checkp
 // checkpoint and still does (the step wrote no position of its own).
 func keepAfter(work []groupWork, tip int64) bool {
 	for _, w := range work {
-		if w.to != tip-int64(w.g.Depth) {
-			return false
-		}
 		for _, h := range w.g.Hooks {
-			if !h.Follows {
+			if !h.StaysInStep(w.to, tip) {
 				return false
 			}
 		}

@@ -128,12 +128,7 @@ func (s *Scanner) step(ctx context.Context, conn *sqlx.Conn) (more bool, err err
 	advances := make([]events.Advance, len(work))
 	for i, w := range work {
 		evs = append(evs, groupEvents(w, blocksIn(read.Blocks, w.from, w.to), matched[i], &f, tipRef)...)
-		follows := make([]bool, len(w.g.Hooks))
-		for j, h := range w.g.Hooks {
-			follows[j] = h.Follows
-		}
-		advances[i] = events.Advance{Webhooks: w.g.Webhooks, Follows: follows, From: w.g.ScannedThrough, To: w.to,
-			InStep: w.to == tip.Height-int64(w.g.Depth)}
+		advances[i] = events.Advance{Hooks: w.g.Hooks, From: w.g.ScannedThrough, To: w.to}
 	}
 	lap("match")
 	if evs, err = s.blockfrost(ctx, work, evs, rendered()); err != nil {
@@ -183,12 +178,10 @@ func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.Sc
 	if len(work) == 0 {
 		return out, nil
 	}
-	var ids []uuid.UUID
 	group := map[uuid.UUID]int{}
 	lo, hi := work[0].from, work[0].to
 	for i, w := range work {
 		for _, id := range w.g.Webhooks {
-			ids = append(ids, id)
 			group[id] = i
 		}
 		lo, hi = min(lo, w.from), max(hi, w.to)
@@ -197,15 +190,17 @@ func (s *Scanner) match(ctx context.Context, conn *sqlx.Conn, blocks []dbsync.Sc
 	keysOf(blocksIn(blocks, lo, hi), &keys)
 	blockKeysOf(f, &keys)
 	certKeysOf(f, &keys)
-	all, err := events.MatchItems(ctx, conn, s.o.Network, ids, keys.list)
+	all, err := events.MatchItems(ctx, conn, s.o.Network, keys.list)
 	if err != nil {
 		return nil, err
 	}
-	// An item matched in another group's range only is left out by
-	// groupEvents, which looks up the keys of the group's own blocks.
+	// Every active webhook's items match: the groups' are kept. An item
+	// matched in another group's range only is left out by groupEvents,
+	// which looks up the keys of the group's own blocks.
 	for _, m := range all {
-		i := group[m.WebhookID]
-		out[i] = append(out[i], m)
+		if i, ok := group[m.WebhookID]; ok {
+			out[i] = append(out[i], m)
+		}
 	}
 	return out, nil
 }

@@ -95,11 +95,7 @@ func (s *Service) pushFirst(ctx context.Context, ids []uuid.UUID) error {
 		if p == nil || !p.Owed() {
 			continue
 		}
-		select {
-		case s.slots <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
+		if !s.takeSlot(ctx) {
 			break
 		}
 		wg.Add(1)
@@ -129,6 +125,18 @@ func (s *Service) pushFirst(ctx context.Context, ids []uuid.UUID) error {
 		}
 	}
 	return nil
+}
+
+// takeSlot waits for one of the service's push slots; false when ctx
+// ended first (then no slot is held: a slot taken is always released by
+// the push it was taken for).
+func (s *Service) takeSlot(ctx context.Context) bool {
+	select {
+	case s.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // retryParams is the job that retries p after its first attempt failed:
